@@ -1,0 +1,248 @@
+"""The `ebbtide` command: each subcommand is a thin call of a Memory method."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from . import __version__
+from .clientconfig import CLIENTS, snippet
+from .config import default_store_url
+from .errors import EbbtideError
+from .memory import open_memory
+from .text import shorten
+
+console = Console()
+err = Console(stderr=True)
+
+
+def _print_json(result: BaseModel) -> None:
+    print(result.model_dump_json(indent=2))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server.mcp import build_server
+
+    memory = open_memory(args.store)
+    try:
+        build_server(memory, profile=args.profile).run("stdio")
+    finally:
+        memory.close()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .clock import ManualClock
+    from .demo import STALE_DAYS, build_demo
+
+    path = args.store or str(Path(tempfile.mkdtemp(prefix="ebbtide-demo-")) / "demo.db")
+    clock = ManualClock()
+    with open_memory(path, clock=clock) as memory:
+        console.rule("[bold]ebbtide demo[/]: a team's memory over five months")
+        console.print(f"Embedded store: [cyan]{memory.store.url}[/] (SQLite, WAL, FTS5)\n")
+        console.print(
+            "January. The platform team decides to run its own Kafka cluster for order events.\n"
+            "The decision is linked to 11 things: four people, the project, the client, a\n"
+            "meeting and four notes. Six throwaway notes are written and never read again, and\n"
+            "the on-call policy is pinned.\n"
+        )
+        console.print(
+            f"{STALE_DAYS - 2} days pass. In late May a weekend outage is recorded as the outcome\n"
+            "of keeping Kafka, and the team decides to move to a managed queue: a fresh\n"
+            "decision with only four links. Two days later, maintenance runs.\n"
+        )
+        demo = build_demo(memory, clock)
+        table = Table(title="Decisions ranked by recency-weighted link strength")
+        for col in ("rank", "decision", "links", "activation", "tier"):
+            table.add_column(
+                col, justify="right" if col in ("rank", "links", "activation") else "left"
+            )
+        for i, (node, links) in enumerate(demo.ranking, 1):
+            table.add_row(
+                str(i), shorten(node.text, 60), str(links), f"{node.activation:.3f}", node.tier
+            )
+        console.print(table)
+        links = {node.id: n for node, n in demo.ranking}
+        console.print(
+            f"\nThe fresh decision ([green]{links[demo.fresh_decision.id]} links[/]) outranks the"
+            f" stale one ([red]{links[demo.stale_decision.id]} links[/]):"
+            " each link counts weight x 2^(-age / 30 days).\n"
+        )
+        rep = demo.report
+        console.print(
+            f"Maintenance: {rep.nodes} nodes -> "
+            + ", ".join(f"{k} {v}" for k, v in rep.tiers.items())
+            + f"; {len(rep.archived)} archived, {rep.pending_review} waiting for a person's review:"
+        )
+        for item in memory.review_queue().items:
+            console.print(
+                f"  - [dim]{item.node.id}[/] {shorten(item.node.text, 60)} ({item.reason})"
+            )
+        console.print(
+            f"The pinned on-call policy stays [bold]{demo.pinned_note.tier}[/] although nobody read"
+            " it. Nothing is deleted until a person runs `ebbtide review approve`.\n"
+        )
+        console.print('recall("what did we decide for order events?"):')
+        for hit in demo.recall.hits:
+            lists = ", ".join(f"{k} #{v}" for k, v in hit.why.lists.items())
+            via = f" via {hit.why.via[0].relation}" if hit.why.via else ""
+            console.print(
+                f"  {hit.score:.4f}  {shorten(hit.node.text, 56)}  [dim]({lists}; {hit.why.origin}"
+                f"{via}; {hit.why.tier})[/]"
+            )
+    console.rule("Plug ebbtide into your MCP client")
+    for client in CLIENTS:
+        console.print(snippet(client), highlight=False, markup=False)
+        console.print()
+    console.print(
+        f"The demo store is kept at {path}; your own memory defaults to {default_store_url()}."
+    )
+    return 0
+
+
+def cmd_maintain(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        report = memory.maintain()
+    if args.json:
+        _print_json(report)
+    else:
+        console.print(
+            f"{report.nodes} nodes: "
+            + ", ".join(f"{k} {v}" for k, v in report.tiers.items())
+            + f"; {len(report.changed)} changed tier, {len(report.archived)} archived, "
+            f"{report.pending_review} waiting for review"
+        )
+    return 0
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        if args.action == "list":
+            queue = memory.review_queue()
+            if args.json:
+                _print_json(queue)
+                return 0
+            table = Table(title=f"{len(queue.items)} deletion(s) waiting for approval")
+            for col in ("id", "kind", "text", "reason", "asked by"):
+                table.add_column(col)
+            for item in queue.items:
+                table.add_row(
+                    item.node.id,
+                    item.node.kind,
+                    shorten(item.node.text, 50),
+                    item.reason,
+                    item.requested_by,
+                )
+            console.print(table)
+            return 0
+        ids = [i.node.id for i in memory.review_queue().items] if args.all else args.ids
+        if not ids:
+            err.print(f"review {args.action}: nothing to do (give node ids or --all)")
+            return 2
+        act = memory.approve if args.action == "approve" else memory.reject
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task(f"{args.action}…", total=len(ids))
+            for ident in ids:
+                decision = act(ident)
+                console.print(f"{decision.action}: {ident}")
+                progress.advance(task)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        stats = memory.stats()
+    if args.json:
+        _print_json(stats)
+    else:
+        console.print(stats.model_dump())
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        if args.path == "-":
+            n = memory.export_jsonl(sys.stdout)
+        else:
+            with open(args.path, "w", encoding="utf-8") as out:
+                n = memory.export_jsonl(out)
+    err.print(f"exported {n} records")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        source = sys.stdin if args.path == "-" else open(args.path, encoding="utf-8")  # noqa: SIM115
+        with source:
+            n = memory.import_jsonl(source)
+    err.print(f"imported {n} records")
+    return 0
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    for client in CLIENTS if args.client == "all" else [args.client]:
+        console.print(snippet(client, args.store), highlight=False, markup=False)
+        console.print()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ebbtide", description="Long-term memory for AI agents, served over MCP."
+    )
+    parser.add_argument("--version", action="version", version=f"ebbtide {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--store", default=None, help="store URL or path (default: $EBBTIDE_STORE or user data dir)"
+    )
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", parents=[common], help="MCP server over stdio")
+    p.add_argument("--profile", default="default", choices=["default", "ebb", "all"])
+    p.set_defaults(fn=cmd_serve)
+    sub.add_parser("demo", parents=[common], help="narrated demo, then client setup").set_defaults(
+        fn=cmd_demo
+    )
+    sub.add_parser("maintain", parents=[common], help="re-tier and archive now").set_defaults(
+        fn=cmd_maintain
+    )
+    p = sub.add_parser(
+        "review", parents=[common], help="approve or reject deletions (a person's act)"
+    )
+    p.add_argument("action", choices=["list", "approve", "reject"], nargs="?", default="list")
+    p.add_argument("ids", nargs="*")
+    p.add_argument("--all", action="store_true", help="every pending item")
+    p.set_defaults(fn=cmd_review)
+    sub.add_parser("stats", parents=[common], help="counts").set_defaults(fn=cmd_stats)
+    p = sub.add_parser("export", parents=[common], help="every node and edge as JSONL")
+    p.add_argument("path", nargs="?", default="-")
+    p.set_defaults(fn=cmd_export)
+    p = sub.add_parser("import", parents=[common], help="load a JSONL export")
+    p.add_argument("path")
+    p.set_defaults(fn=cmd_import)
+    p = sub.add_parser("config", parents=[common], help="MCP client config snippets")
+    p.add_argument("--client", default="all", choices=["all", *CLIENTS])
+    p.set_defaults(fn=cmd_config)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except EbbtideError as exc:
+        err.print(f"[red]error[/] {exc}")
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""Maintenance: recompute activation, re-tier, archive what went frozen, queue it for review."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import numpy as np
+
+from . import scoring
+from .config import DAY, Config
+from .model import MaintainReport, TierChange
+from .store import PendingReview, Store
+
+META_LAST_MAINTAIN = "last_maintain"
+META_ACTIVATION_REF = "activation_ref"
+# A report lists at most this many tier changes; counts always cover every node.
+MAX_REPORTED_CHANGES = 200
+
+
+def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
+    t = now.timestamp()
+    g = store.graph_arrays()
+    n = len(g.ids)
+    coefficient = np.array([config.coefficient(r) for r in g.relation], dtype=np.float64)
+    read_at = np.where(np.isnan(g.last_read_at), g.created_at, g.last_read_at)
+    activation = scoring.node_activation(
+        scoring.ActivationInputs(
+            n_nodes=n,
+            src=g.src,
+            dst=g.dst,
+            weight=g.weight,
+            coefficient=coefficient,
+            edge_age_s=t - g.last_reinforced_at,
+            read_age_s=t - read_at,
+        ),
+        half_life_s=config.half_life_s,
+        read_bonus=config.read_bonus,
+        read_half_life_s=config.read_half_life_s,
+        spread_damping=config.spread_damping,
+    )
+    tiers = scoring.assign_tiers(
+        activation,
+        pinned=g.pinned,
+        age_s=t - g.created_at,
+        previous=g.tier,  # type: ignore[arg-type]
+        hot=config.hot_threshold,
+        warm=config.warm_threshold,
+        cold=config.cold_threshold,
+        grace_s=config.grace_days * DAY,
+    )
+    requests = store.pending_reviews()
+    pending = {p.node_id for p in requests}
+    queued_by_decay = {p.node_id for p in requests if p.requested_by == "maintain"}
+    cooldown = store.review_cooldowns()
+    statuses: list[str] = []
+    archived: list[str] = []
+    queued: list[str] = []
+    changed: list[TierChange] = []
+    with store.transaction():
+        for i, ident in enumerate(g.ids):
+            tier, status = tiers[i], g.status[i]
+            if tier != g.tier[i] and len(changed) < MAX_REPORTED_CHANGES:
+                changed.append(
+                    TierChange(node_id=ident, text=g.texts[i], before=g.tier[i], after=tier)
+                )
+            if tier == "frozen" and not g.pinned[i]:
+                if status == "active":
+                    status = "archived"
+                    archived.append(ident)
+                if ident not in pending and cooldown.get(ident, 0.0) <= t:
+                    days = (t - read_at[i]) / DAY
+                    store.enqueue_review(
+                        PendingReview(ident, f"frozen: unused for {days:.0f} days", t, "maintain")
+                    )
+                    queued.append(ident)
+            elif status == "archived":
+                # Used again since it was archived: it comes back, and leaves the queue.
+                status = "active"
+                if ident in queued_by_decay:
+                    store.remove_review(ident)
+                    pending.discard(ident)
+            statuses.append(status)
+        store.write_activation(g.ids, activation.tolist(), tiers, statuses)
+        ref = scoring.reference_activation(activation, g.pinned) if n else 1.0
+        store.set_meta(META_ACTIVATION_REF, repr(ref))
+        store.set_meta(META_LAST_MAINTAIN, repr(t))
+    counts = {tier: 0 for tier in ("hot", "warm", "cold", "frozen")}
+    for tier in tiers:
+        counts[tier] += 1
+    return MaintainReport(
+        ran_at=now,
+        nodes=n,
+        tiers=counts,
+        changed=changed,
+        archived=archived,
+        queued_for_review=queued,
+        pending_review=len(pending) + len(queued),
+    )

@@ -1,0 +1,124 @@
+"""Bounded neighbourhoods fetched from a store and signed spreading over them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import scoring
+from .config import Config
+from .store import EdgeRow, Store
+
+# Past this many edges a neighbourhood stops growing; hubs cannot blow up a query.
+MAX_SUBGRAPH_EDGES = 5_000
+
+
+@dataclass
+class Subgraph:
+    """Valid edges around some seed nodes, indexed locally for spreading."""
+
+    ids: list[str] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+    edges: list[EdgeRow] = field(default_factory=list)
+
+    def _add(self, ident: str) -> int:
+        if ident not in self.index:
+            self.index[ident] = len(self.ids)
+            self.ids.append(ident)
+        return self.index[ident]
+
+    @classmethod
+    def around(
+        cls,
+        store: Store,
+        seeds: list[str],
+        *,
+        hops: int,
+        direction: str = "both",
+        max_edges: int = MAX_SUBGRAPH_EDGES,
+    ) -> Subgraph:
+        sub = cls()
+        for s in seeds:
+            sub._add(s)
+        seen: set[str] = set()
+        frontier = list(seeds)
+        store_dir = {"forward": "out", "backward": "in"}.get(direction, "both")
+        for _ in range(hops):
+            if not frontier or len(sub.edges) >= max_edges:
+                break
+            nxt: list[str] = []
+            for e in store.adjacent(frontier, direction=store_dir):  # type: ignore[arg-type]
+                if e.id in seen:
+                    continue
+                seen.add(e.id)
+                sub.edges.append(e)
+                for end in (e.src, e.dst):
+                    if end not in sub.index:
+                        nxt.append(end)
+                    sub._add(end)
+                if len(sub.edges) >= max_edges:
+                    break
+            frontier = nxt
+        return sub
+
+    def spread_graph(self, config: Config, now: float) -> scoring.SpreadGraph:
+        if not self.edges:
+            return scoring.SpreadGraph.build(len(self.ids), [], [], [])
+        weight = np.array([e.weight for e in self.edges])
+        coef = np.array([config.coefficient(e.relation) for e in self.edges])
+        age = now - np.array([e.last_reinforced_at for e in self.edges])
+        return scoring.SpreadGraph(
+            len(self.ids),
+            np.array([self.index[e.src] for e in self.edges], dtype=np.int64),
+            np.array([self.index[e.dst] for e in self.edges], dtype=np.int64),
+            scoring.edge_strength(weight, coef, age, config.half_life_s),
+        )
+
+    def edge_between(self, a: str, b: str) -> EdgeRow | None:
+        """The strongest-weighted edge joining a and b in either direction."""
+        best: EdgeRow | None = None
+        for e in self.edges:
+            if {e.src, e.dst} == {a, b} and (best is None or e.weight > best.weight):
+                best = e
+        return best
+
+
+@dataclass(frozen=True)
+class Reached:
+    node_id: str
+    activation: float
+    hops: int
+    via: str | None  # predecessor node id on the strongest path
+
+
+def spread_from(
+    store: Store,
+    seeds: Mapping[str, float],
+    config: Config,
+    now: float,
+    *,
+    direction: scoring.Direction = "both",
+    hops: int | None = None,
+) -> tuple[Subgraph, list[Reached]]:
+    hops = config.max_hops if hops is None else hops
+    sub = Subgraph.around(store, list(seeds), hops=hops, direction=direction)
+    result = scoring.spread(
+        sub.spread_graph(config, now),
+        {sub.index[s]: v for s, v in seeds.items()},
+        direction=direction,
+        max_hops=hops,
+        hop_decay=config.hop_decay,
+        threshold=config.spread_threshold,
+    )
+    reached = [
+        Reached(
+            node_id=sub.ids[i],
+            activation=float(result.activation[i]),
+            hops=int(result.first_hop[i]),
+            via=sub.ids[result.via[i]] if result.via[i] >= 0 else None,
+        )
+        for i in np.flatnonzero(result.first_hop >= 0)
+    ]
+    return sub, reached

@@ -1,0 +1,664 @@
+"""The Memory facade: one method per operation. Faces call these; behaviour lives below."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import IO, Any
+
+from . import scoring, validate
+from .clock import Clock, system_clock, to_datetime
+from .config import DAY, Config, default_store_url
+from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
+from .errors import NotFound, ValidationError
+from .model import (
+    RELATIONS,
+    DecisionRecord,
+    Edge,
+    FactRecord,
+    ForgetResult,
+    Link,
+    MaintainReport,
+    Neighbor,
+    NeighborsResult,
+    Node,
+    RecallResult,
+    ReinforceResult,
+    ReviewDecision,
+    ReviewItem,
+    ReviewQueue,
+    Stats,
+)
+from .polarity import outcome_polarity
+from .recall import recall as _recall
+from .store import PendingReview, SearchFilter, Store, open_store
+
+# Default edge confidence by who asserted the link.
+SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
+EXPORT_FORMAT = "ebbtide-jsonl/1"
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(6)}"
+
+
+@dataclass
+class Memory:
+    store: Store
+    config: Config
+    clock: Clock = system_clock
+
+    # lifecycle ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # reading helpers ------------------------------------------------------------------------
+
+    def get(self, node_id: str, *, field: str = "node_id") -> Node:
+        validate.node_id(node_id, field)
+        node = self.store.get_nodes([node_id]).get(node_id)
+        if node is None:
+            raise NotFound("node", node_id, field)
+        return node
+
+    def _require(self, ids: dict[str, str]) -> dict[str, Node]:
+        """Fetch nodes by id, all at once; the first missing one is a NotFound for its field."""
+        for field, ident in ids.items():
+            validate.node_id(ident, field)
+        found = self.store.get_nodes(list(ids.values()))
+        for field, ident in ids.items():
+            if ident not in found:
+                raise NotFound("node", ident, field)
+        return {field: found[ident] for field, ident in ids.items()}
+
+    # remember / connect ---------------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        kind: str = "note",
+        *,
+        node_id: str | None = None,
+        pinned: bool = False,
+        links: Iterable[Link | dict[str, Any]] | None = None,
+        attributes: dict[str, Any] | None = None,
+        scope: str = "default",
+        task_tag: str | None = None,
+        sources: list[str] | None = None,
+        provenance: str | None = None,
+    ) -> Node:
+        """Store a piece of knowledge, or update `node_id` in place (keeping its links).
+
+        Remembering the same text again (same kind and scope) returns the existing node and
+        counts as a use of it, instead of making a duplicate.
+        """
+        text = validate.text("text", text)
+        kind = validate.kind(kind)
+        pinned = validate.flag("pinned", pinned)
+        attrs = validate.attributes(attributes)
+        scope = validate.text("scope", scope, max_len=200)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        parsed_links = [self._parse_link(i, link) for i, link in enumerate(links or [])]
+        if parsed_links:
+            self._require({f"links[{i}].target": ln.target for i, ln in enumerate(parsed_links)})
+        now = self.now()
+        with self.store.transaction():
+            existing = None
+            if node_id is not None:
+                validate.node_id(node_id)
+                existing = self.store.get_nodes([node_id]).get(node_id)
+            else:
+                same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
+                existing = same[0] if same else None
+            if existing is not None:
+                node = existing.model_copy(
+                    update={
+                        "text": text,
+                        "kind": kind,
+                        "attributes": {**existing.attributes, **attrs},
+                        "pinned": existing.pinned or pinned,
+                        "task_tag": task_tag or existing.task_tag,
+                        "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
+                        "updated_at": now,
+                        "last_read_at": now,
+                        "read_count": existing.read_count + 1,
+                        "status": "active",
+                    }
+                )
+                self.store.update_node(node)
+            else:
+                node = Node(
+                    id=node_id or _new_id(kind[:4]),
+                    kind=kind,
+                    text=text,
+                    attributes=attrs,
+                    scope=scope,
+                    task_tag=task_tag,
+                    created_at=now,
+                    updated_at=now,
+                    pinned=pinned,
+                    valid_from=now,
+                    sources=list(sources or []),
+                    provenance=provenance,
+                )
+                self.store.add_node(node)
+            for link in parsed_links:
+                self._link(node.id, link.target, link.relation, link.weight, now=now)
+        return node
+
+    def _parse_link(self, i: int, link: Link | dict[str, Any]) -> Link:
+        if isinstance(link, dict):
+            unknown = set(link) - set(Link.model_fields)
+            if unknown or "target" not in link:
+                raise ValidationError(
+                    f"links[{i}]", "must be {target, relation?, weight?}", sorted(link)
+                )
+            link = Link.model_construct(**{"relation": "related", "weight": 1.0, **link})
+        validate.node_id(link.target, f"links[{i}].target")
+        validate.relation(link.relation, self.config.coefficients, f"links[{i}].relation")
+        validate.unit(f"links[{i}].weight", link.weight)
+        return link
+
+    def connect(
+        self,
+        a: str,
+        b: str,
+        relation: str = "related",
+        weight: float = 1.0,
+        *,
+        context: str | None = None,
+        task_tag: str | None = None,
+        confidence_source: str | None = None,
+        provenance: str | None = None,
+    ) -> Edge:
+        """Link a → b. Connecting an existing pair again reinforces it and sets the new weight."""
+        validate.relation(relation, self.config.coefficients)
+        weight = validate.unit("weight", weight)
+        if confidence_source is not None:
+            validate.confidence_source(confidence_source)
+        self._require({"a": a, "b": b})
+        if a == b:
+            raise ValidationError("b", "must differ from a (no self-links)", b)
+        with self.store.transaction():
+            return self._link(
+                a,
+                b,
+                relation,
+                weight,
+                now=self.now(),
+                context=context,
+                task_tag=task_tag,
+                confidence_source=confidence_source,
+                provenance=provenance,
+            )
+
+    def _link(
+        self, a: str, b: str, relation: str, weight: float, *, now: datetime, **extra: Any
+    ) -> Edge:
+        edge = self.store.get_edge(a, b, relation)
+        if edge is not None:
+            edge = edge.model_copy(
+                update={
+                    "weight": weight,
+                    "last_reinforced_at": now,
+                    "reinforce_count": edge.reinforce_count + 1,
+                    **{k: v for k, v in extra.items() if v is not None},
+                }
+            )
+            self.store.update_edge(edge)
+            return edge
+        edge = Edge(
+            id=_new_id("e"),
+            src=a,
+            dst=b,
+            relation=relation,
+            weight=weight,
+            created_at=now,
+            last_reinforced_at=now,
+            valid_from=now,
+            **extra,
+        )
+        self.store.add_edge(edge)
+        return edge
+
+    # use --------------------------------------------------------------------------------------
+
+    def reinforce(
+        self, a: str, b: str | None = None, relation: str | None = None
+    ) -> ReinforceResult:
+        """Mark knowledge as just used again: resets its recency clock.
+
+        With one id: the node and all its links. With two: the links between them (optionally
+        only `relation`), which also grow stronger (Hebbian).
+        """
+        ids = {"a": a} if b is None else {"a": a, "b": b}
+        self._require(ids)
+        if relation is not None:
+            validate.relation(relation, self.config.coefficients)
+        now = self.now()
+        with self.store.transaction():
+            if b is None:
+                edges = self.store.edges_of([a])
+                self.store.touch([a], [e.id for e in edges], now.timestamp())
+                return ReinforceResult(nodes=[a], edges=self.store.edges_of([a]))
+            between = [
+                e
+                for e in self.store.edges_of([a])
+                if {e.src, e.dst} == {a, b} and (relation is None or e.relation == relation)
+            ]
+            if not between:
+                raise NotFound("edge", f"{a} -> {b}" + (f" ({relation})" if relation else ""), "b")
+            updated = []
+            for e in between:
+                e = e.model_copy(
+                    update={
+                        "last_reinforced_at": now,
+                        "reinforce_count": e.reinforce_count + 1,
+                        "weight": scoring.hebbian_update(e.weight, self.config.hebbian_rate),
+                    }
+                )
+                self.store.update_edge(e)
+                updated.append(e)
+            return ReinforceResult(nodes=[a, b], edges=updated)
+
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        include_cold: bool = False,
+        kinds: Iterable[str] | None = None,
+        scope: str | None = None,
+        touch: bool = True,
+    ) -> RecallResult:
+        """Find what matters for `query`. Cold and frozen knowledge stays out unless asked."""
+        query = validate.text("query", query, max_len=10_000)
+        k = validate.count("k", k, high=200)
+        include_cold = validate.flag("include_cold", include_cold)
+        kind_set = frozenset(validate.kind(x, "kinds") for x in kinds) if kinds else None
+        self._maybe_maintain()
+        result = _recall(
+            self.store,
+            self.config,
+            query,
+            k=k,
+            now=self.now(),
+            flt=SearchFilter(include_cold=include_cold, kinds=kind_set, scope=scope),
+            activation_ref=self._activation_ref(),
+        )
+        if touch and result.hits:
+            # Knowledge that is used stays alive: hits are read, the links that lifted them fire.
+            edge_ids = [v.edge_id for hit in result.hits for v in hit.why.via]
+            self.store.touch([h.node.id for h in result.hits], edge_ids, self.now().timestamp())
+        return result
+
+    def neighbors(
+        self,
+        node_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        limit: int = 20,
+    ) -> NeighborsResult:
+        node = self.get(node_id)
+        validate.one_of("direction", direction, ("out", "in", "both"))
+        if relation is not None:
+            validate.relation(relation, self.config.coefficients)
+        limit = validate.count("limit", limit)
+        t = self.now().timestamp()
+        edges = [
+            e
+            for e in self.store.edges_of([node_id], direction=direction)  # type: ignore[arg-type]
+            if relation is None or e.relation == relation
+        ]
+        others = self.store.get_nodes([e.dst if e.src == node_id else e.src for e in edges])
+        out = []
+        for e in edges:
+            other = e.dst if e.src == node_id else e.src
+            if other not in others:
+                continue
+            strength = float(
+                scoring.edge_strength(
+                    e.weight,
+                    abs(self.config.coefficient(e.relation)),
+                    t - e.last_reinforced_at.timestamp(),
+                    self.config.half_life_s,
+                )
+            )
+            out.append(
+                Neighbor(
+                    node=others[other],
+                    edge=e,
+                    direction="out" if e.src == node_id else "in",
+                    strength=strength,
+                )
+            )
+        out.sort(key=lambda n: -n.strength)
+        return NeighborsResult(node=node, neighbors=out[:limit])
+
+    # lifecycle of knowledge -----------------------------------------------------------------
+
+    def pin(self, node_id: str) -> Node:
+        return self._set_pinned(node_id, True)
+
+    def unpin(self, node_id: str) -> Node:
+        return self._set_pinned(node_id, False)
+
+    def _set_pinned(self, node_id: str, pinned: bool) -> Node:
+        node = self.get(node_id)
+        node = node.model_copy(
+            update={"pinned": pinned, "updated_at": self.now()}
+            | ({"status": "active"} if pinned else {})
+        )
+        with self.store.transaction():
+            self.store.update_node(node)
+            if pinned:
+                self.store.remove_review(node_id)
+        return node
+
+    def forget(self, node_id: str, reason: str | None = None) -> ForgetResult:
+        """Ask for a deletion: the node is hidden at once and waits for a person's review."""
+        node = self.get(node_id)
+        reason = validate.optional_text("reason", reason, max_len=1000) or "requested by agent"
+        if node.pinned:
+            raise ValidationError("node_id", "is pinned; unpin it before asking to forget it")
+        now = self.now()
+        with self.store.transaction():
+            queued = self.store.enqueue_review(
+                PendingReview(node_id, reason, now.timestamp(), "agent")
+            )
+            self.store.update_node(node.model_copy(update={"status": "forgotten"}))
+        return ForgetResult(node_id=node_id, queued=queued, reason=reason)
+
+    def maintain(self) -> MaintainReport:
+        """Recompute activation, re-tier, archive frozen knowledge and queue it for review."""
+        return maintain(self.store, self.config, self.now())
+
+    def _maybe_maintain(self) -> None:
+        last = self.store.get_meta(META_LAST_MAINTAIN)
+        if (
+            last is None
+            or self.now().timestamp() - float(last) > self.config.auto_maintain_days * DAY
+        ):
+            self.maintain()
+
+    def _activation_ref(self) -> float:
+        ref = self.store.get_meta(META_ACTIVATION_REF)
+        return float(ref) if ref else 1.0
+
+    def review_queue(self) -> ReviewQueue:
+        pending = self.store.pending_reviews()
+        nodes = self.store.get_nodes([p.node_id for p in pending])
+        return ReviewQueue(
+            items=[
+                ReviewItem(
+                    node=nodes[p.node_id],
+                    reason=p.reason,
+                    requested_at=to_datetime(p.requested_at),
+                    requested_by=p.requested_by,
+                )
+                for p in pending
+                if p.node_id in nodes
+            ]
+        )
+
+    def approve(self, node_id: str) -> ReviewDecision:
+        """A person approves a pending deletion: the node and its links are removed."""
+        node = self._pending(node_id)
+        now = self.now()
+        with self.store.transaction():
+            removed = self.store.delete_node(node_id)
+            self.store.append_audit(
+                "deleted", {"node": node.model_dump(mode="json"), "edges": removed}, now.timestamp()
+            )
+        return ReviewDecision(node_id=node_id, action="approved", removed_edges=removed)
+
+    def reject(self, node_id: str) -> ReviewDecision:
+        """A person keeps the node: it is active again and not proposed for a cooldown period."""
+        node = self._pending(node_id)
+        now = self.now()
+        until = (now + timedelta(days=self.config.review_cooldown_days)).timestamp()
+        with self.store.transaction():
+            self.store.remove_review(node_id, cooldown_until=until)
+            self.store.update_node(
+                node.model_copy(update={"status": "active", "last_read_at": now})
+            )
+        return ReviewDecision(node_id=node_id, action="rejected")
+
+    def _pending(self, node_id: str) -> Node:
+        node = self.get(node_id)
+        if node_id not in {p.node_id for p in self.store.pending_reviews()}:
+            raise NotFound("review item", node_id, "node_id")
+        return node
+
+    def stats(self) -> Stats:
+        c = self.store.counts()
+        last = self.store.get_meta(META_LAST_MAINTAIN)
+        return Stats(
+            store=self.store.url,
+            nodes=sum(c["kind"].values()),
+            edges=sum(c["relation"].values()),
+            by_kind=c["kind"],
+            by_tier=c["tier"],
+            by_relation=c["relation"],
+            archived=c["status"].get("archived", 0),
+            pinned=c["pinned"].get("pinned", 0),
+            pending_review=c["review"].get("pending", 0),
+            last_maintain=to_datetime(float(last)) if last else None,
+        )
+
+    # decisions and facts ----------------------------------------------------------------------
+
+    def record_decision(
+        self,
+        decision: str,
+        outcome: str,
+        relation: str = "caused",
+        task_tag: str | None = None,
+        *,
+        confidence_source: str = "temporal",
+        context: str | None = None,
+        influenced_by: Iterable[str] | None = None,
+        confidence: float | None = None,
+        scope: str = "default",
+    ) -> DecisionRecord:
+        """Record that `decision` led to `outcome` (caused / enabled / prevented / no_effect).
+
+        The outcome's polarity is read from its text; the decision's Q-value moves toward what
+        the episode says about it.
+        """
+        decision = validate.text("decision", decision)
+        outcome = validate.text("outcome", outcome)
+        relation = validate.causal_relation(relation)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        confidence_source = validate.confidence_source(confidence_source)
+        context = validate.optional_text("context", context)
+        weight = (
+            SOURCE_CONFIDENCE[confidence_source]
+            if confidence is None
+            else validate.unit("confidence", confidence)
+        )
+        influencers = list(influenced_by or [])
+        if influencers:
+            self._require({f"influenced_by[{i}]": x for i, x in enumerate(influencers)})
+        polarity = outcome_polarity(outcome)
+        now = self.now()
+        with self.store.transaction():
+            d = self.remember(decision, "decision", scope=scope, task_tag=task_tag)
+            o = self.remember(outcome, "outcome", scope=scope, task_tag=task_tag)
+            reward = scoring.decision_reward(relation, polarity.score)
+            q = scoring.q_update(d.q_value or 0.0, reward, self.config.q_alpha)
+            d = d.model_copy(update={"q_value": q})
+            self.store.update_node(d)
+            o = o.model_copy(
+                update={
+                    "polarity": polarity.score,
+                    "attributes": {**o.attributes, "polarity_cues": list(polarity.cues)},
+                }
+            )
+            self.store.update_node(o)
+            edge = self._link(
+                d.id,
+                o.id,
+                relation,
+                weight,
+                now=now,
+                task_tag=task_tag,
+                context=context,
+                confidence_source=confidence_source,
+                provenance="record_decision",
+            )
+            influence = [
+                self._link(x, d.id, "enabled", weight, now=now, task_tag=task_tag)
+                for x in influencers
+                if x != d.id
+            ]
+        return DecisionRecord(
+            decision=d, outcome=o, edge=edge, polarity=polarity.score, influenced_by=influence
+        )
+
+    def record_fact(
+        self,
+        key: str,
+        value: str,
+        scope: str = "default",
+        confidence: float = 1.0,
+        replace_same_key: bool = True,
+    ) -> FactRecord:
+        """Store `key: value`. With replace_same_key, an older value for the key is superseded
+        (kept for audit, invisible to retrieval)."""
+        key = validate.text("key", key, max_len=500)
+        value = validate.text("value", value)
+        scope = validate.text("scope", scope, max_len=200)
+        confidence = validate.unit("confidence", confidence)
+        replace_same_key = validate.flag("replace_same_key", replace_same_key)
+        now = self.now()
+        with self.store.transaction():
+            current = self.store.find_nodes(kind="fact", scope=scope, attribute=("key", key))
+            for old in current:
+                if old.attributes.get("value") == value:
+                    old = old.model_copy(
+                        update={
+                            "attributes": {**old.attributes, "confidence": confidence},
+                            "last_read_at": now,
+                            "read_count": old.read_count + 1,
+                            "updated_at": now,
+                        }
+                    )
+                    self.store.update_node(old)
+                    return FactRecord(fact=old)
+            fact = Node(
+                id=_new_id("fact"),
+                kind="fact",
+                text=f"{key}: {value}",
+                attributes={"key": key, "value": value, "confidence": confidence},
+                scope=scope,
+                created_at=now,
+                updated_at=now,
+                valid_from=now,
+                provenance="record_fact",
+            )
+            self.store.add_node(fact)
+            superseded = []
+            if replace_same_key:
+                for old in current:
+                    self.store.update_node(
+                        old.model_copy(update={"valid_to": now, "superseded_by": fact.id})
+                    )
+                    self._link(fact.id, old.id, "supersedes", 1.0, now=now)
+                    superseded.append(old.id)
+        return FactRecord(fact=fact, superseded=superseded)
+
+    # export / import --------------------------------------------------------------------------
+
+    def export_jsonl(self, out: IO[str]) -> int:
+        """Write every node and edge (facts, archived and superseded items included)."""
+        out.write(json.dumps({"type": "header", "format": EXPORT_FORMAT}) + "\n")
+        n = 0
+        for node in self.store.iter_nodes():
+            out.write(json.dumps({"type": "node", **node.model_dump(mode="json")}) + "\n")
+            n += 1
+        for edge in self.store.iter_edges():
+            out.write(json.dumps({"type": "edge", **edge.model_dump(mode="json")}) + "\n")
+            n += 1
+        for p in self.store.pending_reviews():
+            out.write(json.dumps({"type": "review", **p.__dict__}) + "\n")
+            n += 1
+        return n
+
+    def import_jsonl(self, lines: Iterable[str]) -> int:
+        """Load an export. Records are validated first; the import is all or nothing."""
+        nodes, edges, reviews = [], [], []
+        for lineno, line in enumerate(_nonblank(lines), start=1):
+            try:
+                rec = json.loads(line)
+                kind = rec.pop("type")
+            except (ValueError, KeyError, AttributeError):
+                raise ValidationError(
+                    f"line {lineno}", "must be a JSON object with a type"
+                ) from None
+            try:
+                if kind == "header":
+                    if rec.get("format") != EXPORT_FORMAT:
+                        raise ValidationError(f"line {lineno}", f"format must be {EXPORT_FORMAT}")
+                elif kind == "node":
+                    nodes.append(Node.model_validate(rec))
+                elif kind == "edge":
+                    edges.append(Edge.model_validate(rec))
+                elif kind == "review":
+                    reviews.append(PendingReview(**rec))
+                else:
+                    raise ValidationError(
+                        f"line {lineno}", "type must be header, node, edge or review"
+                    )
+            except (ValueError, TypeError) as exc:
+                if isinstance(exc, ValidationError):
+                    raise
+                raise ValidationError(f"line {lineno}", str(exc).splitlines()[0]) from None
+        for e in edges:
+            validate.relation(e.relation, RELATIONS, "relation")
+        with self.store.transaction():
+            existing = self.store.get_nodes([n.id for n in nodes])
+            for node in nodes:
+                (self.store.update_node if node.id in existing else self.store.add_node)(node)
+            for edge in edges:
+                if self.store.get_edge(edge.src, edge.dst, edge.relation) is None:
+                    self.store.add_edge(edge)
+                else:
+                    self.store.update_edge(edge)
+            for p in reviews:
+                self.store.enqueue_review(p)
+        return len(nodes) + len(edges) + len(reviews)
+
+
+def _nonblank(lines: Iterable[str]) -> Iterator[str]:
+    return (ln for ln in lines if ln.strip())
+
+
+def open_memory(
+    url: str | Path | None = None,
+    *,
+    config: Config | None = None,
+    clock: Clock | None = None,
+) -> Memory:
+    """Open (creating if needed) a memory: a path, `:memory:`, or a store URL.
+
+    Default: `EBBTIDE_STORE`, else `memory.db` in the user data directory.
+    """
+    config = config or Config.from_env()
+    store = open_store(str(url) if url is not None else default_store_url(), config)
+    return Memory(store=store, config=config, clock=clock or system_clock)

@@ -1,0 +1,224 @@
+"""The data model and every typed result. Faces render these; nothing returns formatted text."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+KINDS: frozenset[str] = frozenset(
+    {
+        "note",
+        "fact",
+        "decision",
+        "outcome",
+        "person",
+        "project",
+        "client",
+        "meeting",
+        "lesson",
+        "event",
+        "preference",
+        "entity",
+        "task",
+        "document",
+    }
+)
+
+RELATIONS: frozenset[str] = frozenset(
+    {
+        "caused",
+        "enabled",
+        "prevented",
+        "no_effect",
+        "about",
+        "fact",
+        "related",
+        "similar_to",
+        "repeated",
+        "contradicts",
+        "refines",
+        "co_occurrence",
+        "supersedes",
+    }
+)
+# Relations an agent records between a decision and what followed it.
+CAUSAL_RELATIONS: frozenset[str] = frozenset({"caused", "enabled", "prevented", "no_effect"})
+CONFIDENCE_SOURCES: frozenset[str] = frozenset(
+    {"temporal", "rule", "llm_inferred", "user_feedback"}
+)
+
+Tier = Literal["hot", "warm", "cold", "frozen"]
+TIERS: tuple[Tier, ...] = ("hot", "warm", "cold", "frozen")
+# archived: decayed to frozen; forgotten: an agent asked for deletion, a person decides.
+Status = Literal["active", "archived", "forgotten"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Node(_Model):
+    id: str
+    kind: str
+    text: str
+    attributes: dict[str, Any] = Field(default_factory=dict)
+    scope: str = "default"
+    task_tag: str | None = None
+    created_at: datetime
+    updated_at: datetime
+    last_read_at: datetime | None = None
+    read_count: int = 0
+    pinned: bool = False
+    tier: Tier = "hot"
+    status: Status = "active"
+    activation: float = 0.0
+    q_value: float | None = None
+    polarity: float | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    superseded_by: str | None = None
+    sources: list[str] = Field(default_factory=list)
+    provenance: str | None = None
+
+
+class Edge(_Model):
+    id: str
+    src: str
+    dst: str
+    relation: str
+    weight: float = 1.0
+    created_at: datetime
+    last_reinforced_at: datetime
+    reinforce_count: int = 0
+    access_count: int = 0
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    task_tag: str | None = None
+    context: str | None = None
+    confidence_source: str | None = None
+    provenance: str | None = None
+
+
+class Link(_Model):
+    """A link to make while remembering: to `target`, with `relation` and `weight`."""
+
+    target: str
+    relation: str = "related"
+    weight: float = 1.0
+
+
+class ViaEdge(_Model):
+    edge_id: str
+    src: str
+    relation: str
+    dst: str
+    contribution: float
+
+
+class Why(_Model):
+    """Why a hit surfaced: which ranked lists, seed or hop, via which edges, how fresh."""
+
+    lists: dict[str, int] = Field(default_factory=dict, description="list name -> 1-based rank")
+    text_match: float | None = None
+    origin: Literal["seed", "hop"] = "seed"
+    hops: int = 0
+    via: list[ViaEdge] = Field(default_factory=list)
+    activation: float = 0.0
+    tier: Tier = "hot"
+    recency_days: float | None = Field(None, description="days since last read or reinforced")
+
+
+class RecallHit(_Model):
+    node: Node
+    score: float
+    why: Why
+
+
+class RecallResult(_Model):
+    query: str
+    hits: list[RecallHit]
+
+
+class Neighbor(_Model):
+    node: Node
+    edge: Edge
+    direction: Literal["out", "in"]
+    strength: float = Field(description="weight x |coefficient| x recency decay, now")
+
+
+class NeighborsResult(_Model):
+    node: Node
+    neighbors: list[Neighbor]
+
+
+class ReviewItem(_Model):
+    node: Node
+    reason: str
+    requested_at: datetime
+    requested_by: str
+
+
+class ReviewQueue(_Model):
+    items: list[ReviewItem]
+
+
+class ReviewDecision(_Model):
+    node_id: str
+    action: Literal["approved", "rejected"]
+    removed_edges: int = 0
+
+
+class TierChange(_Model):
+    node_id: str
+    text: str
+    before: Tier
+    after: Tier
+
+
+class MaintainReport(_Model):
+    ran_at: datetime
+    nodes: int
+    tiers: dict[str, int]
+    changed: list[TierChange]
+    archived: list[str]
+    queued_for_review: list[str]
+    pending_review: int
+
+
+class Stats(_Model):
+    store: str
+    nodes: int
+    edges: int
+    by_kind: dict[str, int]
+    by_tier: dict[str, int]
+    by_relation: dict[str, int]
+    archived: int
+    pinned: int
+    pending_review: int
+    last_maintain: datetime | None
+
+
+class ReinforceResult(_Model):
+    nodes: list[str]
+    edges: list[Edge]
+
+
+class ForgetResult(_Model):
+    node_id: str
+    queued: bool
+    reason: str
+
+
+class DecisionRecord(_Model):
+    decision: Node
+    outcome: Node
+    edge: Edge
+    polarity: float
+    influenced_by: list[Edge] = Field(default_factory=list)
+
+
+class FactRecord(_Model):
+    fact: Node
+    superseded: list[str] = Field(default_factory=list)

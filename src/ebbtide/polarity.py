@@ -1,0 +1,862 @@
+"""Outcome polarity without an LLM: was this recorded outcome good, bad or neutral?
+
+Agents record ``decision -> outcome`` episodes; the outcome text ("rolled back
+after a 2h outage", "shipped on time, no data loss") decides whether the
+decision should be repeated.  This module scores that text with a small,
+readable rule engine:
+
+1. normalise + tokenise  (lowercase, ``n't`` -> ``not``, hyphens split,
+   numbers keep their unit: ``800ms``, ``40%``, ``500s``)
+2. match lexicon phrases, longest first; inflections come from generated word
+   forms, so ``crash`` also matches ``crashes/crashed/crashing``
+3. context rules, each a small function:
+     meta use      "error handler", "incident review"  -> not an event
+     irrealis      "supposed to fix", "if it fails"     -> not an outcome
+     direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir)
+     negation      "no data loss", "did not crash"      -> flipped
+     fix verbs     "fixed the leak", "incident resolved" -> the bad noun is the
+                   thing that got fixed, so it stops counting against
+     circumstance  "worked during the outage"           -> damped
+     intensity     "far longer", "slightly slower"      -> scaled
+     neutral       "results were mixed", "within noise" -> damped
+4. sum, snap small sums to 0, squash with tanh into [-1, 1].
+
+Pure and stdlib-only; everything is compiled at import.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["Polarity", "outcome_polarity"]
+
+Label = Literal["negative", "neutral", "positive"]
+
+
+@dataclass(frozen=True)
+class Polarity:
+    score: float  # in [-1.0, 1.0]; <0 bad, >0 good, 0 neutral
+    label: Label
+    cues: tuple[str, ...]  # the words/phrases that decided it
+
+
+# fmt: off
+# ---------------------------------------------------------------------------
+# Lexicon.  Phrase syntax:  words separated by spaces; a plain word also
+# matches its inflections (s/es/ed/ing, e-drop, doubled consonant, y->ies);
+# "=word" matches exactly; "word*" matches any word starting with it;
+# "~" skips 0-2 words inside the clause ("closed ~ deal").
+# Values are magnitudes; the table decides the sign.
+# ---------------------------------------------------------------------------
+
+BAD_TERMS: dict[str, float] = {
+    # availability / incidents
+    "outage": 1.5, "downtime": 1.0, "incident": 1.0, "security incident": 1.5,
+    "sev1": 1.5, "sev2": 1.0, "meltdown": 1.5, "blew up": 1.0, "blown up": 1.0,
+    "blew through": 1.0, "degrade": 1.0, "degradation": 1.0, "unavailable": 1.0,
+    "unresponsive": 1.0, "unreachable": 1.0, "unstable": 1.0, "=500": 1.0,
+    "=500s": 1.0, "=5xx": 1.0, "=502s": 1.0, "=503s": 1.0, "disaster": 1.0,
+    "catastrophic": 1.5, "halt": 1.0, "overloaded": 1.0, "overwhelm": 1.0,
+    "saturated": 0.7, "saturation": 0.7, "thrash": 1.0,
+    # data & security
+    "data loss": 1.5, "lost data": 1.5, "corrupt": 1.5, "corruption": 1.5,
+    "breach": 1.5, "leak": 1.0, "memory leak": 1.0, "leakage": 1.0,
+    "exposed": 1.0, "exposure": 1.0, "vulnerability": 1.0, "vulnerable": 1.0,
+    "cve": 1.0, "exploit": 1.0, "exploitation": 1.0, "hacked": 1.0,
+    "compromised": 1.0, "stale": 0.7, "overwritten": 0.7, "overwrote": 0.7,
+    "double charge": 1.0, "double billed": 1.0, "incorrect": 0.7,
+    "incorrectly": 0.7, "garbage": 0.7, "missing": 0.7, "unprocessed": 0.7,
+    # software failure
+    "fail": 1.0, "failure": 1.0, "error": 1.0, "errored": 1.0, "exception": 0.7,
+    "crash": 1.0, "crashloop*": 1.0, "deadlock": 1.0, "race condition": 1.0,
+    "timeout": 1.0, "timed out": 1.0, "time out": 1.0, "panic": 1.0,
+    "=panicked": 1.0, "=panicking": 1.0, "=broke": 1.0, "=broken": 1.0,
+    "break": 1.0, "bug": 1.0, "buggy": 1.0, "regression": 1.0, "regress": 1.0,
+    "flaky": 1.0, "flakiness": 1.0, "flake": 1.0, "oom": 1.0,
+    "out of memory": 1.0, "ran out": 1.0, "run out": 1.0, "=hung": 1.0,
+    "=hang": 1.0, "=hangs": 1.0, "=hanging": 1.0, "stuck": 1.0, "stall": 1.0,
+    "=locked": 0.7, "locked up": 1.0, "contention": 0.7, "misfire": 1.0,
+    "misconfigured": 0.7, "diverge": 1.0, "divergence": 1.0, "=nan": 1.0,
+    "hallucinat*": 1.0, "overfit*": 0.7, "underperform*": 1.0, "plateau": 0.5,
+    "restart": 0.5, "rollback": 1.0, "roll back": 1.0, "rolled back": 1.0,
+    "rolling back": 1.0, "intermittent": 0.5, "intermittently": 0.5,
+    "silently": 0.5, "unbounded": 0.7, "incomplete": 0.7, "bottleneck": 0.7,
+    "disk full": 1.0, "filled up": 0.7, "expire": 0.7, "=red": 0.7,
+    "bounce": 0.7, "rate limited": 0.7, "throttled": 0.7, "noise": 0.5,
+    "noisy": 0.5, "slow": 1.0, "=slower": 1.0, "=slowest": 1.0,
+    "slowdown": 1.0, "slowness": 1.0, "sluggish": 1.0, "=longer": 1.0,
+    # on-call / process
+    "=paged": 1.0, "=paging": 1.0, "pager": 0.5, "escalate": 1.0,
+    "escalation": 1.0, "firefight*": 1.0, "=blocked": 1.0, "blocker": 1.0,
+    "issue": 0.7, "problem": 0.7, "mess": 1.0, "messy": 0.7, "wrong": 1.0,
+    "worse": 1.0, "worsen": 1.0, "worst": 1.0, "unusable": 1.0,
+    "violation": 1.0, "violate": 1.0, "burned out": 1.0, "burnout": 1.0,
+    # schedule / money
+    "delay": 1.0, "=late": 0.7, "behind schedule": 1.0, "behind": 0.7,
+    "fell behind": 1.0, "slip": 1.0, "missed": 1.0, "miss ~ deadline": 1.0,
+    "over budget": 1.0, "overrun": 1.0, "overran": 1.0, "exceed ~ budget": 1.0,
+    "nowhere near": 1.0, "fell short": 1.0, "short of": 0.7, "overdue": 1.0,
+    "penalty": 1.0, "chargeback": 1.0, "layoff": 1.0,
+    # customers / people / deals
+    "churn": 1.0, "complaint": 1.0, "complain": 1.0, "cancel": 1.0,
+    "cancellation": 1.0, "threaten": 1.0, "angry": 1.0, "frustrated": 1.0,
+    "frustration": 1.0, "upset": 1.0, "unhappy": 1.0, "confused": 0.7,
+    "confusing": 0.7, "downsell": 1.0, "=ghosted": 1.0, "quit": 1.0,
+    "resign": 1.0, "resignation": 1.0, "walked away": 1.0, "pulled out": 1.0,
+    "fell through": 1.0, "dried up": 1.0, "dry up": 1.0, "rejected": 1.0,
+    "rejection": 1.0, "lost": 1.0, "lose": 1.0, "=loses": 1.0, "=losing": 1.0,
+    "fell over": 1.0, "fall over": 1.0, "concern": 0.5, "at risk": 1.0,
+    "red flag": 0.7,
+    # bare "fix" is usually a noun ("the fix"), so only its negated verb uses
+    "not fix": 1.0, "never fix": 1.0, "unable to fix": 1.0, "failed to fix": 1.0,
+}
+
+GOOD_TERMS: dict[str, float] = {
+    "=shipped": 1.0, "=ships": 1.0, "=shipping": 1.0, "=launched": 1.0,
+    "=released": 0.5, "go live": 1.0, "went live": 1.0, "stable": 1.0,
+    "faster": 1.0, "fast": 0.7, "fastest": 1.0, "quick": 0.5, "=quicker": 0.7,
+    "quickly": 0.5, "improve": 1.0, "improvement": 1.0, "better": 1.0,
+    "best": 1.0, "pass": 1.0, "succeed": 1.0, "green": 0.7, "on time": 1.0,
+    "on schedule": 1.0, "on track": 0.7, "ahead of schedule": 1.0,
+    "ahead of": 0.7, "early": 0.5, "earlier than": 0.5, "under budget": 1.0,
+    "within ~ budget": 1.0, "within ~ slo": 1.0, "within ~ sla": 1.0,
+    "within ~ rto": 1.0, "within ~ rpo": 1.0, "save": 1.0, "happy": 1.0,
+    "pleased": 1.0, "delighted": 1.0, "thrilled": 1.0, "satisfied": 1.0,
+    "love": 1.0, "=thanked": 1.0, "thank": 1.0, "=thanks": 1.0, "praise": 1.0,
+    "impressed": 1.0, "kudos": 1.0, "great": 0.7, "excellent": 1.0,
+    "awesome": 0.7, "good": 0.5, "healthy": 0.7, "fine": 0.5, "work": 0.7,
+    "as designed": 0.7, "as expected": 0.7, "as intended": 0.7,
+    "converge": 1.0, "=renewed": 1.0, "expand": 1.0, "expansion": 1.0,
+    "upsell": 1.0, "uplift": 1.0, "=signed": 1.0, "=won": 1.0, "=win": 0.7,
+    "=wins": 0.7, "=accepted": 1.0, "approved": 0.7, "approval": 0.7,
+    "hired": 0.7, "=filled": 0.7, "promoted": 0.5, "close ~ deal": 1.0,
+    "deal closed": 1.0, "closed won": 1.0, "=beat": 1.0, "=beats": 1.0,
+    "=beating": 1.0, "outperform*": 1.0, "exceeded ~ expectations": 1.0,
+    "achieve": 1.0, "=delivered": 0.7, "=done": 0.5, "complete": 0.5,
+    "=finished": 0.5, "verified": 0.7, "validated": 0.7, "quiet": 0.5,
+    "calm": 0.5, "keep up": 0.7, "=kept up": 0.7, "catch up": 0.7,
+    "=caught up": 0.7, "ramp up": 0.5, "went well": 1.0, "robust": 0.7,
+    "reliable": 0.7, "resilient": 0.7, "efficient": 0.5, "profitable": 1.0,
+    "gain": 0.7, "useful": 0.5, "valuable": 0.5, "recovery": 0.5,
+}
+
+# Verbs/predicates that act on a bad noun and make the pair good: "fixed the
+# leak", "incident resolved", "rollback was clean".  They govern every bad cue
+# in their clause (before or after), because passive and active both occur.
+FIX_TERMS: dict[str, float] = {
+    "=fixed": 1.0, "=fixes": 1.0, "=fixing": 1.0, "resolve": 1.0,
+    "restore": 1.0, "repair": 1.0, "=patched": 1.0, "=patching": 1.0,
+    "mitigate": 1.0, "eliminate": 1.0, "remediate": 1.0, "defuse": 1.0,
+    "avert": 1.0, "avoid": 1.0, "prevent": 1.0, "=addressed": 0.7,
+    "squash": 1.0, "=cleared": 1.0, "unblock": 1.0, "recover": 1.0,
+    "stabilize": 1.0, "stabilise": 1.0, "=contained": 1.0, "=caught": 0.7,
+    "=traced": 0.5, "root caused": 0.5, "solve": 1.0, "=solved": 1.0,
+    "plug": 1.0, "closed out": 1.0, "=removed": 0.5,
+    # success adjectives describe how an action went: "rollback was clean"
+    "clean": 0.7, "cleanly": 0.7, "smooth": 1.0, "smoothly": 1.0,
+    "success": 1.0, "successful": 1.0, "successfully": 1.0, "uneventful": 0.7,
+    "seamless": 1.0, "seamlessly": 1.0, "painless": 0.7,
+}
+
+# Like fix verbs, but only mean something when they follow a bad noun:
+# "the crash no longer reproduces", "the alert noise is gone".
+RESOLUTION_TERMS: dict[str, float] = {
+    "no longer reproduce": 1.0, "no longer happen": 1.0,
+    "no longer occur": 1.0, "no longer appear": 1.0, "no longer fire": 1.0,
+    "stopped happening": 1.0, "stopped occurring": 1.0, "went away": 1.0,
+    "=gone": 1.0, "disappeared": 1.0, "under control": 1.0, "subside": 1.0,
+    "false positive": 0.7, "false alarm": 0.7,
+}
+
+# Verbs that turn a bad noun into a topic, not an outcome ("a test that
+# reproduces the crash").  They govern like fix verbs but add nothing.
+TOPIC_VERBS: tuple[str, ...] = ("reproduce", "repro", "simulate")
+
+# Quantities: the sign says whether MORE of it is good (+1) or bad (-1).
+MORE_IS_BAD: tuple[str, ...] = (
+    "latency", "=p50", "=p90", "=p95", "=p99", "=p999", "error rate",
+    "=errors", "failure rate", "=failures", "crash rate", "=crashes",
+    "=incidents", "=bugs", "defect", "=churn", "=complaints", "ticket",
+    "cost", "spend", "spending", "bill", "budget", "burn rate", "lag",
+    "backlog", "time", "duration", "=hours", "=minutes", "memory",
+    "memory usage", "cpu", "footprint", "overhead", "downtime", "loss",
+    "fraud", "toil", "wait", "response time", "cold start", "attrition",
+    "turnover", "debt", "=timeouts", "noise",
+)
+MORE_IS_GOOD: tuple[str, ...] = (
+    "revenue", "sales", "bookings", "=arr", "=mrr", "conversion", "signup",
+    "accuracy", "precision", "recall", "=f1", "=auc", "margin", "uptime",
+    "availability", "=nps", "=csat", "satisfaction", "throughput", "=qps",
+    "=rps", "retention", "engagement", "adoption", "win rate", "hit rate",
+    "success rate", "coverage", "score", "quality", "morale", "cost savings",
+    "savings", "profit", "velocity", "goal", "target", "quota", "forecast",
+    "expectations", "=slo", "=sla",
+)
+
+# Direction words.  Value = fallback weight when no quantity is nearby
+# ("the site went down" is an outage; "the bill went down" is good).
+INCREASE_TERMS: dict[str, float] = {
+    "increase": 0.0, "=up": 0.0, "went up": 0.0, "go up": 0.0, "rise": 0.0,
+    "=rose": 0.0, "=risen": 0.0, "=grew": 0.0, "grow": 0.0, "growth": 0.0,
+    "double": 0.0, "triple": 0.0, "quadruple": 0.0, "climb": 0.0,
+    "spike": -0.7, "jump": 0.0, "soar": 0.0, "balloon": -0.5, "=higher": 0.0,
+    "=highest": 0.0, "=high": 0.0, "=more": 0.0, "=hit": 0.0, "peak": 0.0,
+    "=exceeded": 0.0, "surge": 0.0, "shot up": 0.0, "boost": 0.0,
+}
+DECREASE_TERMS: dict[str, float] = {
+    "=down": -1.0, "went down": -1.5, "go down": -1.5, "goes down": -1.5,
+    "going down": -1.5, "=brought down": -1.5, "bring down": -1.5,
+    "=took down": -1.5, "=taken down": -1.5, "drop": -0.7, "=fell": 0.0,
+    "fall": 0.0, "decline": -0.7, "decrease": 0.0, "reduce": 0.0,
+    "reduction": 0.0, "=cut": 0.0, "=cuts": 0.0, "=cutting": 0.0,
+    "=lower": 0.0, "=lowered": 0.0, "=lowest": 0.0, "=low": 0.0,
+    "=less": 0.0, "=fewer": 0.0, "=shrank": 0.0, "=shrunk": 0.0,
+    "shrink": 0.0, "halve": 0.0, "dip": 0.0, "slash": 0.0, "trim": 0.0,
+    "shave": 0.0, "=below": 0.0, "back under": 0.0, "well under": 0.0,
+    "drain": 0.0, "plummet": -1.0, "tank": -1.0,
+}
+
+# "no X", "did not X", "without X", "X instead of Y" (=> not Y) ...
+DETERMINER_DIRECTIONS = frozenset({"more", "less", "fewer"})
+
+NEGATORS: tuple[str, ...] = (
+    "=not", "=no", "=never", "=without", "=zero", "=none", "=nothing",
+    "=nobody", "no one", "=neither", "=nor", "=unable", "=lack", "=lacks",
+    "=lacked", "=lacking", "instead of", "no longer", "no more", "stop",
+    "=stopped", "=0",
+)
+NEGATION_SCOPE = 4  # tokens after the negator that it can reach
+
+# Good-by-default capabilities and safeguards: saying they exist is neutral
+# ("the job runs nightly"), saying they are absent is bad ("backups hadn't
+# run", "we had no alerting", "two interviewers didn't show").
+ABSENT_IS_BAD: tuple[str, ...] = (
+    "run", "=ran", "start", "load", "respond", "boot", "connect", "log in",
+    "login", "sync", "deliver", "arrive", "show", "live", "handle", "tested",
+    "alerting", "monitoring", "backup", "tests", "redundancy",
+)
+
+# Hypotheticals, plans and questions are not outcomes.
+IRREALIS: tuple[str, ...] = (
+    "supposed to", "meant to", "tried to", "try to", "trying to",
+    "attempt to", "attempted to", "hope to", "hoped to", "hoping to",
+    "plan to", "plans to", "planned to", "planning to", "going to",
+    "expected to", "expect to", "want to", "wants to", "need to",
+    "needs to", "aim to", "aiming to", "=should", "=would", "=will",
+    "=if", "=unless", "=whether", "=asked", "=ask", "=asks", "=asking",
+)
+
+# Markers of "no clear verdict".  They damp every cue in their sentence.
+NEUTRAL_MARKERS: tuple[str, ...] = (
+    "mixed results", "results were mixed", "was mixed", "were mixed",
+    "mixed bag", "unchanged", "no change", "no difference", "about the same",
+    "roughly the same", "the same as", "same as before", "within noise",
+    "within the noise", "in the noise", "comparable", "on par",
+    "inconclusive", "not enough data", "too early to tell", "halfway",
+    "in progress",
+)
+NEUTRAL_DAMPING = 0.3
+
+# Phrases that contain a polar word but are names of things.
+SHIELDED_COMPOUNDS: tuple[str, ...] = (
+    "disaster recovery", "root cause", "fine tune", "fine tuned",
+    "fine tuning", "blue green", "break glass", "dry run", "game day",
+    "kill switch", "hot fix", "bug bounty", "bug bash", "on call",
+    "fix version", "failure modes", "error budget", "all time",
+)
+
+# "the incident review", "error handler", "timeout test": a topic noun that
+# only names the artifact after it.  Applies to TOPIC_NOUNS only, so "flaky
+# tests" and "failing tests" still count.
+TOPIC_NOUNS: tuple[str, ...] = (
+    "incident", "outage", "error", "crash", "timeout", "regression",
+    "failure", "rollback", "roll back", "leak", "memory leak", "bug",
+    "deadlock", "panic", "exception", "escalation", "breach", "downtime",
+    "churn", "complaint", "disaster", "success", "recovery", "oom",
+    "security incident", "data loss", "corruption",
+)
+META_HEADS: tuple[str, ...] = (
+    "handler", "handling", "budget", "log", "logging", "reporter", "report",
+    "reporting", "detector", "detection", "test", "testing", "suite",
+    "review", "template", "procedure", "runbook", "playbook", "plan",
+    "planning", "criteria", "mode", "simulation", "drill", "dashboard",
+    "policy", "policies", "alarm", "alert", "alerting", "postmortem",
+    "retro", "code", "tracking", "tracker", "monitor", "monitoring",
+    "metric", "class", "type", "communication", "comms", "response",
+    "management", "commander", "channel", "ticket", "bounty", "bash",
+    "triage", "path", "page", "process", "tooling", "tool", "scenario",
+    "threshold", "value", "setting", "config", "configuration",
+    "parameter", "knob", "rate",
+)
+PRE_META: tuple[str, ...] = (
+    "=default", "=max", "=maximum", "=min", "=minimum", "=configurable",
+    "=simulated", "=mock", "=mocked", "=fake", "=synthetic", "=injected",
+)
+
+INTENSIFIERS: tuple[str, ...] = (
+    "=very", "=really", "=badly", "=severely", "=completely", "=totally",
+    "=fully", "=far", "=much", "=extremely", "=massively", "=hugely",
+    "=major", "=huge", "=massive", "=critical", "=severe", "=entire",
+    "=whole", "=still", "=significantly", "=dramatically", "=seriously",
+    "=well",
+)
+DIMINISHERS: tuple[str, ...] = (
+    "=slightly", "=minor", "=small", "=little", "=somewhat", "=marginally",
+    "=partially", "a bit",
+)
+# "worked during the outage": the PP is background, not the outcome.
+CIRCUMSTANCE: tuple[str, ...] = (
+    "=during", "=amid", "=amidst", "=despite", "in spite of", "=throughout",
+)
+
+INTENSIFY, DIMINISH, CIRCUMSTANCE_DAMPING = 1.5, 0.5, 0.3
+NEGATED_BAD_FACTOR = 0.8  # "no errors" is good, but weaker evidence than "errors"
+NEUTRAL_BAND = 0.5  # |sum| below this is neutral
+DIRECTION_WINDOW = 6  # max tokens between a direction word and its subject quantity
+OBJECT_WINDOW = 4  # ... and its object quantity ("reduced cold start time")
+OBJECT_STOPS = frozenset({"for", "at", "to", "by", "from", "after", "since", "with", "on",
+                          "during", "until", "over", "of", "per"})
+GAP_MAX = 2  # "~" in a phrase skips up to this many tokens
+MAX_SENTENCE = 200  # tokens; longer runs without . ; ! ? are split
+
+# Clause structure.
+BOUNDARY_PUNCT = frozenset(".;:!?,()")
+SEGMENT_PUNCT = frozenset(".;!?")
+CLAUSE_WORDS = frozenset({"but", "while", "although", "though", "however", "whereas"})
+NEGATION_STOPS = CLAUSE_WORDS | {
+    "and", "because", "so", "until", "after", "before", "since", "when",
+    "if", "then", "once", "unless",
+}
+
+# fmt: on
+
+# ---------------------------------------------------------------------------
+# Tokenising
+# ---------------------------------------------------------------------------
+
+_APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`]")
+_CONTRACTIONS = (
+    (re.compile(r"\bcan'?t\b"), "can not"),
+    (re.compile(r"\bcannot\b"), "can not"),
+    (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"\bshan'?t\b"), "shall not"),
+    (re.compile(r"\b([a-z]+)n't\b"), r"\1 not"),
+)
+_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*[a-z%]*|[a-z][a-z0-9]*(?:'[a-z]+)?|[.;:!?,()]")
+_NUMBER_RE = re.compile(r"^(\d+(?:[.,]\d+)*)([a-z%]*)$")
+
+
+def _tokenize(text: str) -> list[str]:
+    text = _APOSTROPHES.sub("'", text.lower())
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    tokens = _TOKEN_RE.findall(text)
+    # possessive "'s" never changes polarity ("the monolith's auth module")
+    return [t[:-2] if t.endswith("'s") else t for t in tokens]
+
+
+# ---------------------------------------------------------------------------
+# Lexicon compilation
+# ---------------------------------------------------------------------------
+
+_GAP = "~"
+
+
+def _forms(word: str) -> frozenset[str]:
+    """Inflections of a lexicon word.  Over-generation is harmless: a made-up
+    form like "crashs" never occurs in text."""
+    if word.startswith("="):
+        return frozenset({word[1:]})
+    forms = {word, word + "s", word + "es", word + "ed", word + "d", word + "ing"}
+    if word.endswith("e"):  # resolve -> resolving
+        forms |= {word[:-1] + "ing", word[:-1] + "ed"}
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        forms |= {word[:-1] + "ies", word[:-1] + "ied"}  # flaky -> flakies (harmless)
+    if word[-1] not in "aeiouwxy":  # ship -> shipped, slip -> slipping
+        forms |= {word + word[-1] + "ed", word + word[-1] + "ing"}
+    return frozenset(forms)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    kind: str  # cue | qty | dir | fix | resolve | topic_verb | absent | neg | ...
+    weight: float = 0.0  # signed contribution (fallback for "dir")
+    qty: int = 0  # +1 more is good, -1 more is bad
+    direction: int = 0  # +1 increase, -1 decrease
+
+
+_LEXICON: dict[str, _Entry] = {}
+
+
+def _register(phrase: str, entry: _Entry) -> None:
+    old = _LEXICON.get(phrase)
+    if old is None:
+        _LEXICON[phrase] = entry
+    elif old.kind == "cue" and entry.kind == "qty" and old.qty == 0:
+        _LEXICON[phrase] = _Entry("cue", old.weight, qty=entry.qty)  # "errors"
+    elif old.kind == "qty" and entry.kind == "cue":
+        _LEXICON[phrase] = _Entry("cue", entry.weight, qty=old.qty)
+    else:  # pragma: no cover - a lexicon authoring mistake
+        raise ValueError(f"lexicon conflict for {phrase!r}: {old} vs {entry}")
+
+
+def _build_lexicon() -> None:
+    for phrase, w in BAD_TERMS.items():
+        _register(phrase, _Entry("cue", -w))
+    for phrase, w in GOOD_TERMS.items():
+        _register(phrase, _Entry("cue", w))
+    for phrase, w in FIX_TERMS.items():
+        _register(phrase, _Entry("fix", w))
+    for phrase, w in RESOLUTION_TERMS.items():
+        _register(phrase, _Entry("resolve", w))
+    for phrase in MORE_IS_BAD:
+        _register(phrase, _Entry("qty", qty=-1))
+    for phrase in MORE_IS_GOOD:
+        _register(phrase, _Entry("qty", qty=+1))
+    for phrase, w in INCREASE_TERMS.items():
+        _register(phrase, _Entry("dir", w, direction=+1))
+    for phrase, w in DECREASE_TERMS.items():
+        _register(phrase, _Entry("dir", w, direction=-1))
+    simple_kinds = (
+        (TOPIC_VERBS, "topic_verb"),
+        (NEGATORS, "neg"),
+        (ABSENT_IS_BAD, "absent"),
+        (IRREALIS, "irrealis"),
+        (NEUTRAL_MARKERS, "neutral"),
+        (SHIELDED_COMPOUNDS, "shield"),
+        (INTENSIFIERS, "intens"),
+        (DIMINISHERS, "dimin"),
+        (CIRCUMSTANCE, "circum"),
+    )
+    for phrases, kind in simple_kinds:
+        for phrase in phrases:
+            _register(phrase, _Entry(kind))
+
+
+_build_lexicon()
+
+# A compiled phrase: tuple of word matchers; each is a frozenset of forms,
+# a ("*", prefix) pair, or _GAP.
+_Matcher = frozenset[str] | tuple[str, str] | str
+
+
+def _compile(phrase: str) -> tuple[_Matcher, ...]:
+    parts: list[_Matcher] = []
+    for word in phrase.split():
+        if word == _GAP:
+            parts.append(_GAP)
+        elif word.endswith("*"):
+            parts.append(("*", word[:-1]))
+        else:
+            parts.append(_forms(word))
+    return tuple(parts)
+
+
+_COMPILED: dict[str, tuple[_Matcher, ...]] = {p: _compile(p) for p in _LEXICON}
+_BY_FIRST_FORM: dict[str, list[str]] = {}  # token -> phrases that can start there
+_BY_FIRST_PREFIX: list[tuple[str, str]] = []  # ("crashloop", "crashloop*")
+for _phrase, _parts in _COMPILED.items():
+    if isinstance(_parts[0], tuple):
+        _BY_FIRST_PREFIX.append((_parts[0][1], _phrase))
+    else:
+        for _form in _parts[0]:
+            _BY_FIRST_FORM.setdefault(_form, []).append(_phrase)
+del _phrase, _parts, _form
+
+
+def _noun_forms(word: str) -> frozenset[str]:
+    """Singular and plural only: "log" must not match "logged"."""
+    if word.startswith("="):
+        return frozenset({word[1:]})
+    plural = word[:-1] + "ies" if word.endswith("y") and word[-2] not in "aeiou" else word + "s"
+    return frozenset({word, plural, word + "es"})
+
+
+_META_HEAD_FORMS = frozenset().union(*(_noun_forms(w) for w in META_HEADS))
+_PRE_META_FORMS = frozenset().union(*(_forms(w) for w in PRE_META))
+_TOPIC_NOUN_FORMS: tuple[tuple[frozenset[str], ...], ...] = tuple(
+    tuple(_noun_forms(word) for word in noun.split()) for noun in TOPIC_NOUNS
+)
+
+
+def _is_topic_noun(tokens: list[str], start: int, end: int) -> bool:
+    """True if tokens[start:end] is (an inflection of) one of TOPIC_NOUNS."""
+    words = tokens[start:end]
+    return any(
+        len(parts) == len(words) and all(w in forms for w, forms in zip(words, parts, strict=True))
+        for parts in _TOPIC_NOUN_FORMS
+    )
+
+
+# ---------------------------------------------------------------------------
+# Matching
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Span:
+    """A lexicon hit; the context rules below mutate it."""
+
+    start: int
+    end: int  # exclusive
+    text: str
+    kind: str
+    weight: float = 0.0
+    qty: int = 0
+    direction: int = 0
+    active: bool = True
+    negated: bool = False
+    paired: bool = False
+    prefix: str = ""  # "not", "no" ... shown in the cue
+    governed: list[str] = field(default_factory=list)
+
+    @property
+    def cue(self) -> str:
+        text = f"{self.prefix} {self.text}" if self.prefix else self.text
+        return " ".join([text, *self.governed])
+
+
+def _is_boundary(token: str) -> bool:
+    return token in BOUNDARY_PUNCT or token in CLAUSE_WORDS
+
+
+def _match_from(tokens: list[str], i: int, parts: tuple[_Matcher, ...]) -> int | None:
+    """End index if parts match starting at tokens[i] (longest gap first)."""
+    if not parts:
+        return i
+    head, rest = parts[0], parts[1:]
+    if head == _GAP:
+        for skip in range(GAP_MAX, -1, -1):
+            j = i + skip
+            if j <= len(tokens) and not any(_is_boundary(t) for t in tokens[i:j]):
+                end = _match_from(tokens, j, rest)
+                if end is not None:
+                    return end
+        return None
+    if i >= len(tokens):
+        return None
+    token = tokens[i]
+    ok = token.startswith(head[1]) if isinstance(head, tuple) else token in head
+    return _match_from(tokens, i + 1, rest) if ok else None
+
+
+def _merge(entries: list[_Entry]) -> _Entry:
+    """Equally long matches: a cue may also be a quantity ("churn", "errors")."""
+    cue = next((e for e in entries if e.kind != "qty"), entries[0])
+    qty = next((e.qty for e in entries if e.qty), 0)
+    if cue.kind == "cue" and qty:
+        return _Entry("cue", cue.weight, qty=qty)
+    return cue
+
+
+def _find_spans(tokens: list[str]) -> list[_Span]:
+    spans: list[_Span] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        candidates = list(_BY_FIRST_FORM.get(token, ()))
+        candidates += [p for prefix, p in _BY_FIRST_PREFIX if token.startswith(prefix)]
+        ends = {p: _match_from(tokens, i, _COMPILED[p]) for p in candidates}
+        ends = {p: e for p, e in ends.items() if e is not None}
+        if not ends:
+            i += 1
+            continue
+        end = max(ends.values())  # longest match wins
+        entry = _merge([_LEXICON[p] for p, e in ends.items() if e == end])
+        spans.append(
+            _Span(
+                i,
+                end,
+                " ".join(tokens[i:end]),
+                entry.kind,
+                entry.weight,
+                entry.qty,
+                entry.direction,
+            )
+        )
+        i = end
+    spans.extend(_numeric_directions(tokens))
+    spans.sort(key=lambda s: s.start)
+    return spans
+
+
+# fmt: off
+_UNITS: dict[str, tuple[str, float]] = {
+    "": ("n", 1), "k": ("n", 1e3), "x": ("n", 1), "%": ("pct", 1),
+    "ms": ("t", 1e-3), "s": ("t", 1), "sec": ("t", 1), "secs": ("t", 1),
+    "second": ("t", 1), "seconds": ("t", 1), "min": ("t", 60),
+    "mins": ("t", 60), "minute": ("t", 60), "minutes": ("t", 60),
+    "h": ("t", 3600), "hr": ("t", 3600), "hrs": ("t", 3600),
+    "hour": ("t", 3600), "hours": ("t", 3600), "d": ("t", 86400),
+    "day": ("t", 86400), "days": ("t", 86400), "week": ("t", 604800),
+    "weeks": ("t", 604800), "kb": ("b", 1e3), "mb": ("b", 1e6),
+    "gb": ("b", 1e9), "tb": ("b", 1e12),
+}
+# fmt: on
+
+
+def _quantity_at(tokens: list[str], i: int) -> tuple[str, float] | None:
+    """Parse "800ms", "1.4s", "40%", "2 hours" at tokens[i] -> (unit kind, value)."""
+    if i >= len(tokens):
+        return None
+    m = _NUMBER_RE.match(tokens[i])
+    if not m:
+        return None
+    number, unit = m.group(1).replace(",", ""), m.group(2)
+    if not unit and i + 1 < len(tokens) and tokens[i + 1] in _UNITS:
+        unit = tokens[i + 1]
+    if unit not in _UNITS:
+        return None
+    try:
+        value = float(number)
+    except ValueError:
+        return None
+    kind, scale = _UNITS[unit]
+    return kind, value * scale
+
+
+def _numeric_directions(tokens: list[str]) -> list[_Span]:
+    """ "went from 200ms to 1.4s" is an increase even without a direction word."""
+    spans = []
+    for i, token in enumerate(tokens):
+        if token != "from":
+            continue
+        before = _quantity_at(tokens, i + 1)
+        if before is None:
+            continue
+        for j in range(i + 2, min(i + 5, len(tokens))):
+            if tokens[j] == "to":
+                after = _quantity_at(tokens, j + 1)
+                if after and after[0] == before[0] and after[1] != before[1]:
+                    direction = 1 if after[1] > before[1] else -1
+                    spans.append(
+                        _Span(
+                            i, j + 2, " ".join(tokens[i : j + 2]), "dir", 0.0, direction=direction
+                        )
+                    )
+                break
+    return spans
+
+
+# ---------------------------------------------------------------------------
+# Context rules
+# ---------------------------------------------------------------------------
+
+_POLAR = ("cue", "fix", "resolve", "absent", "dir")
+
+
+def _clause_ids(tokens: list[str]) -> list[int]:
+    ids, current = [], 0
+    for token in tokens:
+        if _is_boundary(token):
+            current += 1
+        ids.append(current)
+    return ids
+
+
+def _drop_meta_uses(spans: list[_Span], tokens: list[str]) -> None:
+    """'error handler', 'default timeout': the bad noun names a thing."""
+    for s in spans:
+        if s.kind != "cue" or not s.active:
+            continue
+        nxt = tokens[s.end] if s.end < len(tokens) else ""
+        prev = tokens[s.start - 1] if s.start > 0 else ""
+        named = nxt in _META_HEAD_FORMS and _is_topic_noun(tokens, s.start, s.end)
+        if named or prev in _PRE_META_FORMS:
+            s.active = False
+
+
+def _apply_irrealis(spans: list[_Span], clause: list[int]) -> None:
+    """'supposed to fix the leak', 'if it fails': not something that happened."""
+    for marker in (s for s in spans if s.kind == "irrealis"):
+        for s in spans:
+            after = s.start >= marker.end and clause[s.start] == clause[marker.start]
+            if after and (s.kind in _POLAR or s.kind == "qty"):
+                s.active = False
+
+
+def _nearest_quantity(
+    spans: list[_Span], d: _Span, tokens: list[str], clause: list[int]
+) -> _Span | None:
+    """Subject first ('latency dropped'), then object ('reduced latency');
+    determiners only look right ('fewer errors', 'more headcount')."""
+    same = [
+        s
+        for s in spans
+        if s.active and s.qty and s is not d and clause[s.start] == clause[d.start] and not s.paired
+    ]
+    left = [s for s in same if s.end <= d.start and d.start - s.end < DIRECTION_WINDOW]
+    if left and d.text not in DETERMINER_DIRECTIONS:
+        return max(left, key=lambda s: s.end)
+    # an object sits close, never behind a negator ("peaked ... with no errors") or a
+    # duration/place preposition ("went down for 2 hours" is an outage, not a drop)
+    limit = min(d.end + OBJECT_WINDOW, len(tokens))
+    for j in range(d.end, limit):
+        if tokens[j] in OBJECT_STOPS or any(s.kind == "neg" and s.start == j for s in spans):
+            limit = j
+            break
+    right = [s for s in same if d.end <= s.start < limit]
+    return min(right, key=lambda s: s.start) if right else None
+
+
+def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'latency dropped' -> good; 'revenue dropped' -> bad; 'went down' alone -> outage."""
+    for d in [s for s in spans if s.kind == "dir" and s.active]:
+        q = _nearest_quantity(spans, d, tokens, clause)
+        d.kind = "cue"
+        if q is None:
+            continue  # keep the fallback weight
+        d.text = f"{q.text} {d.text}" if q.start < d.start else f"{d.text} {q.text}"
+        d.weight = float(q.qty * d.direction)
+        d.paired = True  # d.start stays on the direction word: negation scope uses it
+        if q.kind == "cue":
+            q.active = False  # "errors" in "errors doubled" now lives inside the pair
+
+
+def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
+    """'no data loss' (+), 'not stable' (-), 'backups hadn't run' (-)."""
+    for neg in [s for s in spans if s.kind == "neg"]:
+        stop = neg.end
+        while stop < len(tokens) and stop - neg.end < NEGATION_SCOPE:
+            if tokens[stop] in BOUNDARY_PUNCT or tokens[stop] in NEGATION_STOPS:
+                break
+            stop += 1
+        in_scope = [
+            s
+            for s in spans
+            if s.active and not s.negated and neg.end <= s.start < stop and s.kind in _POLAR
+        ]
+        real = [s for s in in_scope if s.kind != "absent"]
+        if real and real[0].kind in ("fix", "resolve"):
+            real = real[:1]  # "didn't resolve the outage": the fix failed, the outage stays
+        # absent-is-bad words only count when nothing more specific is negated
+        for s in real or in_scope:
+            _negate(s, neg.text)
+
+
+def _negate(s: _Span, negator: str) -> None:
+    if s.kind == "absent":
+        s.weight = -1.0
+    elif s.weight < 0:
+        s.weight = -s.weight * NEGATED_BAD_FACTOR
+    else:
+        s.weight = -s.weight
+    s.kind = "cue" if s.kind in ("fix", "resolve", "absent") else s.kind
+    s.negated = True
+    s.prefix = negator
+
+
+def _apply_fixes(spans: list[_Span], clause: list[int]) -> None:
+    """'fixed the leak', 'incident resolved': the bad noun is what got fixed."""
+    for fix in [s for s in spans if s.active and s.kind in ("fix", "resolve", "topic_verb")]:
+        for s in spans:
+            if (
+                s.active
+                and s.kind == "cue"
+                and s.weight < 0
+                and not s.negated
+                and not s.paired
+                and clause[s.start] == clause[fix.start]
+            ):
+                s.active = False
+                fix.governed.append(s.text)
+        if fix.kind == "resolve" and not fix.governed:
+            fix.weight = 0.0  # "gone" with nothing bad before it says nothing
+        if fix.kind == "topic_verb":
+            fix.active = False
+
+
+def _apply_circumstance(spans: list[_Span], tokens: list[str]) -> None:
+    """'failover worked during the outage': the PP is background."""
+    for marker in (s for s in spans if s.kind == "circum"):
+        stop = marker.end
+        while (
+            stop < len(tokens)
+            and tokens[stop] not in BOUNDARY_PUNCT
+            and tokens[stop] not in NEGATION_STOPS
+        ):
+            stop += 1
+        for s in spans:
+            if marker.end <= s.start < stop:
+                s.weight *= CIRCUMSTANCE_DAMPING
+
+
+def _apply_intensity(spans: list[_Span], clause: list[int]) -> None:
+    """'far longer' x1.5, 'slightly slower' x0.5 (first polar cue within 2 words)."""
+    for mod in (s for s in spans if s.kind in ("intens", "dimin")):
+        factor = INTENSIFY if mod.kind == "intens" else DIMINISH
+        for s in spans:
+            if (
+                s.active
+                and s.weight
+                and s.start >= mod.end
+                and s.start - mod.end <= 2
+                and clause[s.start] == clause[mod.start]
+            ):
+                s.weight *= factor
+                break
+
+
+def _apply_neutral_markers(spans: list[_Span]) -> None:
+    """'results were mixed: ...' damps its whole sentence."""
+    if any(s.kind == "neutral" for s in spans):
+        for s in spans:
+            s.weight *= NEUTRAL_DAMPING
+
+
+def _progressive_fix(spans: list[_Span], tokens: list[str]) -> None:
+    """'restoring from backup' is not done yet: half credit."""
+    for s in spans:
+        if s.kind == "fix" and tokens[s.end - 1].endswith("ing"):
+            s.weight *= 0.5
+
+
+# ---------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------
+
+
+def _sentences(tokens: list[str]) -> list[list[str]]:
+    """Every rule is scoped to a sentence, so each is scored on its own; this keeps
+    long pasted logs linear.  A 'sentence' longer than MAX_SENTENCE is split."""
+    out: list[list[str]] = [[]]
+    for token in tokens:
+        if len(out[-1]) >= MAX_SENTENCE:
+            out.append([])
+        out[-1].append(token)
+        if token in SEGMENT_PUNCT:
+            out.append([])
+    return [sentence for sentence in out if sentence]
+
+
+def _sentence_spans(tokens: list[str]) -> list[_Span]:
+    """Lexicon hits of one sentence after all context rules, in order."""
+    spans = _find_spans(tokens)
+    clause = _clause_ids(tokens)
+    _drop_meta_uses(spans, tokens)
+    _apply_irrealis(spans, clause)
+    _progressive_fix(spans, tokens)
+    _pair_directions(spans, tokens, clause)
+    _apply_negation(spans, tokens)
+    _apply_fixes(spans, clause)
+    _apply_circumstance(spans, tokens)
+    _apply_intensity(spans, clause)
+    _apply_neutral_markers(spans)
+    return spans
+
+
+def outcome_polarity(text: str) -> Polarity:
+    """Score an outcome description: <0 bad, >0 good, 0 neutral."""
+    spans = [s for sentence in _sentences(_tokenize(text)) for s in _sentence_spans(sentence)]
+    scoring = [s for s in spans if s.active and s.kind in ("cue", "fix", "resolve")]
+    raw = sum(s.weight for s in scoring)
+    cues = [s.cue for s in scoring if s.weight]
+    cues += [s.text for s in spans if s.kind == "neutral"]
+    cues_t = tuple(dict.fromkeys(cues))
+    if abs(raw) < NEUTRAL_BAND:
+        return Polarity(0.0, "neutral", cues_t)
+    score = max(-1.0, min(1.0, math.tanh(raw / 2)))
+    return Polarity(score, "positive" if score > 0 else "negative", cues_t)

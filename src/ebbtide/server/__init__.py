@@ -1,0 +1,1 @@
+"""Faces that serve a Memory: MCP (stdio, HTTP)."""

@@ -1,0 +1,140 @@
+"""The store protocol: what any backend (SQLite, Neo4j, …) must do. No memory logic here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+from ..model import Edge, Node
+
+Direction = Literal["out", "in", "both"]
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    """Which nodes a retrieval path may return."""
+
+    include_cold: bool = False  # cold and frozen tiers, and archived nodes
+    include_invalid: bool = False
+    kinds: frozenset[str] | None = None
+    scope: str | None = None
+    task_tag: str | None = None
+
+
+@dataclass(frozen=True)
+class GraphArrays:
+    """The whole graph as arrays, for maintenance. Times are epoch seconds; NaN = never."""
+
+    ids: list[str]
+    texts: list[str]
+    pinned: np.ndarray
+    created_at: np.ndarray
+    last_read_at: np.ndarray
+    tier: list[str]
+    status: list[str]
+    src: np.ndarray
+    dst: np.ndarray
+    relation: list[str]
+    weight: np.ndarray
+    last_reinforced_at: np.ndarray
+
+
+class EdgeRow(NamedTuple):
+    """The part of an edge that spreading needs; cheap to fetch in bulk."""
+
+    id: str
+    src: str
+    dst: str
+    relation: str
+    weight: float
+    last_reinforced_at: float
+
+
+class NodeBrief(NamedTuple):
+    """The part of a node that ranking needs."""
+
+    activation: float
+    q_value: float | None
+
+
+@dataclass(frozen=True)
+class PendingReview:
+    node_id: str
+    reason: str
+    requested_at: float
+    requested_by: str
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Persistence for one tenant's graph.
+
+    Every write method may be called inside `transaction()`; outside one, each call commits on
+    its own. A call that returns has committed durably.
+    """
+
+    url: str
+
+    def transaction(self) -> AbstractContextManager[None]: ...
+    def close(self) -> None: ...
+
+    # nodes
+    def add_node(self, node: Node) -> None: ...
+    def update_node(self, node: Node) -> None: ...
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]: ...
+    def find_nodes(
+        self,
+        *,
+        kind: str | None = None,
+        text: str | None = None,
+        scope: str | None = None,
+        attribute: tuple[str, Any] | None = None,
+        valid_only: bool = True,
+        limit: int = 100,
+    ) -> list[Node]: ...
+    def delete_node(self, node_id: str) -> int: ...
+    def iter_nodes(self) -> Iterator[Node]: ...
+
+    # edges
+    def add_edge(self, edge: Edge) -> None: ...
+    def update_edge(self, edge: Edge) -> None: ...
+    def get_edge(self, src: str, dst: str, relation: str) -> Edge | None: ...
+    def edges_of(
+        self, node_ids: Iterable[str], *, direction: Direction = "both", valid_only: bool = True
+    ) -> list[Edge]: ...
+    def iter_edges(self) -> Iterator[Edge]: ...
+    def adjacent(
+        self, node_ids: Iterable[str], *, direction: Direction = "both"
+    ) -> list[EdgeRow]: ...
+
+    # retrieval
+    def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]: ...
+    def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]: ...
+    def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]: ...
+
+    # usage and maintenance
+    def touch(self, node_ids: Iterable[str], edge_ids: Iterable[str], at: float) -> None: ...
+    def graph_arrays(self) -> GraphArrays: ...
+    def write_activation(
+        self,
+        ids: Sequence[str],
+        activation: Sequence[float],
+        tiers: Sequence[str],
+        statuses: Sequence[str],
+    ) -> None: ...
+
+    # review queue (deletions wait here for a person)
+    def enqueue_review(self, item: PendingReview) -> bool: ...
+    def pending_reviews(self) -> list[PendingReview]: ...
+    def remove_review(self, node_id: str, *, cooldown_until: float | None = None) -> bool: ...
+    def review_cooldowns(self) -> dict[str, float]: ...
+
+    # bookkeeping
+    def get_meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None: ...
+    def counts(self) -> dict[str, dict[str, int]]: ...

@@ -1,0 +1,611 @@
+"""The embedded default: one SQLite file (WAL, FTS5), safe for several processes at once."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..clock import from_ts
+from ..errors import StoreUnavailable
+from ..model import Edge, Node
+from ..text import fts_query
+from .base import Direction, EdgeRow, GraphArrays, NodeBrief, PendingReview, SearchFilter
+
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS nodes (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    attributes TEXT NOT NULL DEFAULT '{}',
+    scope TEXT NOT NULL DEFAULT 'default',
+    task_tag TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    last_read_at REAL,
+    read_count INTEGER NOT NULL DEFAULT 0,
+    pinned INTEGER NOT NULL DEFAULT 0,
+    tier TEXT NOT NULL DEFAULT 'hot',
+    status TEXT NOT NULL DEFAULT 'active',
+    activation REAL NOT NULL DEFAULT 0,
+    q_value REAL,
+    polarity REAL,
+    valid_from REAL,
+    valid_to REAL,
+    superseded_by TEXT,
+    sources TEXT NOT NULL DEFAULT '[]',
+    provenance TEXT
+);
+CREATE INDEX IF NOT EXISTS nodes_kind ON nodes(kind, scope);
+CREATE INDEX IF NOT EXISTS nodes_text ON nodes(text, kind, scope);
+CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5(
+    text, content='nodes', content_rowid='rowid', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS nodes_ai AFTER INSERT ON nodes BEGIN
+    INSERT INTO nodes_fts(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS nodes_ad AFTER DELETE ON nodes BEGIN
+    INSERT INTO nodes_fts(nodes_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS nodes_au AFTER UPDATE OF text ON nodes BEGIN
+    INSERT INTO nodes_fts(nodes_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO nodes_fts(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TABLE IF NOT EXISTS edges (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    src TEXT NOT NULL REFERENCES nodes(id),
+    dst TEXT NOT NULL REFERENCES nodes(id),
+    relation TEXT NOT NULL,
+    weight REAL NOT NULL,
+    created_at REAL NOT NULL,
+    last_reinforced_at REAL NOT NULL,
+    reinforce_count INTEGER NOT NULL DEFAULT 0,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    valid_from REAL,
+    valid_to REAL,
+    task_tag TEXT,
+    context TEXT,
+    confidence_source TEXT,
+    provenance TEXT,
+    UNIQUE (src, dst, relation)
+);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst);
+CREATE TABLE IF NOT EXISTS review (
+    node_id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    requested_at REAL NOT NULL,
+    requested_by TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS review_cooldown (
+    node_id TEXT PRIMARY KEY,
+    until REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL
+);
+"""
+
+NODE_COLUMNS = (
+    "id",
+    "kind",
+    "text",
+    "attributes",
+    "scope",
+    "task_tag",
+    "created_at",
+    "updated_at",
+    "last_read_at",
+    "read_count",
+    "pinned",
+    "tier",
+    "status",
+    "activation",
+    "q_value",
+    "polarity",
+    "valid_from",
+    "valid_to",
+    "superseded_by",
+    "sources",
+    "provenance",
+)
+EDGE_COLUMNS = (
+    "id",
+    "src",
+    "dst",
+    "relation",
+    "weight",
+    "created_at",
+    "last_reinforced_at",
+    "reinforce_count",
+    "access_count",
+    "valid_from",
+    "valid_to",
+    "task_tag",
+    "context",
+    "confidence_source",
+    "provenance",
+)
+_NODE_TIMES = ("created_at", "updated_at", "last_read_at", "valid_from", "valid_to")
+_EDGE_TIMES = ("created_at", "last_reinforced_at", "valid_from", "valid_to")
+_NODE_SELECT = "SELECT " + ", ".join(NODE_COLUMNS) + " FROM nodes"
+_NODE_INSERT = (
+    f"INSERT INTO nodes({', '.join(NODE_COLUMNS)}) VALUES ({','.join('?' * len(NODE_COLUMNS))})"
+)
+_EDGE_INSERT = (
+    f"INSERT INTO edges({', '.join(EDGE_COLUMNS)}) VALUES ({','.join('?' * len(EDGE_COLUMNS))})"
+)
+_EDGE_SELECT = "SELECT " + ", ".join(EDGE_COLUMNS) + " FROM edges"
+# SQLite caps host parameters per statement; chunk IN (...) lists below it.
+_CHUNK = 900
+
+
+def _ts(value: Any) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def node_to_row(node: Node) -> tuple[Any, ...]:
+    d = node.__dict__
+    out = []
+    for col in NODE_COLUMNS:
+        v = d[col]
+        if col in _NODE_TIMES:
+            v = _ts(v)
+        elif col in ("attributes", "sources"):
+            v = json.dumps(v, sort_keys=True)
+        elif col == "pinned":
+            v = int(v)
+        out.append(v)
+    return tuple(out)
+
+
+def row_to_node(row: Sequence[Any]) -> Node:
+    d = dict(zip(NODE_COLUMNS, row, strict=True))
+    for col in _NODE_TIMES:
+        d[col] = from_ts(d[col])
+    d["attributes"] = json.loads(d["attributes"])
+    d["sources"] = json.loads(d["sources"])
+    d["pinned"] = bool(d["pinned"])
+    return Node.model_construct(**d)
+
+
+def edge_to_row(edge: Edge) -> tuple[Any, ...]:
+    d = edge.__dict__
+    return tuple(_ts(d[c]) if c in _EDGE_TIMES else d[c] for c in EDGE_COLUMNS)
+
+
+def row_to_edge(row: Sequence[Any]) -> Edge:
+    d = dict(zip(EDGE_COLUMNS, row, strict=True))
+    for col in _EDGE_TIMES:
+        d[col] = from_ts(d[col])
+    return Edge.model_construct(**d)
+
+
+def _chunks(items: Sequence[str]) -> Iterator[Sequence[str]]:
+    for i in range(0, len(items), _CHUNK):
+        yield items[i : i + _CHUNK]
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class SQLiteStore:
+    """One connection per store object, serialised by a lock; processes coordinate via SQLite.
+
+    Writes take the database write lock up front (BEGIN IMMEDIATE) and wait up to the busy
+    timeout for it, so concurrent writers queue instead of failing.
+    """
+
+    def __init__(self, path: str, *, synchronous: str = "FULL", busy_timeout_ms: int = 30_000):
+        self.path = path
+        self.url = "sqlite:///" + path if path != ":memory:" else "sqlite://:memory:"
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+            )
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"cannot open SQLite store at {path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        if path != ":memory:":
+            self._db.execute("PRAGMA journal_mode = WAL")
+        self._synchronous = synchronous
+        self._db.execute(f"PRAGMA synchronous = {synchronous}")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        with self.transaction():
+            # executescript() would commit mid-transaction; run statements one by one.
+            for stmt in _split_script(SCHEMA):
+                self._db.execute(stmt)
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+                (SCHEMA_VERSION,),
+            )
+
+    # transactions ---------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    @contextmanager
+    def _relaxed_sync(self) -> Iterator[None]:
+        """Usage bookkeeping (read counts, last-read times) skips the fsync: losing the last
+        few touches to a power cut costs nothing, and recall stays fast."""
+        with self._lock:
+            if self._depth:
+                yield
+                return
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            try:
+                yield
+            finally:
+                self._db.execute(f"PRAGMA synchronous = {self._synchronous}")
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            if self.path != ":memory:":
+                with suppress(sqlite3.Error):
+                    self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            self._db.close()
+
+    # nodes ----------------------------------------------------------------------------------
+
+    def add_node(self, node: Node) -> None:
+        with self.transaction():
+            self._db.execute(_NODE_INSERT, node_to_row(node))
+
+    def update_node(self, node: Node) -> None:
+        row = node_to_row(node)
+        sets = ", ".join(f"{c} = ?" for c in NODE_COLUMNS[1:])
+        with self.transaction():
+            self._db.execute(f"UPDATE nodes SET {sets} WHERE id = ?", (*row[1:], row[0]))
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        out: dict[str, Node] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            for row in self._read(f"{_NODE_SELECT} WHERE id IN ({_marks(len(chunk))})", chunk):
+                out[row[0]] = row_to_node(row)
+        return out
+
+    def find_nodes(
+        self,
+        *,
+        kind: str | None = None,
+        text: str | None = None,
+        scope: str | None = None,
+        attribute: tuple[str, Any] | None = None,
+        valid_only: bool = True,
+        limit: int = 100,
+    ) -> list[Node]:
+        where, params = [], []
+        if kind is not None:
+            where.append("kind = ?")
+            params.append(kind)
+        if text is not None:
+            where.append("text = ?")
+            params.append(text)
+        if scope is not None:
+            where.append("scope = ?")
+            params.append(scope)
+        if attribute is not None:
+            where.append("json_extract(attributes, '$.' || ?) = ?")
+            params.extend(attribute)
+        if valid_only:
+            where.append("valid_to IS NULL")
+        clause = " WHERE " + " AND ".join(where) if where else ""
+        rows = self._read(f"{_NODE_SELECT}{clause} ORDER BY created_at LIMIT ?", (*params, limit))
+        return [row_to_node(r) for r in rows]
+
+    def delete_node(self, node_id: str) -> int:
+        with self.transaction():
+            removed = self._db.execute(
+                "DELETE FROM edges WHERE src = ? OR dst = ?", (node_id, node_id)
+            ).rowcount
+            self._db.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
+            self._db.execute("DELETE FROM review WHERE node_id = ?", (node_id,))
+            self._db.execute("DELETE FROM review_cooldown WHERE node_id = ?", (node_id,))
+        return removed
+
+    def iter_nodes(self) -> Iterator[Node]:
+        last = 0
+        while True:
+            rows = self._read(
+                f"SELECT rowid, {', '.join(NODE_COLUMNS)} FROM nodes WHERE rowid > ? "
+                "ORDER BY rowid LIMIT 1000",
+                (last,),
+            )
+            if not rows:
+                return
+            last = rows[-1][0]
+            for r in rows:
+                yield row_to_node(r[1:])
+
+    # edges ----------------------------------------------------------------------------------
+
+    def add_edge(self, edge: Edge) -> None:
+        with self.transaction():
+            self._db.execute(_EDGE_INSERT, edge_to_row(edge))
+
+    def update_edge(self, edge: Edge) -> None:
+        row = edge_to_row(edge)
+        sets = ", ".join(f"{c} = ?" for c in EDGE_COLUMNS[1:])
+        with self.transaction():
+            self._db.execute(f"UPDATE edges SET {sets} WHERE id = ?", (*row[1:], row[0]))
+
+    def get_edge(self, src: str, dst: str, relation: str) -> Edge | None:
+        rows = self._read(
+            f"{_EDGE_SELECT} WHERE src = ? AND dst = ? AND relation = ?", (src, dst, relation)
+        )
+        return row_to_edge(rows[0]) if rows else None
+
+    def edges_of(
+        self, node_ids: Iterable[str], *, direction: Direction = "both", valid_only: bool = True
+    ) -> list[Edge]:
+        ids = list(dict.fromkeys(node_ids))
+        valid = " AND valid_to IS NULL" if valid_only else ""
+        seen: dict[str, Edge] = {}
+        for chunk in _chunks(ids):
+            m = _marks(len(chunk))
+            parts = []
+            if direction in ("out", "both"):
+                parts.append((f"{_EDGE_SELECT} WHERE src IN ({m}){valid}", chunk))
+            if direction in ("in", "both"):
+                parts.append((f"{_EDGE_SELECT} WHERE dst IN ({m}){valid}", chunk))
+            for sql, params in parts:
+                for row in self._read(sql, params):
+                    seen.setdefault(row[0], row_to_edge(row))
+        return list(seen.values())
+
+    def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
+        ids = list(dict.fromkeys(node_ids))
+        cols = "id, src, dst, relation, weight, last_reinforced_at"
+        out: dict[str, EdgeRow] = {}
+        for chunk in _chunks(ids):
+            m = _marks(len(chunk))
+            ends = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
+            for end in ends:
+                sql = f"SELECT {cols} FROM edges WHERE {end} IN ({m}) AND valid_to IS NULL"
+                for row in self._read(sql, chunk):
+                    out.setdefault(row[0], EdgeRow(*row))
+        return list(out.values())
+
+    def iter_edges(self) -> Iterator[Edge]:
+        last = 0
+        while True:
+            rows = self._read(
+                f"SELECT rowid, {', '.join(EDGE_COLUMNS)} FROM edges WHERE rowid > ? "
+                "ORDER BY rowid LIMIT 1000",
+                (last,),
+            )
+            if not rows:
+                return
+            last = rows[-1][0]
+            for r in rows:
+                yield row_to_edge(r[1:])
+
+    # retrieval ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _filter_sql(flt: SearchFilter, alias: str = "n") -> tuple[str, list[Any]]:
+        where: list[str] = []
+        params: list[Any] = []
+        if flt.include_cold:
+            where.append(f"{alias}.status IN ('active', 'archived')")
+        else:
+            where.append(f"{alias}.tier IN ('hot', 'warm') AND {alias}.status = 'active'")
+        if not flt.include_invalid:
+            where.append(f"{alias}.valid_to IS NULL")
+        if flt.kinds:
+            where.append(f"{alias}.kind IN ({_marks(len(flt.kinds))})")
+            params.extend(sorted(flt.kinds))
+        if flt.scope is not None:
+            where.append(f"{alias}.scope = ?")
+            params.append(flt.scope)
+        if flt.task_tag is not None:
+            where.append(f"{alias}.task_tag = ?")
+            params.append(flt.task_tag)
+        return (" AND ".join(where) or "1"), params
+
+    def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+        match = fts_query(query)
+        if match is None:
+            return []
+        cond, params = self._filter_sql(flt)
+        rows = self._read(
+            "SELECT n.id, bm25(nodes_fts) AS s FROM nodes_fts JOIN nodes n "
+            f"ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? AND {cond} "
+            "ORDER BY s LIMIT ?",
+            (match, *params, k),
+        )
+        # bm25() is lower-is-better; flip the sign so callers see higher-is-better.
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
+        cond, params = self._filter_sql(flt)
+        out: set[str] = set()
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            rows = self._read(
+                f"SELECT n.id FROM nodes n WHERE n.id IN ({_marks(len(chunk))}) AND {cond}",
+                (*chunk, *params),
+            )
+            out.update(r[0] for r in rows)
+        return out
+
+    def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]:
+        out: dict[str, NodeBrief] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            rows = self._read(
+                f"SELECT id, activation, q_value FROM nodes WHERE id IN ({_marks(len(chunk))})",
+                chunk,
+            )
+            out.update((r[0], NodeBrief(r[1], r[2])) for r in rows)
+        return out
+
+    # usage and maintenance ------------------------------------------------------------------
+
+    def touch(self, node_ids: Iterable[str], edge_ids: Iterable[str], at: float) -> None:
+        nodes, edges = list(node_ids), list(edge_ids)
+        if not nodes and not edges:
+            return
+        with self._relaxed_sync(), self.transaction():
+            self._db.executemany(
+                "UPDATE nodes SET last_read_at = ?, read_count = read_count + 1 WHERE id = ?",
+                [(at, i) for i in nodes],
+            )
+            self._db.executemany(
+                "UPDATE edges SET last_reinforced_at = max(last_reinforced_at, ?), "
+                "access_count = access_count + 1 WHERE id = ?",
+                [(at, i) for i in edges],
+            )
+
+    def graph_arrays(self) -> GraphArrays:
+        with self._lock:
+            nodes = self._db.execute(
+                "SELECT id, text, pinned, created_at, last_read_at, tier, status FROM nodes "
+                "ORDER BY rowid"
+            ).fetchall()
+            edges = self._db.execute(
+                "SELECT src, dst, relation, weight, last_reinforced_at FROM edges "
+                "WHERE valid_to IS NULL"
+            ).fetchall()
+        ids = [r[0] for r in nodes]
+        index = {ident: i for i, ident in enumerate(ids)}
+        nan = float("nan")
+        return GraphArrays(
+            ids=ids,
+            texts=[r[1] for r in nodes],
+            pinned=np.array([bool(r[2]) for r in nodes], dtype=bool),
+            created_at=np.array([r[3] for r in nodes], dtype=np.float64),
+            last_read_at=np.array([nan if r[4] is None else r[4] for r in nodes]),
+            tier=[r[5] for r in nodes],
+            status=[r[6] for r in nodes],
+            src=np.array([index[e[0]] for e in edges], dtype=np.int64),
+            dst=np.array([index[e[1]] for e in edges], dtype=np.int64),
+            relation=[e[2] for e in edges],
+            weight=np.array([e[3] for e in edges], dtype=np.float64),
+            last_reinforced_at=np.array([e[4] for e in edges], dtype=np.float64),
+        )
+
+    def write_activation(
+        self,
+        ids: Sequence[str],
+        activation: Sequence[float],
+        tiers: Sequence[str],
+        statuses: Sequence[str],
+    ) -> None:
+        with self.transaction():
+            self._db.executemany(
+                "UPDATE nodes SET activation = ?, tier = ?, status = ? WHERE id = ?",
+                zip(map(float, activation), tiers, statuses, ids, strict=True),
+            )
+
+    # review queue ---------------------------------------------------------------------------
+
+    def enqueue_review(self, item: PendingReview) -> bool:
+        with self.transaction():
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO review(node_id, reason, requested_at, requested_by) "
+                "VALUES (?, ?, ?, ?)",
+                (item.node_id, item.reason, item.requested_at, item.requested_by),
+            )
+        return cur.rowcount > 0
+
+    def pending_reviews(self) -> list[PendingReview]:
+        rows = self._read(
+            "SELECT node_id, reason, requested_at, requested_by FROM review ORDER BY requested_at"
+        )
+        return [PendingReview(*r) for r in rows]
+
+    def remove_review(self, node_id: str, *, cooldown_until: float | None = None) -> bool:
+        with self.transaction():
+            cur = self._db.execute("DELETE FROM review WHERE node_id = ?", (node_id,))
+            if cooldown_until is not None:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO review_cooldown(node_id, until) VALUES (?, ?)",
+                    (node_id, cooldown_until),
+                )
+        return cur.rowcount > 0
+
+    def review_cooldowns(self) -> dict[str, float]:
+        return dict(self._read("SELECT node_id, until FROM review_cooldown"))
+
+    # bookkeeping ----------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO audit(at, kind, payload) VALUES (?, ?, ?)",
+                (at, kind, json.dumps(payload, sort_keys=True, default=str)),
+            )
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        def grouped(sql: str) -> dict[str, int]:
+            return {str(k): int(v) for k, v in self._read(sql)}
+
+        return {
+            "kind": grouped("SELECT kind, count(*) FROM nodes GROUP BY kind"),
+            "tier": grouped("SELECT tier, count(*) FROM nodes GROUP BY tier"),
+            "status": grouped("SELECT status, count(*) FROM nodes GROUP BY status"),
+            "relation": grouped("SELECT relation, count(*) FROM edges GROUP BY relation"),
+            "pinned": grouped("SELECT 'pinned', count(*) FROM nodes WHERE pinned = 1"),
+            "review": grouped("SELECT 'pending', count(*) FROM review"),
+        }
+
+
+def _split_script(script: str) -> list[str]:
+    """Split a schema script into statements, keeping trigger bodies whole."""
+    statements, current = [], []
+    for line in script.strip().splitlines():
+        current.append(line)
+        text = "\n".join(current).strip()
+        if sqlite3.complete_statement(text):
+            statements.append(text)
+            current = []
+    return statements

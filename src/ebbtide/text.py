@@ -1,0 +1,48 @@
+"""Text helpers shared by behaviour and stores: normalisation, tokens, full-text queries."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+_STOPWORDS_TEXT = """
+a an and are as at be been but by can could did do does for from had has have he her hers
+him his how i if in into is it its me my of on or our ours she so than that the their them
+then there these they this those to too us was we were what when where which who whom why
+will with would you your yours about after again all am any because before being between
+both during each few more most other over own same should some such through under until up
+very just also ever
+"""
+STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
+
+
+def normalize(text: str) -> str:
+    """Canonical form for equality checks: NFKC, casefolded, single-spaced."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def tokens(text: str) -> list[str]:
+    return [t.casefold() for t in _WORD.findall(unicodedata.normalize("NFKC", text))]
+
+
+def content_tokens(text: str) -> list[str]:
+    return [t for t in tokens(text) if t not in STOPWORDS]
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 MATCH expression: any of the query's content words (BM25 ranks the overlap).
+
+    Each term is quoted, so user text can never be parsed as FTS5 syntax.
+    """
+    terms = content_tokens(text) or tokens(text)
+    unique = list(dict.fromkeys(t.replace('"', "") for t in terms if t))
+    if not unique:
+        return None
+    return " OR ".join(f'"{t}"' for t in unique)
+
+
+def shorten(text: str, width: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

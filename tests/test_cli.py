@@ -1,0 +1,87 @@
+"""The CLI mirrors the API: export/import round trip, review by a person, config snippets."""
+
+from __future__ import annotations
+
+import json
+
+from ebbtide import ManualClock, open_memory
+from ebbtide.cli import main
+
+
+def populate(path, clock):
+    with open_memory(path, clock=clock) as m:
+        a = m.remember("Ana Ruiz", "person", pinned=True)
+        b = m.remember(
+            "Ana prefers written proposals", links=[{"target": a.id, "relation": "about"}]
+        )
+        m.record_decision("Wrote a proposal", "Project approved and shipped", "caused")
+        m.record_fact("office", "Lisbon")
+        m.record_fact("office", "Porto")
+        m.forget(b.id, "duplicate")
+        clock.advance(days=3)
+        m.maintain()
+
+
+def dump(path):
+    with open_memory(path) as m:
+        nodes = sorted(n.model_dump_json() for n in m.store.iter_nodes())
+        edges = sorted(e.model_dump_json() for e in m.store.iter_edges())
+        return nodes, edges, m.store.pending_reviews()
+
+
+def test_export_then_import_round_trips_exactly(tmp_path, capsys):
+    clock = ManualClock()
+    src, dst, jsonl = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "export.jsonl"
+    populate(src, clock)
+    assert main(["export", str(jsonl), "--store", str(src)]) == 0
+    records = [json.loads(x) for x in jsonl.read_text().splitlines()]
+    assert {r["type"] for r in records} == {"header", "node", "edge", "review"}
+    assert any(r["type"] == "node" and r["valid_to"] for r in records), "superseded fact kept"
+    assert main(["import", str(jsonl), "--store", str(dst)]) == 0
+    assert dump(dst) == dump(src)
+
+
+def test_a_broken_import_changes_nothing(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "node", "id": "x"}\n')
+    store = tmp_path / "c.db"
+    assert main(["import", str(bad), "--store", str(store)]) == 2
+    assert "line 1" in capsys.readouterr().err
+    with open_memory(store) as m:
+        assert m.stats().nodes == 0
+
+
+def test_a_person_approves_deletions_from_the_cli(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    with open_memory(store) as m:
+        keep = m.remember("keep me")
+        drop = m.remember("drop me")
+        m.forget(keep.id)
+        m.forget(drop.id)
+    assert main(["review", "list", "--store", str(store), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {i["node"]["id"] for i in listed["items"]} == {keep.id, drop.id}
+    assert main(["review", "approve", drop.id, "--store", str(store)]) == 0
+    assert main(["review", "reject", keep.id, "--store", str(store)]) == 0
+    with open_memory(store) as m:
+        assert m.get(keep.id).status == "active"
+        assert m.stats().nodes == 1 and m.review_queue().items == []
+
+
+def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
+    assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
+    assert "ghost" in capsys.readouterr().err
+
+
+def test_config_prints_a_snippet_per_client(capsys):
+    assert main(["config", "--client", "codex", "--store", "/data/team.db"]) == 0
+    out = capsys.readouterr().out
+    assert "[mcp_servers.ebbtide]" in out and "EBBTIDE_STORE" in out
+
+
+def test_stats_and_maintain_as_json(tmp_path, capsys):
+    store = str(tmp_path / "s.db")
+    assert main(["maintain", "--store", store, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["nodes"] == 0
+    assert main(["stats", "--store", store, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["last_maintain"] is not None

@@ -1,0 +1,66 @@
+"""Several processes on one file (as several MCP clients would be), and kill -9 safety."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+from ebbtide import open_memory
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from ebbtide import open_memory
+    path, name, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    mem = open_memory(path)
+    prev = None
+    for i in range(n):
+        node = mem.remember(f"{name} wrote item {i}")
+        if prev is not None:
+            mem.connect(prev, node.id)
+        prev = node.id
+        print(node.id, flush=True)
+    """
+)
+
+
+def spawn(path, name, n):
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), name, str(n)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_processes_writing_at_once_lose_nothing(tmp_path):
+    path = tmp_path / "shared.db"
+    open_memory(path).close()
+    procs = [spawn(path, name, 150) for name in ("alpha", "beta")]
+    outputs = [p.communicate(timeout=240) for p in procs]
+    for p, (_, stderr) in zip(procs, outputs, strict=True):
+        assert p.returncode == 0, stderr
+    acknowledged = [line for out, _ in outputs for line in out.split()]
+    assert len(acknowledged) == 300
+    with open_memory(path) as mem:
+        stored = mem.store.get_nodes(acknowledged)
+        assert len(stored) == 300
+        assert mem.stats().edges == 2 * 149
+
+
+def test_a_write_that_returned_survives_kill_9(tmp_path):
+    path = tmp_path / "killed.db"
+    proc = spawn(path, "victim", 100_000)
+    acknowledged = []
+    for line in proc.stdout:
+        acknowledged.append(line.strip())
+        if len(acknowledged) == 40:
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    with open_memory(path) as mem:
+        assert set(mem.store.get_nodes(acknowledged)) == set(acknowledged)

@@ -1,0 +1,311 @@
+"""Outcome polarity: named scenarios, accuracy on a hand-labelled file, and properties."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ebbtide.polarity import BAD_TERMS, Polarity, outcome_polarity
+
+DATA = Path(__file__).parent / "data" / "polarity_outcomes.tsv"
+LABELS = ("negative", "neutral", "positive")
+
+
+def label(text: str) -> str:
+    return outcome_polarity(text).label
+
+
+# ---------------------------------------------------------------------------
+# Named scenarios
+# ---------------------------------------------------------------------------
+
+
+def test_weekend_outage_is_negative():
+    result = outcome_polarity("weekend outage")
+    assert result.label == "negative"
+    assert result.score < 0
+    assert result.cues == ("outage",)
+
+
+def test_no_data_loss_is_not_negative():
+    result = outcome_polarity("Migration finished with no data loss.")
+    assert result.label == "positive"
+    assert "no data loss" in result.cues
+
+
+def test_fixing_a_leak_is_positive():
+    result = outcome_polarity("Fixed the memory leak in the resizer")
+    assert result.label == "positive"
+    assert result.cues == ("fixed memory leak",)
+
+
+def test_did_not_crash_is_positive_and_names_the_negated_cue():
+    result = outcome_polarity("The service did not crash under load")
+    assert result.label == "positive"
+    assert result.cues == ("not crash",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "deploy went without downtime",
+        "the job never failed this week",
+        "zero errors since Tuesday",
+        "the suite is no longer flaky",
+        "nothing broke during the cutover",
+    ],
+)
+def test_negated_bad_words_are_positive(text):
+    assert label(text) == "positive"
+
+
+def test_not_stable_is_negative():
+    assert label("The cluster is not stable yet") == "negative"
+
+
+def test_fix_that_did_not_work_is_negative():
+    assert label("The fix did not resolve the issue") == "negative"
+    assert label("We didn't fix the outage before the weekend") == "negative"
+
+
+def test_supposed_to_fix_is_not_a_fix():
+    assert label("The patch was supposed to fix the leak but memory still grows") == "negative"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("reduced latency by 30%", "positive"),
+        ("cut errors by 40%", "positive"),
+        ("p99 latency dropped from 800ms to 120ms", "positive"),
+        ("our cloud bill went down 18%", "positive"),
+        ("increased errors after the upgrade", "negative"),
+        ("support tickets doubled", "negative"),
+        ("revenue dropped 5% this quarter", "negative"),
+        ("conversion fell after the redesign", "negative"),
+        ("our p95 went from 200ms to 1.4s", "negative"),
+    ],
+)
+def test_direction_times_quantity(text, expected):
+    assert label(text) == expected
+
+
+def test_went_down_alone_is_an_outage_but_a_duration_is_not_a_quantity():
+    assert label("the API went down") == "negative"
+    assert label("the site went down for 2 hours") == "negative"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "outage",
+        "downtime",
+        "data loss",
+        "corruption",
+        "memory leak",
+        "regression",
+        "rolled back the release",
+        "security breach",
+        "incident",
+        "flaky tests",
+        "build failed",
+        "error",
+        "crash",
+        "deadlock",
+        "timeout",
+        "kernel panic",
+        "the pipeline broke",
+        "bug in checkout",
+        "slower page loads",
+        "latency spike",
+        "OOM",
+        "got paged at 3am",
+        "customer escalation",
+        "churned at renewal",
+        "complaint from the CFO",
+        "missed the deadline",
+        "came in over budget",
+        "the API went down",
+        "the deploy blew up",
+        "throwing 500s",
+    ],
+)
+def test_incident_vocabulary_is_negative(text):
+    assert label(text) == "negative"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "shipped",
+        "fixed",
+        "resolved",
+        "restored service",
+        "stable",
+        "recovered",
+        "faster builds",
+        "improved",
+        "tests passed",
+        "succeeded",
+        "success",
+        "CI is green",
+        "on time",
+        "under budget",
+        "saved two days",
+        "reduced errors",
+        "happy customer",
+    ],
+)
+def test_success_vocabulary_is_positive(text):
+    assert label(text) == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Added retries to the error handler.",
+        "The incident review is scheduled for Friday.",
+        "Changed the default timeout from 30s to 60s.",
+        "Documented the rollback procedure in the runbook.",
+        "Customer asked how failover works.",
+        "Deploy scheduled for Tuesday at 10am.",
+        "Results were mixed: throughput improved but p99 latency got worse.",
+        "",
+    ],
+)
+def test_topics_plans_and_mixed_results_are_neutral(text):
+    result = outcome_polarity(text)
+    assert result.label == "neutral"
+    assert result.score == 0.0
+
+
+def test_case_and_inflection_insensitive():
+    assert label("OUTAGE") == label("outages") == label("Outage") == "negative"
+    assert label("CRASHED") == label("crashing") == "negative"
+
+
+def test_result_is_frozen_and_cues_are_strings():
+    result = outcome_polarity("fixed the leak")
+    assert isinstance(result, Polarity)
+    assert all(isinstance(c, str) for c in result.cues)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.score = 0.0  # type: ignore[misc]
+
+
+@pytest.mark.timeout(30)
+def test_long_pasted_log_is_scored_in_linear_time():
+    log = "2026-03-01 02:13 worker-7 ERROR connection reset; retrying. " * 5000
+    assert label(log) == "negative"
+    assert label(log.replace(".", " ").replace(";", " ")) == "negative"
+
+
+# ---------------------------------------------------------------------------
+# Accuracy on the hand-labelled file
+# ---------------------------------------------------------------------------
+
+
+def load_labelled() -> list[tuple[str, str]]:
+    rows = []
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            gold, _, sentence = line.partition("\t")
+            rows.append((gold, sentence))
+    return rows
+
+
+def test_labelled_file_is_large_valid_and_roughly_balanced():
+    rows = load_labelled()
+    assert len(rows) >= 240
+    assert {gold for gold, _ in rows} == set(LABELS)
+    assert len({s for _, s in rows}) == len(rows), "duplicate sentences"
+    counts = Counter(gold for gold, _ in rows)
+    assert min(counts.values()) >= 0.25 * len(rows)
+
+
+def test_accuracy_on_labelled_outcomes():
+    rows = load_labelled()
+    confusion = Counter((gold, outcome_polarity(s).label) for gold, s in rows)
+    accuracy = sum(confusion[x, x] for x in LABELS) / len(rows)
+    assert accuracy >= 0.90, f"accuracy {accuracy:.3f}; run bench/polarity_accuracy.py"
+    # flipping a bad outcome to good (or back) misleads the decision Q-values the most
+    assert confusion["negative", "positive"] <= 3
+    assert confusion["positive", "negative"] <= 3
+
+
+# ---------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------
+
+BAD_NOUNS = sorted(
+    {k.lstrip("=") for k in BAD_TERMS if "*" not in k and "~" not in k}
+    | {"outage", "data loss", "memory leak", "latency spike", "500s", "crash", "deadlock"}
+)
+NEUTRAL_FRAMES = [
+    "{}",
+    "the {}",
+    "{} after the deploy",
+    "we saw {} in staging",
+    "there was {} overnight",
+    "the team reported {} yesterday",
+    "customer saw {}",
+    "{} during the migration",
+    "{} on friday, so we paused",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_never_raises_score_in_range_label_matches_sign(text):
+    result = outcome_polarity(text)
+    assert -1.0 <= result.score <= 1.0
+    expected = "positive" if result.score > 0 else "negative" if result.score < 0 else "neutral"
+    assert result.label == expected
+    assert isinstance(result.cues, tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "fixed",
+                "no",
+                "not",
+                "outage",
+                "latency",
+                "dropped",
+                "errors",
+                "the",
+                "but",
+                "stable",
+                "never",
+                "reduced",
+                ",",
+                ".",
+                "without",
+                "crash",
+                "on",
+                "time",
+                "very",
+            ]
+        ),
+        max_size=12,
+    ).map(" ".join)
+)
+def test_lexicon_soup_keeps_invariants(text):
+    result = outcome_polarity(text)
+    assert -1.0 <= result.score <= 1.0
+    assert (result.label == "neutral") == (result.score == 0.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(BAD_NOUNS), st.sampled_from(NEUTRAL_FRAMES))
+def test_adding_no_before_a_bad_noun_never_makes_it_more_negative(noun, frame):
+    plain = outcome_polarity(frame.format(noun)).score
+    negated = outcome_polarity(frame.format("no " + noun)).score
+    assert negated >= plain
