@@ -174,3 +174,51 @@ def test_meta_and_counts(store):
     assert store.get_meta("k") == "v" and store.get_meta("missing") is None
     store.add_node(node("a", "a", kind="person"))
     assert store.counts()["kind"] == {"person": 1}
+
+
+def test_get_and_find_edges(store):
+    for i in "abc":
+        store.add_node(node(i, i))
+    store.add_edge(edge("e1", "a", "b", "caused", task_tag="t1"))
+    store.add_edge(edge("e2", "b", "c", "prevented", task_tag="t2"))
+    store.add_edge(edge("e3", "a", "c", "related", valid_to=T0))
+    assert set(store.get_edges(["e1", "e3", "nope"])) == {"e1", "e3"}
+    assert [e.id for e in store.find_edges(relations={"caused", "prevented"})] == ["e1", "e2"]
+    assert [e.id for e in store.find_edges(task_tag="t2")] == ["e2"]
+    assert [e.id for e in store.find_edges(valid_only=False, relations={"related"})] == ["e3"]
+
+
+def unit(*xs):
+    import numpy as np
+
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_vectors_are_searched_by_cosine_and_filtered(store):
+    store.add_node(node("a", "a"))
+    store.add_node(node("b", "b"))
+    store.add_node(node("c", "c", tier="frozen"))
+    store.put_vectors("m1", [("a", unit(1, 0, 0)), ("b", unit(1, 1, 0)), ("c", unit(1, 0, 0))])
+    hits = store.vector_search("m1", unit(1, 0.1, 0), 5, SearchFilter())
+    assert [h[0] for h in hits] == ["a", "b"]
+    assert hits[0][1] == pytest.approx(float(unit(1, 0.1, 0) @ unit(1, 0, 0)), rel=1e-5)
+    assert store.vector_search("other-model", unit(1, 0, 0), 5, SearchFilter()) == []
+    assert store.vector_counts() == {"m1": 3}
+
+
+def test_a_rewritten_vector_replaces_the_old_one_for_searchers(store):
+    store.add_node(node("a", "a"))
+    store.add_node(node("b", "b"))
+    store.put_vectors("m", [("a", unit(1, 0)), ("b", unit(0, 1))])
+    assert store.vector_search("m", unit(1, 0), 1, SearchFilter())[0][0] == "a"
+    store.put_vectors("m", [("a", unit(0, 1)), ("b", unit(1, 0))])
+    assert store.vector_search("m", unit(1, 0), 1, SearchFilter())[0][0] == "b"
+
+
+def test_missing_vectors_lists_nodes_without_one_for_the_model(store):
+    store.add_node(node("a", "alpha"))
+    store.add_node(node("b", "beta"))
+    store.put_vectors("m", [("a", unit(1, 0))])
+    assert store.missing_vectors("m", 10) == [("b", "beta")]
+    assert store.missing_vectors("other", 10) == [("a", "alpha"), ("b", "beta")]

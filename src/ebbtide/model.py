@@ -222,3 +222,176 @@ class DecisionRecord(_Model):
 class FactRecord(_Model):
     fact: Node
     superseded: list[str] = Field(default_factory=list)
+
+
+# causal layer --------------------------------------------------------------------------------
+
+Verdict = Literal["SAFE", "WARNING", "DANGER", "UNKNOWN"]
+
+
+class Lesson(_Model):
+    """One recorded causal link: decision -relation-> outcome, with how much it counts now."""
+
+    edge_id: str
+    decision_id: str
+    decision: str
+    relation: str
+    outcome_id: str
+    outcome: str
+    polarity: float | None
+    confidence: float
+    strength: float = Field(description="confidence x |coefficient| x recency decay, now")
+    task_tag: str | None
+    recorded_at: datetime
+
+
+class LessonHit(_Model):
+    lesson: Lesson
+    score: float
+    why: Why
+
+
+class CausalSearchResult(_Model):
+    query: str | None
+    task_tag: str | None
+    hits: list[LessonHit]
+
+
+class MemorySearchResult(_Model):
+    """search_memory: knowledge of every kind plus the lessons tied to it."""
+
+    query: str
+    hits: list[RecallHit]
+    lessons: list[Lesson]
+
+
+class FactSearchResult(_Model):
+    query: str | None
+    facts: list[Node]
+
+
+class DirectoryEntry(_Model):
+    edge_id: str
+    line: str
+    polarity: float | None
+    task_tag: str | None
+    strength: float
+
+
+class CausalDirectory(_Model):
+    entries: list[DirectoryEntry]
+    text: str = Field(description="compact index, one lesson per line, for a system prompt")
+
+
+class CauseStep(_Model):
+    lesson: Lesson
+    score: float
+
+
+class TraceResult(_Model):
+    outcome_description: str
+    matched: list[Node] = Field(description="outcome nodes the description matched")
+    causes: list[CauseStep]
+
+
+class Chain(_Model):
+    steps: list[Lesson] = Field(description="from the root cause to the outcome")
+    confidence: float
+    score: float
+
+
+class ChainResult(_Model):
+    outcome_description: str
+    matched: list[Node]
+    chains: list[Chain]
+
+
+class Consequence(_Model):
+    node: Node
+    activation: float = Field(description="signed: negative means inhibited / prevented")
+    hops: int
+    path: list[Lesson]
+
+
+class InterventionResult(_Model):
+    action: str
+    matched: list[Node]
+    verdict: Verdict
+    risk: float = Field(description="0 = only good outcomes follow, 1 = only bad ones")
+    consequences: list[Consequence]
+    evidence: list[str]
+    prediction_id: str | None
+
+
+class OptionEvidence(_Model):
+    option: str
+    matched: list[Node]
+    good: float
+    bad: float
+    protective: float = Field(description="bad outcomes this option prevented")
+    episodes: int
+    score: float
+    lessons: list[Lesson]
+
+
+class CounterfactualResult(_Model):
+    decision: OptionEvidence
+    alternative: OptionEvidence
+    preferred: Literal["decision", "alternative", "tie", "unknown"]
+    margin: float
+    prediction_id: str | None
+
+
+class PredictionItem(_Model):
+    prediction_id: str
+    kind: Literal["intervention", "counterfactual"]
+    subject: str
+    predicted: str
+    made_at: datetime
+    status: Literal["open", "correct", "wrong"]
+    observed: str | None = None
+    resolved_at: datetime | None = None
+
+
+class PredictionReport(_Model):
+    total: int
+    resolved: int
+    correct: int
+    accuracy: float | None
+    items: list[PredictionItem]
+
+
+class InvalidateResult(_Model):
+    edge_id: str
+    invalidated: bool
+    reason: str
+
+
+class Supersession(_Model):
+    old: Lesson
+    new: Lesson
+    reason: str
+
+
+class UpdatesResult(_Model):
+    applied: bool
+    updates: list[Supersession]
+
+
+class Pattern(_Model):
+    edge_id: str
+    relation: Literal["similar_to", "repeated", "contradicts", "refines"]
+    a: Lesson
+    b: Lesson
+    score: float
+
+
+class PatternsResult(_Model):
+    patterns: list[Pattern]
+
+
+class LessonText(_Model):
+    query: str
+    lesson: str
+    lessons: list[Lesson]
+    confidence: float

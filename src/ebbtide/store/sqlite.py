@@ -90,6 +90,14 @@ CREATE TABLE IF NOT EXISTS review_cooldown (
     node_id TEXT PRIMARY KEY,
     until REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS vectors (
+    seq INTEGER PRIMARY KEY,
+    node_id TEXT NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    vec BLOB NOT NULL,
+    UNIQUE (node_id, model)
+);
+CREATE INDEX IF NOT EXISTS vectors_model ON vectors(model, seq);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY,
@@ -223,6 +231,7 @@ class SQLiteStore:
             raise StoreUnavailable(f"cannot open SQLite store at {path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0
+        self._vectors = _VectorCache()
         self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         if path != ":memory:":
             self._db.execute("PRAGMA journal_mode = WAL")
@@ -395,6 +404,35 @@ class SQLiteStore:
                     seen.setdefault(row[0], row_to_edge(row))
         return list(seen.values())
 
+    def get_edges(self, ids: Sequence[str]) -> dict[str, Edge]:
+        out: dict[str, Edge] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            for row in self._read(f"{_EDGE_SELECT} WHERE id IN ({_marks(len(chunk))})", chunk):
+                out[row[0]] = row_to_edge(row)
+        return out
+
+    def find_edges(
+        self,
+        *,
+        relations: Iterable[str] | None = None,
+        task_tag: str | None = None,
+        valid_only: bool = True,
+        limit: int = 1000,
+    ) -> list[Edge]:
+        where, params = [], []
+        if relations is not None:
+            rels = sorted(relations)
+            where.append(f"relation IN ({_marks(len(rels))})")
+            params.extend(rels)
+        if task_tag is not None:
+            where.append("task_tag = ?")
+            params.append(task_tag)
+        if valid_only:
+            where.append("valid_to IS NULL")
+        clause = " WHERE " + " AND ".join(where) if where else ""
+        rows = self._read(f"{_EDGE_SELECT}{clause} ORDER BY rowid LIMIT ?", (*params, limit))
+        return [row_to_edge(r) for r in rows]
+
     def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
         ids = list(dict.fromkeys(node_ids))
         cols = "id, src, dst, relation, weight, last_reinforced_at"
@@ -479,6 +517,56 @@ class SQLiteStore:
             )
             out.update((r[0], NodeBrief(r[1], r[2])) for r in rows)
         return out
+
+    # vectors --------------------------------------------------------------------------------
+
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        # A new row (new seq) per write, so readers in any process pick it up incrementally.
+        with self.transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors(node_id, model, vec) VALUES (?, ?, ?)",
+                [(i, model, np.asarray(v, dtype=np.float32).tobytes()) for i, v in items],
+            )
+
+    def vector_search(
+        self, model: str, query: np.ndarray, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        ids, matrix = self._vectors.refresh(self, model)
+        if not ids:
+            return []
+        scores = matrix @ np.asarray(query, dtype=np.float32)
+        out: list[tuple[str, float]] = []
+        # Over-fetch, then filter: most top candidates usually pass.
+        want = k
+        while want <= 4 * len(ids):
+            top = np.argpartition(-scores, min(want, len(ids)) - 1)[: min(want, len(ids))]
+            top = top[np.argsort(-scores[top])]
+            candidates = [ids[i] for i in top]
+            allowed = self.filter_ids(candidates, flt)
+            out = [(ids[i], float(scores[i])) for i in top if ids[i] in allowed][:k]
+            if len(out) >= k or want >= len(ids):
+                break
+            want *= 4
+        return out
+
+    def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
+        return [
+            (r[0], r[1])
+            for r in self._read(
+                "SELECT n.id, n.text FROM nodes n WHERE NOT EXISTS (SELECT 1 FROM vectors v "
+                "WHERE v.node_id = n.id AND v.model = ?) ORDER BY n.rowid LIMIT ?",
+                (model, limit),
+            )
+        ]
+
+    def vector_counts(self) -> dict[str, int]:
+        return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
+
+    def _vector_rows(self, model: str, after: int) -> list[tuple[Any, ...]]:
+        return self._read(
+            "SELECT seq, node_id, vec FROM vectors WHERE model = ? AND seq > ? ORDER BY seq",
+            (model, after),
+        )
 
     # usage and maintenance ------------------------------------------------------------------
 
@@ -609,3 +697,37 @@ def _split_script(script: str) -> list[str]:
             statements.append(text)
             current = []
     return statements
+
+
+class _VectorCache:
+    """All vectors of one model as a matrix, grown incrementally from rows added since the
+    last look (by this or any other process); a rewritten node replaces its own row."""
+
+    def __init__(self, model: str | None = None) -> None:
+        self.model = model
+        self.last_seq = 0
+        self.ids: list[str] = []
+        self.index: dict[str, int] = {}
+        self.buffer = np.zeros((0, 0), dtype=np.float32)
+
+    def refresh(self, store: SQLiteStore, model: str) -> tuple[list[str], np.ndarray]:
+        if model != self.model:
+            self.__init__(model)  # type: ignore[misc]
+        for seq, node_id, blob in store._vector_rows(model, self.last_seq):
+            vec = np.frombuffer(blob, dtype=np.float32)
+            row = self.index.get(node_id)
+            if row is None:
+                row = self.index[node_id] = len(self.ids)
+                self.ids.append(node_id)
+                self._reserve(row + 1, vec.size)
+            self.buffer[row] = vec
+            self.last_seq = seq
+        return self.ids, self.buffer[: len(self.ids)]
+
+    def _reserve(self, rows: int, dim: int) -> None:
+        # Grow by doubling so that appending one vector is amortised O(dim), not O(n * dim).
+        if rows > self.buffer.shape[0]:
+            grown = np.zeros((max(rows, 2 * self.buffer.shape[0], 64), dim), dtype=np.float32)
+            if self.buffer.size:
+                grown[: self.buffer.shape[0]] = self.buffer
+            self.buffer = grown
