@@ -12,21 +12,16 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-EXPECTED_TOOLS = {
-    "remember",
-    "recall",
-    "connect",
-    "reinforce",
-    "forget",
-    "neighbors",
-    "pin",
-    "unpin",
-    "maintain",
-    "review_queue",
-    "stats",
-    "record_decision",
-    "record_fact",
-}
+DEFAULT_TOOLS = {
+    "remember", "recall", "connect", "forget", "record_decision", "record_fact",
+    "trace_cause_chain", "intervention_query", "counterfactual_query",
+}  # fmt: skip
+CAUSAL_MEMORY_TOOLS = {
+    "record_decision", "remember", "record_fact", "search_causal", "search_facts",
+    "search_memory", "causal_directory", "trace_cause", "trace_cause_chain",
+    "intervention_query", "counterfactual_query", "prediction_report", "invalidate_decision",
+    "invalidate_pattern", "resolve_updates", "search_patterns", "reconstruct_lesson",
+}  # fmt: skip
 
 
 def server_params(store: Path, *args: str) -> StdioServerParameters:
@@ -40,13 +35,51 @@ def run(coro_fn):
     return anyio.run(coro_fn)
 
 
-def test_every_tool_is_described_annotated_and_has_an_output_schema(tmp_path):
+def list_tools(store, *args):
     async def go():
-        async with Client(server_params(tmp_path / "m.db")) as client:
-            return (await client.list_tools()).tools
+        async with Client(server_params(store, *args)) as client:
+            return {t.name: t for t in (await client.list_tools()).tools}
 
-    tools = {t.name: t for t in run(go)}
-    assert set(tools) == EXPECTED_TOOLS
+    return run(go)
+
+
+def test_the_default_profile_is_a_compact_agent_loop(tmp_path):
+    assert set(list_tools(tmp_path / "m.db")) == DEFAULT_TOOLS
+
+
+def test_causal_memory_profile_keeps_its_17_tool_names_and_parameters(tmp_path):
+    tools = list_tools(tmp_path / "m.db", "--profile", "causal-memory")
+    assert set(tools) == CAUSAL_MEMORY_TOOLS
+    params = {name: set(t.input_schema["properties"]) for name, t in tools.items()}
+    assert {
+        "decision",
+        "outcome",
+        "relation",
+        "task_tag",
+        "confidence_source",
+        "context",
+        "influenced_by",
+    } <= params["record_decision"]
+    assert {"messages", "date"} <= params["remember"]
+    assert {
+        "query",
+        "task_tag",
+        "scope",
+        "limit",
+        "detail_level",
+        "max_tokens",
+        "explain",
+    } <= params["search_memory"]
+    assert {"outcome_description", "max_depth", "min_confidence", "limit"} <= params[
+        "trace_cause_chain"
+    ]
+    assert {"decision", "alternative", "task_tag", "limit"} <= params["counterfactual_query"]
+    assert {"limit", "apply"} <= params["resolve_updates"]
+
+
+def test_every_tool_is_described_annotated_and_has_an_output_schema(tmp_path):
+    tools = list_tools(tmp_path / "m.db", "--profile", "all")
+    assert set(tools) >= DEFAULT_TOOLS | CAUSAL_MEMORY_TOOLS
     for t in tools.values():
         assert len(t.description) > 40, t.name
         a = t.annotations
@@ -60,17 +93,16 @@ def test_every_tool_is_described_annotated_and_has_an_output_schema(tmp_path):
 
 def test_an_agent_loop_over_stdio(tmp_path):
     async def go():
-        async with Client(server_params(tmp_path / "m.db")) as client:
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
             a = await client.call_tool(
                 "remember", {"text": "Ana owns the payments service", "kind": "fact"}
             )
             assert not a.is_error
-            node_id = a.structured_content["id"]
+            node_id = a.structured_content["node"]["id"]
             assert node_id in a.content[0].text
             b = await client.call_tool("remember", {"text": "Payments service", "kind": "project"})
-            link = await client.call_tool(
-                "connect", {"a": node_id, "b": b.structured_content["id"], "relation": "about"}
-            )
+            b_id = b.structured_content["node"]["id"]
+            link = await client.call_tool("connect", {"a": node_id, "b": b_id, "relation": "about"})
             assert link.structured_content["relation"] == "about"
             dec = await client.call_tool(
                 "record_decision",
@@ -82,6 +114,8 @@ def test_an_agent_loop_over_stdio(tmp_path):
                 },
             )
             assert dec.structured_content["polarity"] < 0
+            verdict = await client.call_tool("intervention_query", {"action": "skip the canary"})
+            assert verdict.structured_content["verdict"] == "DANGER"
             hits = await client.call_tool("recall", {"query": "who owns payments?", "k": 3})
             top = hits.structured_content["hits"][0]
             assert top["node"]["id"] == node_id and "text" in top["why"]["lists"]
@@ -90,7 +124,9 @@ def test_an_agent_loop_over_stdio(tmp_path):
             queue = await client.call_tool("review_queue", {})
             assert [i["node"]["id"] for i in queue.structured_content["items"]] == [node_id]
             stats = await client.call_tool("stats", {})
-            assert stats.structured_content["nodes"] == 4
+            # Four items, plus the logged prediction (kept for prediction_report).
+            assert stats.structured_content["by_kind"]["prediction"] == 1
+            assert stats.structured_content["nodes"] == 5
 
     run(go)
 
@@ -99,6 +135,7 @@ def test_an_agent_loop_over_stdio(tmp_path):
     ("tool", "args", "needle"),
     [
         ("remember", {"text": "   "}, "text: must not be empty"),
+        ("remember", {}, "text: is required"),
         ("remember", {"text": "x", "kind": "spaceship"}, "kind: must be one of"),
         ("connect", {"a": "nope", "b": "nada"}, "a: no node"),
         ("connect", {"a": "x", "b": "y", "weight": 7}, "weight"),
@@ -111,18 +148,14 @@ def test_bad_input_is_a_tool_error_and_the_server_keeps_serving(tmp_path, tool, 
         async with Client(server_params(tmp_path / "m.db")) as client:
             bad = await client.call_tool(tool, args)
             assert bad.is_error and needle in bad.content[0].text
-            ok = await client.call_tool("stats", {})
-            assert not ok.is_error and ok.structured_content["nodes"] == 0
+            ok = await client.call_tool("recall", {"query": "anything"})
+            assert not ok.is_error and ok.structured_content["hits"] == []
 
     run(go)
 
 
 def test_ebb_profile_keeps_exactly_the_ebb_tool_names(tmp_path):
-    async def go():
-        async with Client(server_params(tmp_path / "m.db", "--profile", "ebb")) as client:
-            return {t.name for t in (await client.list_tools()).tools}
-
-    assert run(go) == {
+    assert set(list_tools(tmp_path / "m.db", "--profile", "ebb")) == {
         "remember",
         "recall",
         "connect",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -207,7 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("serve", parents=[common], help="MCP server over stdio")
-    p.add_argument("--profile", default="default", choices=["default", "ebb", "all"])
+    p.add_argument(
+        "--profile",
+        default=os.environ.get("EBBTIDE_PROFILE", "default"),
+        choices=["default", "ebb", "causal-memory", "all"],
+        help="tool set: compact default, Ebb's names, causal-memory's 17, or all",
+    )
     p.set_defaults(fn=cmd_serve)
     sub.add_parser("demo", parents=[common], help="narrated demo, then client setup").set_defaults(
         fn=cmd_demo

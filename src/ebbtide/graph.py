@@ -37,6 +37,7 @@ class Subgraph:
         *,
         hops: int,
         direction: str = "both",
+        relations: frozenset[str] | None = None,
         max_edges: int = MAX_SUBGRAPH_EDGES,
     ) -> Subgraph:
         sub = cls()
@@ -50,7 +51,7 @@ class Subgraph:
                 break
             nxt: list[str] = []
             for e in store.adjacent(frontier, direction=store_dir):  # type: ignore[arg-type]
-                if e.id in seen:
+                if e.id in seen or (relations is not None and e.relation not in relations):
                     continue
                 seen.add(e.id)
                 sub.edges.append(e)
@@ -101,9 +102,10 @@ def spread_from(
     *,
     direction: scoring.Direction = "both",
     hops: int | None = None,
+    relations: frozenset[str] | None = None,
 ) -> tuple[Subgraph, list[Reached]]:
     hops = config.max_hops if hops is None else hops
-    sub = Subgraph.around(store, list(seeds), hops=hops, direction=direction)
+    sub = Subgraph.around(store, list(seeds), hops=hops, direction=direction, relations=relations)
     result = scoring.spread(
         sub.spread_graph(config, now),
         {sub.index[s]: v for s, v in seeds.items()},

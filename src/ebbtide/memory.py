@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
-from . import scoring, validate
+from . import causal, predictions, scoring, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
 from .errors import NotFound, ValidationError
+from .memory_causal import CausalOps
 from .model import (
     RELATIONS,
     DecisionRecord,
@@ -31,23 +31,27 @@ from .model import (
     ReviewDecision,
     ReviewItem,
     ReviewQueue,
+    SleepReport,
     Stats,
+    new_edge,
+    new_id,
 )
 from .polarity import outcome_polarity
 from .recall import recall as _recall
 from .store import PendingReview, SearchFilter, Store, open_store
+from .text import similarity
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
 EXPORT_FORMAT = "ebbtide-jsonl/1"
-
-
-def _new_id(prefix: str) -> str:
-    return f"{prefix}_{secrets.token_hex(6)}"
+# Kinds an episode's decision or outcome may already exist as.
+EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
 
 
 @dataclass
-class Memory:
+class Memory(CausalOps):
+    """One memory, whatever the backend. Causal tools come from `CausalOps`."""
+
     store: Store
     config: Config
     clock: Clock = system_clock
@@ -100,11 +104,13 @@ class Memory:
         task_tag: str | None = None,
         sources: list[str] | None = None,
         provenance: str | None = None,
+        at: datetime | str | None = None,
     ) -> Node:
         """Store a piece of knowledge, or update `node_id` in place (keeping its links).
 
         Remembering the same text again (same kind and scope) returns the existing node and
-        counts as a use of it, instead of making a duplicate.
+        counts as a use of it, instead of making a duplicate. `at` dates knowledge that is
+        older than now (a file's modification time, a message's timestamp).
         """
         text = validate.text("text", text)
         kind = validate.kind(kind)
@@ -115,7 +121,7 @@ class Memory:
         parsed_links = [self._parse_link(i, link) for i, link in enumerate(links or [])]
         if parsed_links:
             self._require({f"links[{i}].target": ln.target for i, ln in enumerate(parsed_links)})
-        now = self.now()
+        now = self._at(at)
         with self.store.transaction():
             existing = None
             if node_id is not None:
@@ -142,7 +148,7 @@ class Memory:
                 self.store.update_node(node)
             else:
                 node = Node(
-                    id=node_id or _new_id(kind[:4]),
+                    id=node_id or new_id(kind[:4]),
                     kind=kind,
                     text=text,
                     attributes=attrs,
@@ -159,6 +165,14 @@ class Memory:
             for link in parsed_links:
                 self._link(node.id, link.target, link.relation, link.weight, now=now)
         return node
+
+    def _at(self, at: datetime | str | None, field: str = "at") -> datetime:
+        if at is None:
+            return self.now()
+        try:
+            return to_datetime(at)
+        except (TypeError, ValueError):
+            raise ValidationError(field, "must be an ISO 8601 date-time", at) from None
 
     def _parse_link(self, i: int, link: Link | dict[str, Any]) -> Link:
         if isinstance(link, dict):
@@ -184,6 +198,7 @@ class Memory:
         task_tag: str | None = None,
         confidence_source: str | None = None,
         provenance: str | None = None,
+        at: datetime | str | None = None,
     ) -> Edge:
         """Link a → b. Connecting an existing pair again reinforces it and sets the new weight."""
         validate.relation(relation, self.config.coefficients)
@@ -193,13 +208,14 @@ class Memory:
         self._require({"a": a, "b": b})
         if a == b:
             raise ValidationError("b", "must differ from a (no self-links)", b)
+        now = self._at(at)
         with self.store.transaction():
             return self._link(
                 a,
                 b,
                 relation,
                 weight,
-                now=self.now(),
+                now=now,
                 context=context,
                 task_tag=task_tag,
                 confidence_source=confidence_source,
@@ -221,17 +237,7 @@ class Memory:
             )
             self.store.update_edge(edge)
             return edge
-        edge = Edge(
-            id=_new_id("e"),
-            src=a,
-            dst=b,
-            relation=relation,
-            weight=weight,
-            created_at=now,
-            last_reinforced_at=now,
-            valid_from=now,
-            **extra,
-        )
+        edge = new_edge(a, b, relation, weight, now, **extra)
         self.store.add_edge(edge)
         return edge
 
@@ -388,6 +394,14 @@ class Memory:
         """Recompute activation, re-tier, archive frozen knowledge and queue it for review."""
         return maintain(self.store, self.config, self.now())
 
+    def sleep(self) -> SleepReport:
+        """The consolidation cycle: maintain, mine cross-task patterns, and count lessons that
+        newer outcomes contradict (apply them with resolve_updates)."""
+        report = self.maintain()
+        mined = self._mine_if_stale()
+        pending = self.resolve_updates(limit=1000).updates
+        return SleepReport(maintain=report, patterns_added=len(mined), updates_pending=len(pending))
+
     def _maybe_maintain(self) -> None:
         last = self.store.get_meta(META_LAST_MAINTAIN)
         if (
@@ -461,6 +475,42 @@ class Memory:
             last_maintain=to_datetime(float(last)) if last else None,
         )
 
+    def _episode_node(
+        self, text: str, kind: str, scope: str, task_tag: str | None, now: datetime
+    ) -> Node:
+        """The node an episode refers to: the same event told slightly differently ("Checkout
+        outage" / "checkout outage.") is one node, so chains join across records, whether it
+        was last recorded as a decision or as an outcome."""
+        same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
+        if not same:
+            flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
+            ids = [i for i, _ in self.store.text_search(text, 5, flt)]
+            same = [
+                n
+                for n in self.store.get_nodes(ids).values()
+                if similarity(text, n.text) >= causal.SAME_THING
+            ]
+            same.sort(key=lambda n: -similarity(text, n.text))
+        if same:
+            node = same[0].model_copy(
+                update={"last_read_at": now, "read_count": same[0].read_count + 1}
+            )
+            self.store.update_node(node)
+            return node
+        node = Node(
+            id=new_id(kind[:4]),
+            kind=kind,
+            text=text,
+            scope=scope,
+            task_tag=task_tag,
+            created_at=now,
+            updated_at=now,
+            valid_from=now,
+            provenance="record_decision",
+        )
+        self.store.add_node(node)
+        return node
+
     # decisions and facts ----------------------------------------------------------------------
 
     def record_decision(
@@ -495,41 +545,62 @@ class Memory:
         influencers = list(influenced_by or [])
         if influencers:
             self._require({f"influenced_by[{i}]": x for i, x in enumerate(influencers)})
-        polarity = outcome_polarity(outcome)
         now = self.now()
         with self.store.transaction():
-            d = self.remember(decision, "decision", scope=scope, task_tag=task_tag)
-            o = self.remember(outcome, "outcome", scope=scope, task_tag=task_tag)
-            reward = scoring.decision_reward(relation, polarity.score)
-            q = scoring.q_update(d.q_value or 0.0, reward, self.config.q_alpha)
-            d = d.model_copy(update={"q_value": q})
-            self.store.update_node(d)
-            o = o.model_copy(
-                update={
-                    "polarity": polarity.score,
-                    "attributes": {**o.attributes, "polarity_cues": list(polarity.cues)},
-                }
-            )
-            self.store.update_node(o)
-            edge = self._link(
-                d.id,
-                o.id,
-                relation,
-                weight,
-                now=now,
-                task_tag=task_tag,
-                context=context,
-                confidence_source=confidence_source,
-                provenance="record_decision",
-            )
+            d = self._episode_node(decision, "decision", scope, task_tag, now)
+            o = self._episode_node(outcome, "outcome", scope, task_tag, now)
+            if d.id == o.id:
+                raise ValidationError("outcome", "must differ from the decision", outcome)
+            record = self._episode(
+                d, o, relation, weight, now, task_tag, context, confidence_source,
+                "record_decision",
+            )  # fmt: skip
             influence = [
-                self._link(x, d.id, "enabled", weight, now=now, task_tag=task_tag)
+                self._link(x, record.decision.id, "enabled", weight, now=now, task_tag=task_tag)
                 for x in influencers
-                if x != d.id
+                if x != record.decision.id
             ]
-        return DecisionRecord(
-            decision=d, outcome=o, edge=edge, polarity=polarity.score, influenced_by=influence
+        return record.model_copy(update={"influenced_by": influence})
+
+    def _episode(
+        self,
+        d: Node,
+        o: Node,
+        relation: str,
+        weight: float,
+        now: datetime,
+        task_tag: str | None,
+        context: str | None,
+        confidence_source: str,
+        provenance: str,
+    ) -> DecisionRecord:
+        """Link decision d to outcome o, score the outcome and update the decision's record;
+        settle any prediction that was waiting for this decision."""
+        polarity = outcome_polarity(o.text)
+        reward = scoring.decision_reward(relation, polarity.score)
+        q = scoring.q_update(d.q_value or 0.0, reward, self.config.q_alpha)
+        d = d.model_copy(update={"q_value": q})
+        self.store.update_node(d)
+        o = o.model_copy(
+            update={
+                "polarity": polarity.score,
+                "attributes": {**o.attributes, "polarity_cues": list(polarity.cues)},
+            }
         )
+        self.store.update_node(o)
+        edge = self._link(
+            d.id,
+            o.id,
+            relation,
+            weight,
+            now=now,
+            task_tag=task_tag,
+            context=context,
+            confidence_source=confidence_source,
+            provenance=provenance,
+        )
+        predictions.resolve(self.store, d.id, reward, o.text, now)
+        return DecisionRecord(decision=d, outcome=o, edge=edge, polarity=polarity.score)
 
     def record_fact(
         self,
@@ -562,7 +633,7 @@ class Memory:
                     self.store.update_node(old)
                     return FactRecord(fact=old)
             fact = Node(
-                id=_new_id("fact"),
+                id=new_id("fact"),
                 kind="fact",
                 text=f"{key}: {value}",
                 attributes={"key": key, "value": value, "confidence": confidence},

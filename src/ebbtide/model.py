@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any, Literal
 
@@ -23,6 +24,7 @@ KINDS: frozenset[str] = frozenset(
         "entity",
         "task",
         "document",
+        "prediction",
     }
 )
 
@@ -99,6 +101,25 @@ class Edge(_Model):
     context: str | None = None
     confidence_source: str | None = None
     provenance: str | None = None
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(6)}"
+
+
+def new_edge(src: str, dst: str, relation: str, weight: float, at: datetime, **extra: Any) -> Edge:
+    """A fresh edge, valid from `at`, its decay clock starting at `at`."""
+    return Edge(
+        id=new_id("e"),
+        src=src,
+        dst=dst,
+        relation=relation,
+        weight=weight,
+        created_at=at,
+        last_reinforced_at=at,
+        valid_from=at,
+        **extra,
+    )
 
 
 class Link(_Model):
@@ -395,3 +416,26 @@ class LessonText(_Model):
     lesson: str
     lessons: list[Lesson]
     confidence: float
+
+
+class SleepReport(_Model):
+    maintain: MaintainReport
+    patterns_added: int
+    updates_pending: int
+
+
+class TranscriptResult(_Model):
+    """What remembering a transcript stored: the extracted items (raw turns go to the audit
+    log only) and the links found between them."""
+
+    messages: int
+    nodes: list[Node]
+    edges: list[Edge]
+
+
+class RememberResult(_Model):
+    """The `remember` tool's result for both call shapes: text (node) or transcript (nodes)."""
+
+    node: Node | None = None
+    nodes: list[Node] = Field(default_factory=list)
+    edges: list[Edge] = Field(default_factory=list)

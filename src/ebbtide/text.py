@@ -31,6 +31,40 @@ def content_tokens(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in STOPWORDS]
 
 
+def stem(word: str) -> str:
+    """A light English suffix stripper ("skipped" -> "skip", "outages" -> "outage"), enough to
+    match the same words in another inflection; not a linguistic stemmer."""
+    if word.endswith("es") and word[:-2].endswith(("x", "sh", "ch", "ss", "z")):
+        return word[:-2]
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)] + keep
+            if keep == "" and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    return word
+
+
+def terms(text: str) -> set[str]:
+    """Stemmed content words: what two texts must share to be about the same thing."""
+    return {stem(t) for t in (content_tokens(text) or tokens(text))}
+
+
+def similarity(a: str, b: str) -> float:
+    """Overlap of terms, |A ∩ B| / |A ∪ B|: 1.0 for the same words in any case, order or
+    inflection, robust to punctuation and trailing spaces."""
+    sa, sb = terms(a), terms(b)
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def containment(query: str, text: str) -> float:
+    """Share of the query's terms found in text."""
+    q = terms(query)
+    return len(q & {stem(t) for t in tokens(text)}) / len(q) if q else 0.0
+
+
 def fts_query(text: str) -> str | None:
     """An FTS5 MATCH expression: any of the query's content words (BM25 ranks the overlap).
 

@@ -12,21 +12,36 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from .. import __version__
-from ..errors import EbbtideError
+from ..errors import EbbtideError, ValidationError
 from ..memory import Memory
 from ..model import (
+    CausalDirectory,
+    CausalSearchResult,
+    ChainResult,
+    CounterfactualResult,
     DecisionRecord,
     Edge,
     FactRecord,
+    FactSearchResult,
     ForgetResult,
+    InterventionResult,
+    InvalidateResult,
+    LessonText,
     Link,
     MaintainReport,
+    MemorySearchResult,
     NeighborsResult,
     Node,
+    PatternsResult,
+    PredictionReport,
     RecallResult,
     ReinforceResult,
+    RememberResult,
     ReviewQueue,
+    SleepReport,
     Stats,
+    TraceResult,
+    UpdatesResult,
 )
 from .render import summary
 
@@ -70,21 +85,27 @@ Kind = Annotated[
 
 M = TypeVar("M", bound=BaseModel)
 
-PROFILES = ("default", "ebb", "all")
 EBB_TOOLS = frozenset(
-    {
-        "remember",
-        "recall",
-        "connect",
-        "reinforce",
-        "forget",
-        "neighbors",
-        "pin",
-        "maintain",
-        "review_queue",
-        "stats",
-    }
-)
+    {"remember", "recall", "connect", "reinforce", "forget", "neighbors", "pin", "maintain",
+     "review_queue", "stats"}
+)  # fmt: skip
+CAUSAL_MEMORY_TOOLS = frozenset(
+    {"record_decision", "remember", "record_fact", "search_causal", "search_facts",
+     "search_memory", "causal_directory", "trace_cause", "trace_cause_chain",
+     "intervention_query", "counterfactual_query", "prediction_report", "invalidate_decision",
+     "invalidate_pattern", "resolve_updates", "search_patterns", "reconstruct_lesson"}
+)  # fmt: skip
+# The common agent loop in few tools: every tool description costs context.
+DEFAULT_TOOLS = frozenset(
+    {"remember", "recall", "connect", "forget", "record_decision", "record_fact",
+     "trace_cause_chain", "intervention_query", "counterfactual_query"}
+)  # fmt: skip
+PROFILES: dict[str, frozenset[str] | None] = {
+    "default": DEFAULT_TOOLS,
+    "ebb": EBB_TOOLS,
+    "causal-memory": CAUSAL_MEMORY_TOOLS,
+    "all": None,
+}
 
 
 def _tool_result(fn: Callable[..., M]) -> Callable[..., M]:
@@ -107,14 +128,16 @@ def _tool_result(fn: Callable[..., M]) -> Callable[..., M]:
 
 def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     if profile not in PROFILES:
-        raise ValueError(f"profile: must be one of {', '.join(PROFILES)}")
+        raise ValidationError("profile", f"must be one of {', '.join(PROFILES)}", profile)
     server = MCPServer(
         name="ebbtide", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
 
+    wanted = PROFILES[profile]
+
     def tool(annotations: ToolAnnotations):
         def register(fn: Callable[..., M]) -> Callable[..., M]:
-            if profile in ("default", "all") or (profile == "ebb" and fn.__name__ in EBB_TOOLS):
+            if wanted is None or fn.__name__ in wanted:
                 server.add_tool(
                     _tool_result(fn),
                     name=fn.__name__,
@@ -128,7 +151,9 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
 
     @tool(WRITE)
     def remember(
-        text: Annotated[str, Field(description="what to remember, in plain words")],
+        text: Annotated[
+            str | None, Field(description="what to remember, in plain words (or give messages)")
+        ] = None,
         kind: Kind = "note",
         node_id: Annotated[
             str | None, Field(description="update this node in place (keeps its links)")
@@ -141,13 +166,32 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         task_tag: Annotated[
             str | None, Field(description="task or project this belongs to")
         ] = None,
-    ) -> Node:
-        """Store a note, fact, person, project, lesson, … and optionally link it to existing
-        nodes. Remembering the same text again reuses the node (and counts as using it).
-        Returns the node with its id."""
-        return memory.remember(
+        messages: Annotated[
+            str | list[dict[str, Any]] | list[str] | None,
+            Field(
+                description="a conversation instead of text: 'speaker: text' lines, or a list "
+                "of {speaker, text, id?, time?}; facts, events, preferences, lessons and causal "
+                "links are extracted from it (raw turns are kept in the audit log only)"
+            ),
+        ] = None,
+        date: Annotated[
+            str | None, Field(description="when the conversation happened (ISO 8601)")
+        ] = None,
+    ) -> RememberResult:
+        """Store a note, fact, person, project, lesson, … (text) and optionally link it to
+        existing nodes; or store what a conversation said (messages). Remembering the same
+        text again reuses the node and counts as using it."""
+        if messages is not None:
+            if text is not None:
+                raise ValidationError("text", "give either text or messages, not both")
+            got = memory.remember(messages=messages, date=date, task_tag=task_tag)
+            return RememberResult(nodes=got.nodes, edges=got.edges)
+        if text is None:
+            raise ValidationError("text", "is required (or give messages)")
+        node = memory.remember(
             text, kind, node_id=node_id, pinned=pinned, links=links, task_tag=task_tag
         )
+        return RememberResult(node=node, nodes=[node])
 
     @tool(IDEMPOTENT_WRITE)
     def recall(
@@ -270,5 +314,152 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         """Store a key: value fact. A new value supersedes the old one, which is kept for audit
         but no longer retrieved."""
         return memory.record_fact(key, value, scope, confidence, replace_same_key)
+
+    @tool(READ)
+    def search_memory(
+        query: Annotated[str, Field(description="what you need to know")],
+        task_tag: Annotated[str | None, Field(description="only this task's lessons")] = None,
+        scope: Annotated[str | None, Field(description="only this namespace")] = None,
+        limit: Annotated[int, Field(description="results per list (1-1000)")] = 10,
+        detail_level: Annotated[
+            Literal["l0", "l1", "l2"], Field(description="l0 short texts, l1 medium, l2 full")
+        ] = "l1",
+        max_tokens: Annotated[int | None, Field(description="trim results to fit")] = None,
+        explain: Annotated[bool, Field(description="say why each hit surfaced")] = True,
+    ) -> MemorySearchResult:
+        """Search everything: notes, facts, people, decisions and outcomes, plus the
+        decision -> outcome lessons about them."""
+        return memory.search_memory(
+            query, task_tag, scope, limit, detail_level, max_tokens, explain
+        )
+
+    @tool(READ)
+    def search_causal(
+        task_tag: Annotated[str | None, Field(description="only this task")] = None,
+        query: Annotated[str | None, Field(description="what the lesson is about")] = None,
+        limit: Annotated[int, Field(description="1-1000")] = 5,
+        detail_level: Literal["l0", "l1", "l2"] = "l1",
+        max_tokens: Annotated[int | None, Field(description="trim results to fit")] = None,
+        explain: bool = True,
+    ) -> CausalSearchResult:
+        """Find recorded lessons (decision -> relation -> outcome) by task and/or text,
+        with how much each still counts (confidence x recency)."""
+        return memory.search_causal(task_tag, query, limit, detail_level, max_tokens, explain)
+
+    @tool(READ)
+    def search_facts(
+        query: Annotated[str | None, Field(description="what the fact is about")] = None,
+        scope: Annotated[str | None, Field(description="namespace")] = None,
+        limit: Annotated[int, Field(description="1-1000")] = 5,
+    ) -> FactSearchResult:
+        """Look up current facts (superseded values are not returned)."""
+        return memory.search_facts(query, scope, limit)
+
+    @tool(READ)
+    def causal_directory(
+        limit: Annotated[int, Field(description="how many lessons (1-1000)")] = 30,
+    ) -> CausalDirectory:
+        """A compact index of known lessons, one line each (+ good, - bad), to put in a system
+        prompt so you know what has been learned before."""
+        return memory.causal_directory(limit)
+
+    @tool(READ)
+    def trace_cause(
+        outcome_description: Annotated[str, Field(description="the outcome to explain")],
+    ) -> TraceResult:
+        """Why did this happen? The recorded direct causes of an outcome."""
+        return memory.trace_cause(outcome_description)
+
+    @tool(READ)
+    def trace_cause_chain(
+        outcome_description: Annotated[str, Field(description="the failure or outcome")],
+        max_depth: Annotated[int, Field(description="longest chain (1-10)")] = 3,
+        min_confidence: Annotated[
+            float | None, Field(description="per-link confidence floor (default 0.2)")
+        ] = None,
+        limit: Annotated[int, Field(description="how many chains (1-1000)")] = 5,
+    ) -> ChainResult:
+        """Root cause analysis: the recorded chains of causes that led to an outcome, root
+        first (e.g. skipped load test -> outage -> escalation)."""
+        return memory.trace_cause_chain(outcome_description, max_depth, min_confidence, limit)
+
+    @tool(WRITE)
+    def intervention_query(
+        action: Annotated[str, Field(description="what you are about to do")],
+        task_tag: Annotated[str | None, Field(description="prefer this task's history")] = None,
+        max_depth: Annotated[int, Field(description="how far to follow consequences")] = 3,
+        limit: Annotated[int, Field(description="consequences to list (1-1000)")] = 10,
+    ) -> InterventionResult:
+        """Before acting: what did this action lead to before? Verdict SAFE / WARNING / DANGER
+        / UNKNOWN with a risk score and the evidence (prevented failures count as good). The
+        prediction is logged and checked when the outcome is recorded."""
+        return memory.intervention_query(action, task_tag, max_depth, limit)
+
+    @tool(WRITE)
+    def counterfactual_query(
+        decision: Annotated[str, Field(description="one option")],
+        alternative: Annotated[str, Field(description="the other option")],
+        task_tag: Annotated[str | None, Field(description="prefer this task's history")] = None,
+        limit: Annotated[int, Field(description="lessons per option (1-1000)")] = 10,
+    ) -> CounterfactualResult:
+        """Compare two options on their recorded outcomes and say which went better (an
+        option that prevented a failure counts in its favour). The choice is logged as a
+        prediction."""
+        return memory.counterfactual_query(decision, alternative, task_tag, limit)
+
+    @tool(READ)
+    def prediction_report() -> PredictionReport:
+        """How accurate logged predictions were, once their outcomes were recorded."""
+        return memory.prediction_report()
+
+    @tool(DESTRUCTIVE)
+    def invalidate_decision(
+        edge_id: Annotated[str, Field(description="the lesson's edge id")],
+        reason: Annotated[str | None, Field(description="why it is wrong")] = None,
+    ) -> InvalidateResult:
+        """Retract a recorded lesson that turned out wrong. Kept for audit, never retrieved."""
+        return memory.invalidate_decision(edge_id, reason)
+
+    @tool(DESTRUCTIVE)
+    def invalidate_pattern(
+        edge_id: Annotated[str, Field(description="the pattern's edge id")],
+        reason: Annotated[str | None, Field(description="why it is wrong")] = None,
+    ) -> InvalidateResult:
+        """Retract a mined cross-task pattern; it is not proposed again."""
+        return memory.invalidate_pattern(edge_id, reason)
+
+    @tool(DESTRUCTIVE)
+    def resolve_updates(
+        limit: Annotated[int, Field(description="1-1000")] = 20,
+        apply: Annotated[bool, Field(description="false previews; true supersedes")] = False,
+    ) -> UpdatesResult:
+        """Find lessons that a newer outcome of the same decision contradicts; preview by
+        default, apply=true to supersede them."""
+        return memory.resolve_updates(limit, apply)
+
+    @tool(IDEMPOTENT_WRITE)
+    def search_patterns(
+        query: Annotated[str | None, Field(description="what the pattern is about")] = None,
+        task_tag: Annotated[str | None, Field(description="involving this task")] = None,
+        limit: Annotated[int, Field(description="1-1000")] = 10,
+    ) -> PatternsResult:
+        """Cross-task patterns between lessons: similar_to, repeated, contradicts, refines."""
+        return memory.search_patterns(query, task_tag, limit)
+
+    @tool(READ)
+    def reconstruct_lesson(
+        query: Annotated[str, Field(description="the situation")],
+        max_edges: Annotated[int, Field(description="episodes to use (1-1000)")] = 10,
+        calibrate: Annotated[
+            bool, Field(description="scale confidence by past prediction accuracy")
+        ] = False,
+    ) -> LessonText:
+        """A readable lesson (prefer / avoid, with the episodes behind it) for a situation."""
+        return memory.reconstruct_lesson(query, max_edges, calibrate)
+
+    @tool(IDEMPOTENT_WRITE)
+    def sleep() -> SleepReport:
+        """Consolidate: maintain tiers, mine cross-task patterns, count contradicted lessons."""
+        return memory.sleep()
 
     return server

@@ -7,17 +7,32 @@ from functools import singledispatch
 from pydantic import BaseModel
 
 from ..model import (
+    CausalDirectory,
+    CausalSearchResult,
+    ChainResult,
+    CounterfactualResult,
     DecisionRecord,
     Edge,
     FactRecord,
+    FactSearchResult,
     ForgetResult,
+    InterventionResult,
+    InvalidateResult,
+    LessonText,
     MaintainReport,
+    MemorySearchResult,
     NeighborsResult,
     Node,
+    PatternsResult,
+    PredictionReport,
     RecallResult,
     ReinforceResult,
+    RememberResult,
     ReviewQueue,
+    SleepReport,
     Stats,
+    TraceResult,
+    UpdatesResult,
 )
 from ..text import shorten
 
@@ -92,3 +107,99 @@ def _(r: DecisionRecord) -> str:
 def _(r: FactRecord) -> str:
     extra = f", superseded {', '.join(r.superseded)}" if r.superseded else ""
     return f"fact {r.fact.id}: {shorten(r.fact.text, 60)}{extra}"
+
+
+@summary.register
+def _(r: RememberResult) -> str:
+    if r.node is not None and len(r.nodes) <= 1:
+        return summary(r.node)
+    return f"stored {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the conversation"
+
+
+@summary.register
+def _(r: MemorySearchResult) -> str:
+    top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
+    return f"{len(r.hits)} hits, {len(r.lessons)} lessons" + (f"; top: {top}" if top else "")
+
+
+@summary.register
+def _(r: CausalSearchResult) -> str:
+    top = "; ".join(
+        f"{shorten(h.lesson.decision, 30)} -{h.lesson.relation}-> {shorten(h.lesson.outcome, 30)}"
+        for h in r.hits[:2]
+    )
+    return f"{len(r.hits)} lessons" + (f"; top: {top}" if top else "")
+
+
+@summary.register
+def _(r: FactSearchResult) -> str:
+    return f"{len(r.facts)} facts" + (f"; {shorten(r.facts[0].text, 60)}" if r.facts else "")
+
+
+@summary.register
+def _(r: CausalDirectory) -> str:
+    return f"{len(r.entries)} lessons"
+
+
+@summary.register
+def _(r: TraceResult) -> str:
+    if not r.causes:
+        return "no recorded cause"
+    return f"{len(r.causes)} cause(s); first: {shorten(r.causes[0].lesson.decision, 60)}"
+
+
+@summary.register
+def _(r: ChainResult) -> str:
+    if not r.chains:
+        return "no recorded chain"
+    steps = r.chains[0].steps
+    path = " -> ".join(shorten(s.decision, 30) for s in steps)
+    return f"{len(r.chains)} chain(s); root first: {path} -> {shorten(steps[-1].outcome, 30)}"
+
+
+@summary.register
+def _(r: InterventionResult) -> str:
+    return f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)"
+
+
+@summary.register
+def _(r: CounterfactualResult) -> str:
+    return (
+        f"preferred: {r.preferred} (margin {r.margin:+.2f}; scores "
+        f"{r.decision.score:+.2f} vs {r.alternative.score:+.2f})"
+    )
+
+
+@summary.register
+def _(r: PredictionReport) -> str:
+    acc = "n/a" if r.accuracy is None else f"{r.accuracy:.0%}"
+    return f"{r.total} predictions, {r.resolved} resolved, accuracy {acc}"
+
+
+@summary.register
+def _(r: InvalidateResult) -> str:
+    return f"{r.edge_id} {'invalidated' if r.invalidated else 'unchanged'}: {r.reason}"
+
+
+@summary.register
+def _(r: UpdatesResult) -> str:
+    verb = "superseded" if r.applied else "would supersede"
+    return f"{verb} {len(r.updates)} lesson(s)"
+
+
+@summary.register
+def _(r: PatternsResult) -> str:
+    return f"{len(r.patterns)} pattern(s)"
+
+
+@summary.register
+def _(r: LessonText) -> str:
+    return shorten(r.lesson.replace("\n", " "), 160)
+
+
+@summary.register
+def _(r: SleepReport) -> str:
+    return (
+        f"{summary(r.maintain)}; {r.patterns_added} new pattern(s), "
+        f"{r.updates_pending} contradicted lesson(s)"
+    )

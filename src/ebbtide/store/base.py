@@ -19,6 +19,8 @@ class SearchFilter:
     """Which nodes a retrieval path may return."""
 
     include_cold: bool = False  # cold and frozen tiers, and archived nodes
+    # Bookkeeping nodes (logged predictions) never come back from a search.
+    exclude_kinds: frozenset[str] = frozenset({"prediction"})
     include_invalid: bool = False
     kinds: frozenset[str] | None = None
     scope: str | None = None

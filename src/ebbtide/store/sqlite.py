@@ -472,6 +472,9 @@ class SQLiteStore:
             where.append(f"{alias}.tier IN ('hot', 'warm') AND {alias}.status = 'active'")
         if not flt.include_invalid:
             where.append(f"{alias}.valid_to IS NULL")
+        if flt.exclude_kinds:
+            where.append(f"{alias}.kind NOT IN ({_marks(len(flt.exclude_kinds))})")
+            params.extend(sorted(flt.exclude_kinds))
         if flt.kinds:
             where.append(f"{alias}.kind IN ({_marks(len(flt.kinds))})")
             params.extend(sorted(flt.kinds))

@@ -1,0 +1,393 @@
+"""The causal layer: lessons (decision -relation-> outcome), why something happened, what an
+action leads to, and which of two options went better. No LLM: text matching, polarity rules
+and signed spreading over the typed graph."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from . import scoring
+from .config import DAY, Config
+from .graph import Subgraph, spread_from
+from .model import (
+    CAUSAL_RELATIONS,
+    CausalDirectory,
+    CausalSearchResult,
+    CauseStep,
+    Chain,
+    ChainResult,
+    Consequence,
+    DirectoryEntry,
+    Edge,
+    Lesson,
+    LessonHit,
+    Node,
+    OptionEvidence,
+    TraceResult,
+    Verdict,
+    Why,
+)
+from .polarity import outcome_polarity
+from .store import EdgeRow, SearchFilter, Store
+from .text import containment, shorten, similarity
+
+# Relations along which one thing brings about another (backward tracing follows these).
+PRODUCING = frozenset({"caused", "enabled"})
+# A near-duplicate text names the same thing ("Checkout outage" vs "checkout outage.").
+SAME_THING = 0.8
+# Below this share of its words, a text does not name what was asked about.
+MIN_MATCH = 0.5
+DANGER_RISK = 0.6
+WARNING_RISK = 0.3
+# Lessons are knowledge even when cold: causal questions look at every valid one.
+CAUSAL_FILTER = SearchFilter(include_cold=True)
+
+
+@dataclass(frozen=True)
+class Ctx:
+    store: Store
+    config: Config
+    now: float
+
+
+def node_polarity(node: Node) -> float:
+    return node.polarity if node.polarity is not None else outcome_polarity(node.text).score
+
+
+def match_nodes(
+    ctx: Ctx, text: str, *, k: int = 5, kinds: frozenset[str] | None = None
+) -> list[tuple[Node, float]]:
+    """Nodes that name `text`: near-duplicates if there are any, else good partial matches."""
+    flt = SearchFilter(include_cold=True, kinds=kinds)
+    ids = [i for i, _ in ctx.store.text_search(text, 30, flt)]
+    nodes = ctx.store.get_nodes(ids)
+    scored = []
+    for rank, ident in enumerate(ids):
+        node = nodes[ident]
+        sim = similarity(text, node.text)
+        cover = containment(text, node.text)
+        scored.append((node, max(sim, 0.8 * cover), sim, rank))
+    near = [s for s in scored if s[2] >= SAME_THING]
+    pool = near or [s for s in scored if s[1] >= MIN_MATCH]
+    pool.sort(key=lambda s: (-s[1], s[3]))
+    return [(n, score) for n, score, _, _ in pool[:k]]
+
+
+def strength(ctx: Ctx, weight: float, relation: str, reinforced_at: float) -> float:
+    return float(
+        scoring.edge_strength(
+            weight,
+            abs(ctx.config.coefficient(relation)),
+            ctx.now - reinforced_at,
+            ctx.config.half_life_s,
+        )
+    )
+
+
+def lessons(ctx: Ctx, edges: Sequence[Edge | EdgeRow]) -> list[Lesson]:
+    """Causal edges as lessons, with both ends' texts; edges with a missing end are skipped."""
+    full = ctx.store.get_edges([e.id for e in edges])
+    nodes = ctx.store.get_nodes([x for e in edges for x in (e.src, e.dst)])
+    out = []
+    for e in edges:
+        edge = full.get(e.id)
+        if edge is None or e.src not in nodes or e.dst not in nodes:
+            continue
+        d, o = nodes[e.src], nodes[e.dst]
+        out.append(
+            Lesson(
+                edge_id=edge.id,
+                decision_id=d.id,
+                decision=d.text,
+                relation=edge.relation,
+                outcome_id=o.id,
+                outcome=o.text,
+                polarity=node_polarity(o),
+                confidence=edge.weight,
+                strength=strength(
+                    ctx, edge.weight, edge.relation, edge.last_reinforced_at.timestamp()
+                ),
+                task_tag=edge.task_tag,
+                recorded_at=edge.created_at,
+            )
+        )
+    return out
+
+
+def causal_edges(
+    ctx: Ctx, node_ids: Iterable[str], direction: str, relations: frozenset[str] = CAUSAL_RELATIONS
+) -> list[EdgeRow]:
+    return [
+        e
+        for e in ctx.store.adjacent(node_ids, direction=direction)  # type: ignore[arg-type]
+        if e.relation in relations
+    ]
+
+
+# search ------------------------------------------------------------------------------------
+
+
+def search_causal(
+    ctx: Ctx, query: str | None, task_tag: str | None, limit: int
+) -> CausalSearchResult:
+    if query:
+        ids = [i for i, _ in ctx.store.text_search(query, 50, CAUSAL_FILTER)]
+        rank = {ident: r for r, ident in enumerate(ids, 1)}
+        candidates = lessons(ctx, causal_edges(ctx, ids, "both"))
+    else:
+        rank = {}
+        candidates = lessons(
+            ctx, ctx.store.find_edges(relations=CAUSAL_RELATIONS, task_tag=task_tag, limit=5000)
+        )
+    hits = []
+    for lesson in candidates:
+        if task_tag is not None and lesson.task_tag != task_tag:
+            continue
+        fresh = min(lesson.strength, 1.0)
+        if query:
+            # How much of the question the lesson covers; BM25 rank breaks ties.
+            text = f"{lesson.decision} {lesson.outcome}"
+            tie = max(
+                (1 / (60 + rank[i]) for i in (lesson.decision_id, lesson.outcome_id) if i in rank),
+                default=0.0,
+            )
+            score = containment(query, text) * (0.75 + 0.25 * fresh) + tie
+        else:
+            score = lesson.strength
+        hits.append(
+            LessonHit(
+                lesson=lesson,
+                score=score,
+                why=Why(
+                    lists={
+                        f"text:{end}": rank[i]
+                        for end, i in (
+                            ("decision", lesson.decision_id),
+                            ("outcome", lesson.outcome_id),
+                        )
+                        if i in rank
+                    },
+                    activation=lesson.strength,
+                    recency_days=round((ctx.now - lesson.recorded_at.timestamp()) / DAY, 3),
+                ),
+            )
+        )
+    hits.sort(key=lambda h: (-h.score, h.lesson.edge_id))
+    return CausalSearchResult(query=query, task_tag=task_tag, hits=hits[:limit])
+
+
+def directory(ctx: Ctx, limit: int) -> CausalDirectory:
+    found = lessons(ctx, ctx.store.find_edges(relations=CAUSAL_RELATIONS, limit=100_000))
+    # The most useful lessons first: fresh, confident, and with a clear good or bad outcome.
+    found.sort(key=lambda x: -(x.strength * (0.5 + abs(x.polarity or 0.0))))
+    entries = []
+    for x in found[:limit]:
+        mark = "+" if (x.polarity or 0) > 0 else "-" if (x.polarity or 0) < 0 else "="
+        task = f" [{x.task_tag}]" if x.task_tag else ""
+        line = f"{mark} {shorten(x.decision, 70)} --{x.relation}--> {shorten(x.outcome, 70)}{task}"
+        entries.append(
+            DirectoryEntry(
+                edge_id=x.edge_id,
+                line=line,
+                polarity=x.polarity,
+                task_tag=x.task_tag,
+                strength=x.strength,
+            )
+        )
+    return CausalDirectory(entries=entries, text="\n".join(e.line for e in entries))
+
+
+# why did it happen ----------------------------------------------------------------------------
+
+
+def outcomes_matching(ctx: Ctx, description: str) -> list[tuple[Node, float]]:
+    """Matched nodes that something produced (they have incoming causal edges)."""
+    matched = match_nodes(ctx, description, k=10)
+    with_causes = {e.dst for e in causal_edges(ctx, [n.id for n, _ in matched], "in", PRODUCING)}
+    return [(n, s) for n, s in matched if n.id in with_causes][:3]
+
+
+def trace_cause(ctx: Ctx, description: str) -> TraceResult:
+    matched = outcomes_matching(ctx, description)
+    sim = {n.id: s for n, s in matched}
+    found = lessons(ctx, causal_edges(ctx, list(sim), "in", PRODUCING))
+    steps = [
+        CauseStep(lesson=x, score=sim.get(x.outcome_id, 0.0) * x.confidence * _fresh(x))
+        for x in found
+        if x.outcome_id in sim
+    ]
+    steps.sort(key=lambda s: (-s.score, s.lesson.edge_id))
+    return TraceResult(
+        outcome_description=description, matched=[n for n, _ in matched], causes=steps
+    )
+
+
+def _fresh(lesson: Lesson) -> float:
+    # Strength already holds confidence and decay; recency alone is strength / confidence.
+    return lesson.strength / lesson.confidence if lesson.confidence > 0 else 0.0
+
+
+def trace_cause_chain(
+    ctx: Ctx, description: str, max_depth: int, min_confidence: float, limit: int
+) -> ChainResult:
+    """Every maximal backward path of caused/enabled links from the matched outcome.
+
+    A chain's confidence is the geometric mean of its links' confidences, so a chain of
+    ordinary links does not vanish merely for being long.
+    """
+    matched = outcomes_matching(ctx, description)
+    chains: list[Chain] = []
+
+    def walk(node_id: str, path: list[Lesson], visited: set[str], sim: float) -> None:
+        incoming = []
+        if len(path) < max_depth:
+            incoming = [
+                x
+                for x in lessons(ctx, causal_edges(ctx, [node_id], "in", PRODUCING))
+                if x.outcome_id == node_id and x.decision_id not in visited
+            ]
+        if not incoming and path:
+            steps = list(reversed(path))
+            conf = math.exp(sum(math.log(max(s.confidence, 1e-9)) for s in steps) / len(steps))
+            if conf >= min_confidence:
+                fresh = sum(_fresh(s) for s in steps) / len(steps)
+                score = sim * conf * (0.5 + 0.5 * fresh) * (1 + 0.1 * len(steps))
+                chains.append(Chain(steps=steps, confidence=conf, score=score))
+        for x in incoming:
+            walk(x.decision_id, [*path, x], visited | {x.decision_id}, sim)
+
+    for node, sim in matched:
+        walk(node.id, [], {node.id}, sim)
+    chains.sort(key=lambda c: (-c.score, -len(c.steps)))
+    return ChainResult(
+        outcome_description=description, matched=[n for n, _ in matched], chains=chains[:limit]
+    )
+
+
+# what will it lead to ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effects:
+    matched: list[Node]
+    consequences: list[Consequence]
+    good: float
+    bad: float
+    protective: float
+    episodes: int
+
+
+def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: int) -> Effects:
+    """Forward signed spreading from the nodes that name `action`, along causal links only.
+
+    A consequence reached with positive activation happened (or follows); one reached with
+    negative activation was prevented. Bad outcomes that were prevented are protective.
+    """
+    matched = [
+        (n, s)
+        for n, s in match_nodes(ctx, action, k=5)
+        if any(e.src == n.id for e in causal_edges(ctx, [n.id], "out"))
+    ]
+    if task_tag is not None:
+        out = causal_edges(ctx, [n.id for n, _ in matched], "out")
+        full = ctx.store.get_edges([e.id for e in out])
+        in_task = {e.src for e in out if e.id in full and full[e.id].task_tag == task_tag}
+        matched = [(n, s) for n, s in matched if n.id in in_task] or matched
+    if not matched:
+        return Effects([], [], 0.0, 0.0, 0.0, 0)
+    seeds = {n.id: s for n, s in matched}
+    sub, reached = spread_from(
+        ctx.store,
+        seeds,
+        ctx.config,
+        ctx.now,
+        direction="forward",
+        hops=max_depth,
+        relations=CAUSAL_RELATIONS,
+    )
+    later = [r for r in reached if r.hops > 0 and r.node_id not in seeds]
+    nodes = ctx.store.get_nodes([r.node_id for r in later])
+    good = bad = protective = 0.0
+    consequences = []
+    by_id = {r.node_id: r for r in reached}
+    for r in later:
+        node = nodes.get(r.node_id)
+        if node is None or node.valid_to is not None:
+            continue
+        p, a = node_polarity(node), r.activation
+        pos, neg = max(a, 0.0), max(-a, 0.0)
+        bad += pos * max(-p, 0.0) + neg * max(p, 0.0)
+        good += pos * max(p, 0.0)
+        protective += neg * max(-p, 0.0)
+        consequences.append(
+            Consequence(
+                node=node, activation=a, hops=r.hops, path=_path(ctx, sub, by_id, r.node_id)
+            )
+        )
+    consequences.sort(key=lambda c: (-abs(c.activation), c.node.id))
+    episodes = len(causal_edges(ctx, list(seeds), "out"))
+    return Effects([n for n, _ in matched], consequences[:limit], good, bad, protective, episodes)
+
+
+def _path(ctx: Ctx, sub: Subgraph, by_id: dict, node_id: str) -> list[Lesson]:
+    rows = []
+    current = by_id.get(node_id)
+    while current is not None and current.via is not None and len(rows) < 10:
+        edge = next(
+            (e for e in sub.edges if e.src == current.via and e.dst == current.node_id), None
+        )
+        if edge is None:
+            break
+        rows.append(edge)
+        current = by_id.get(current.via)
+    return list(reversed(lessons(ctx, rows)))
+
+
+def verdict(fx: Effects) -> tuple[Verdict, float, list[str]]:
+    harmful, helpful = fx.bad, fx.good + fx.protective
+    total = harmful + helpful
+    if not fx.matched or total <= 1e-9:
+        return "UNKNOWN", 0.5, ["no recorded consequence with a good or bad outcome"]
+    risk = harmful / total
+    evidence = []
+    for c in fx.consequences[:5]:
+        p = node_polarity(c.node)
+        state = "prevented" if c.activation < 0 else "followed"
+        tone = "bad" if p < 0 else "good" if p > 0 else "neutral"
+        evidence.append(f"{state} (hop {c.hops}, {tone}): {shorten(c.node.text, 80)}")
+    if risk >= DANGER_RISK:
+        return "DANGER", risk, evidence
+    if risk >= WARNING_RISK:
+        return "WARNING", risk, evidence
+    return "SAFE", risk, evidence
+
+
+def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> OptionEvidence:
+    fx = effects(ctx, option, task_tag, max_depth=2, limit=limit)
+    helpful = fx.good + fx.protective
+    total = helpful + fx.bad
+    score = (helpful - fx.bad) / total if total > 1e-9 else 0.0
+    seeds = [n.id for n in fx.matched]
+    return OptionEvidence(
+        option=option,
+        matched=fx.matched,
+        good=fx.good,
+        bad=fx.bad,
+        protective=fx.protective,
+        episodes=fx.episodes,
+        score=score,
+        lessons=lessons(ctx, causal_edges(ctx, seeds, "out"))[:limit],
+    )
+
+
+def prefer(a: OptionEvidence, b: OptionEvidence) -> tuple[str, float]:
+    has_a = a.good + a.bad + a.protective > 1e-9
+    has_b = b.good + b.bad + b.protective > 1e-9
+    if not (has_a and has_b):
+        return "unknown", 0.0
+    margin = a.score - b.score
+    if abs(margin) < 0.05:
+        return "tie", margin
+    return ("decision" if margin > 0 else "alternative"), margin

@@ -1,0 +1,369 @@
+"""The causal half of the Memory facade (mixed into `Memory`): one method per causal tool,
+validating input and delegating to causal.py, patterns.py and predictions.py."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from . import causal, patterns, predictions, scoring, validate
+from .config import Config
+from .errors import NotFound, ValidationError
+from .model import (
+    CAUSAL_RELATIONS,
+    CausalDirectory,
+    CausalSearchResult,
+    ChainResult,
+    CounterfactualResult,
+    FactSearchResult,
+    InterventionResult,
+    InvalidateResult,
+    LessonText,
+    MemorySearchResult,
+    PatternsResult,
+    PredictionReport,
+    TraceResult,
+    UpdatesResult,
+)
+from .store import SearchFilter, Store
+from .text import containment, shorten
+
+if TYPE_CHECKING:
+    from .model import Edge, RecallResult
+
+DETAIL_LEVELS = {"l0": 80, "l1": 300, "l2": None}
+META_PATTERNS_MINED = "patterns_mined_lessons"
+
+
+class CausalOps:
+    store: Store
+    config: Config
+
+    def now(self) -> datetime: ...  # provided by Memory
+    def recall(self, query: str, k: int = 10, **kw: object) -> RecallResult: ...
+
+    def _ctx(self) -> causal.Ctx:
+        return causal.Ctx(self.store, self.config, self.now().timestamp())
+
+    # search ------------------------------------------------------------------------------
+
+    def search_causal(
+        self,
+        task_tag: str | None = None,
+        query: str | None = None,
+        limit: int = 5,
+        detail_level: str = "l1",
+        max_tokens: int | None = None,
+        explain: bool = True,
+    ) -> CausalSearchResult:
+        """Lessons (decision -> outcome) matching a query and/or a task, freshest first."""
+        query = validate.optional_text("query", query, max_len=10_000)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        limit = validate.count("limit", limit)
+        width = _detail(detail_level)
+        result = causal.search_causal(self._ctx(), query, task_tag, limit)
+        for hit in result.hits:
+            _trim_lesson(hit.lesson, width)
+            if not explain:
+                hit.why.lists.clear()
+        return _fit(result, "hits", max_tokens)
+
+    def search_memory(
+        self,
+        query: str,
+        task_tag: str | None = None,
+        scope: str | None = None,
+        limit: int = 10,
+        detail_level: str = "l1",
+        max_tokens: int | None = None,
+        explain: bool = True,
+    ) -> MemorySearchResult:
+        """Everything relevant to `query`: knowledge of any kind plus the lessons about it."""
+        query = validate.text("query", query, max_len=10_000)
+        limit = validate.count("limit", limit)
+        width = _detail(detail_level)
+        hits = self.recall(query, limit, scope=scope).hits
+        if task_tag is not None:
+            hits = [h for h in hits if h.node.task_tag in (task_tag, None)]
+        found = causal.search_causal(self._ctx(), query, task_tag, limit)
+        lessons = [h.lesson for h in found.hits]
+        for hit in hits:
+            if width is not None:
+                hit.node.text = shorten(hit.node.text, width)
+            if not explain:
+                hit.why.lists.clear()
+        for lesson in lessons:
+            _trim_lesson(lesson, width)
+        result = MemorySearchResult(query=query, hits=hits, lessons=lessons)
+        return _fit(result, "hits", max_tokens)
+
+    def search_facts(
+        self, query: str | None = None, scope: str | None = None, limit: int = 5
+    ) -> FactSearchResult:
+        """Current facts (superseded values excluded), by text match or most recent first."""
+        query = validate.optional_text("query", query, max_len=10_000)
+        limit = validate.count("limit", limit)
+        kinds = frozenset({"fact", "preference"})
+        if query:
+            flt = SearchFilter(include_cold=True, kinds=kinds, scope=scope)
+            ids = [i for i, _ in self.store.text_search(query, limit, flt)]
+            nodes = self.store.get_nodes(ids)
+            facts = [nodes[i] for i in ids if i in nodes]
+        else:
+            facts = self.store.find_nodes(kind="fact", scope=scope, limit=100_000)
+            facts.sort(key=lambda n: n.updated_at, reverse=True)
+            facts = facts[:limit]
+        return FactSearchResult(query=query, facts=facts)
+
+    def causal_directory(self, limit: int = 30) -> CausalDirectory:
+        """A compact index of known lessons, one line each, for a system prompt."""
+        return causal.directory(self._ctx(), validate.count("limit", limit))
+
+    # why ---------------------------------------------------------------------------------
+
+    def trace_cause(self, outcome_description: str) -> TraceResult:
+        """The recorded direct causes of an outcome."""
+        text = validate.text("outcome_description", outcome_description, max_len=10_000)
+        return causal.trace_cause(self._ctx(), text)
+
+    def trace_cause_chain(
+        self,
+        outcome_description: str,
+        max_depth: int = 3,
+        min_confidence: float | None = None,
+        limit: int = 5,
+    ) -> ChainResult:
+        """Multi-hop root causes: every recorded chain of caused/enabled links that ends in the
+        outcome, root first."""
+        text = validate.text("outcome_description", outcome_description, max_len=10_000)
+        max_depth = validate.count("max_depth", max_depth, high=10)
+        floor = 0.2 if min_confidence is None else validate.unit("min_confidence", min_confidence)
+        limit = validate.count("limit", limit)
+        return causal.trace_cause_chain(self._ctx(), text, max_depth, floor, limit)
+
+    # what if -----------------------------------------------------------------------------
+
+    def intervention_query(
+        self, action: str, task_tag: str | None = None, max_depth: int = 3, limit: int = 10
+    ) -> InterventionResult:
+        """Predicted consequences of doing `action` again, with a verdict and a risk score."""
+        action = validate.text("action", action, max_len=10_000)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        max_depth = validate.count("max_depth", max_depth, high=10)
+        limit = validate.count("limit", limit)
+        ctx = self._ctx()
+        fx = causal.effects(ctx, action, task_tag, max_depth, limit)
+        verdict, risk, evidence = causal.verdict(fx)
+        ids = [n.id for n in fx.matched]
+        with self.store.transaction():
+            pid = (
+                predictions.log(
+                    self.store,
+                    kind="intervention",
+                    subject=action,
+                    predicted=verdict,
+                    good_ids=ids if verdict == "SAFE" else [],
+                    bad_ids=ids if verdict in ("DANGER", "WARNING") else [],
+                    now=self.now(),
+                )
+                if verdict != "UNKNOWN"
+                else None
+            )
+        return InterventionResult(
+            action=action,
+            matched=fx.matched,
+            verdict=verdict,
+            risk=round(risk, 4),
+            consequences=fx.consequences,
+            evidence=evidence,
+            prediction_id=pid,
+        )
+
+    def counterfactual_query(
+        self, decision: str, alternative: str, task_tag: str | None = None, limit: int = 10
+    ) -> CounterfactualResult:
+        """Compare two options on their recorded outcomes (a prevented failure counts for an
+        option, not against it) and log which should go better."""
+        decision = validate.text("decision", decision, max_len=10_000)
+        alternative = validate.text("alternative", alternative, max_len=10_000)
+        limit = validate.count("limit", limit)
+        ctx = self._ctx()
+        a = causal.option_evidence(ctx, decision, task_tag, limit)
+        b = causal.option_evidence(ctx, alternative, task_tag, limit)
+        preferred, margin = causal.prefer(a, b)
+        pid = None
+        if preferred in ("decision", "alternative"):
+            win, lose = (a, b) if preferred == "decision" else (b, a)
+            with self.store.transaction():
+                pid = predictions.log(
+                    self.store,
+                    kind="counterfactual",
+                    subject=f"{decision} vs {alternative}",
+                    predicted=win.option,
+                    good_ids=[n.id for n in win.matched],
+                    bad_ids=[n.id for n in lose.matched],
+                    now=self.now(),
+                )
+        return CounterfactualResult(
+            decision=a,
+            alternative=b,
+            preferred=preferred,  # type: ignore[arg-type]
+            margin=round(margin, 4),
+            prediction_id=pid,
+        )
+
+    def prediction_report(self) -> PredictionReport:
+        """How often logged predictions came true once their outcomes were recorded."""
+        return predictions.report(self.store)
+
+    # corrections -------------------------------------------------------------------------
+
+    def invalidate_decision(self, edge_id: str, reason: str | None = None) -> InvalidateResult:
+        """Retract a recorded lesson: it stays for audit and export but no retrieval path
+        returns it (nor its decision or outcome, once they have no other valid lesson)."""
+        return self._invalidate(edge_id, reason, CAUSAL_RELATIONS, "a decision lesson")
+
+    def invalidate_pattern(self, edge_id: str, reason: str | None = None) -> InvalidateResult:
+        """Retract a mined cross-task pattern; it will not be proposed again."""
+        return self._invalidate(edge_id, reason, patterns.PATTERN_RELATIONS, "a pattern")
+
+    def _invalidate(
+        self, edge_id: str, reason: str | None, relations: frozenset[str], what: str
+    ) -> InvalidateResult:
+        validate.node_id(edge_id, "edge_id")
+        reason = validate.optional_text("reason", reason, max_len=1000) or "invalidated"
+        edge = self.store.get_edges([edge_id]).get(edge_id)
+        if edge is None:
+            raise NotFound("edge", edge_id, "edge_id")
+        if edge.relation not in relations:
+            raise ValidationError("edge_id", f"must name {what}, not a {edge.relation} edge")
+        if edge.valid_to is not None:
+            return InvalidateResult(edge_id=edge_id, invalidated=False, reason="already invalid")
+        with self.store.transaction():
+            self._retire(edge, reason)
+        return InvalidateResult(edge_id=edge_id, invalidated=True, reason=reason)
+
+    def _retire(self, edge: Edge, reason: str, superseded_by: str | None = None) -> None:
+        now = self.now()
+        note = f"{reason}" if not edge.context else f"{edge.context} | {reason}"
+        self.store.update_edge(edge.model_copy(update={"valid_to": now, "context": note}))
+        # An end left with no valid lesson was only ever knowledge through this one.
+        for end in (edge.src, edge.dst):
+            if causal.causal_edges(self._ctx(), [end], "both"):
+                continue
+            node = self.store.get_nodes([end]).get(end)
+            if node is not None and node.valid_to is None and node.kind in ("decision", "outcome"):
+                self.store.update_node(
+                    node.model_copy(update={"valid_to": now, "superseded_by": superseded_by})
+                )
+
+    def resolve_updates(self, limit: int = 20, apply: bool = False) -> UpdatesResult:
+        """Find older lessons contradicted by a newer outcome of the same decision; with
+        apply=true, supersede them (kept for audit, gone from retrieval)."""
+        limit = validate.count("limit", limit)
+        apply = validate.flag("apply", apply)
+        found = patterns.updates(self._ctx(), limit)
+        if apply and found:
+            with self.store.transaction():
+                for s in found:
+                    edge = self.store.get_edges([s.old.edge_id]).get(s.old.edge_id)
+                    if edge is not None and edge.valid_to is None:
+                        self._retire(edge, f"superseded by {s.new.edge_id}", s.new.outcome_id)
+        return UpdatesResult(applied=apply and bool(found), updates=found)
+
+    # patterns and lessons ----------------------------------------------------------------
+
+    def search_patterns(
+        self, query: str | None = None, task_tag: str | None = None, limit: int = 10
+    ) -> PatternsResult:
+        """Cross-task patterns (similar_to, repeated, contradicts, refines) between lessons,
+        mined without an LLM."""
+        query = validate.optional_text("query", query, max_len=10_000)
+        limit = validate.count("limit", limit)
+        self._mine_if_stale()
+        ctx = self._ctx()
+        found = []
+        for edge in self.store.find_edges(relations=patterns.PATTERN_RELATIONS, limit=100_000):
+            p = patterns.as_pattern(ctx, edge)
+            if p is None:
+                continue
+            if task_tag is not None and task_tag not in (p.a.task_tag, p.b.task_tag):
+                continue
+            if query:
+                text = f"{p.a.decision} {p.a.outcome} {p.b.decision} {p.b.outcome}"
+                cover = containment(query, text)
+                if cover < causal.MIN_MATCH:
+                    continue
+                p.score = round(p.score * cover, 4)
+            found.append(p)
+        found.sort(key=lambda p: (-p.score, p.edge_id))
+        return PatternsResult(patterns=found[:limit])
+
+    def _mine_if_stale(self) -> list[str]:
+        lessons = len(self.store.find_edges(relations=CAUSAL_RELATIONS, limit=1_000_000))
+        if self.store.get_meta(META_PATTERNS_MINED) == str(lessons):
+            return []
+        created = patterns.mine(self._ctx(), self.now())
+        self.store.set_meta(META_PATTERNS_MINED, str(lessons))
+        return created
+
+    def reconstruct_lesson(
+        self, query: str, max_edges: int = 10, calibrate: bool = False
+    ) -> LessonText:
+        """A readable lesson assembled from the recorded episodes around `query`."""
+        query = validate.text("query", query, max_len=10_000)
+        max_edges = validate.count("max_edges", max_edges)
+        hits = causal.search_causal(self._ctx(), query, None, max_edges).hits
+        found = [h.lesson for h in hits]
+        if not found:
+            return LessonText(
+                query=query, lesson="No recorded episode matches.", lessons=[], confidence=0.0
+            )
+        lines, prefer, avoid = [], [], []
+        for x in found:
+            p = x.polarity or 0.0
+            tone = "went well" if p > 0 else "went badly" if p < 0 else "was neutral"
+            task = f" (task {x.task_tag})" if x.task_tag else ""
+            lines.append(
+                f"- {x.decision} {x.relation.replace('_', ' ')} {x.outcome}{task}: {tone}."
+            )
+            reward = scoring.decision_reward(x.relation, p)
+            (prefer if reward > 0 else avoid if reward < 0 else []).append(x.decision)
+        summary = []
+        if prefer:
+            summary.append("Prefer: " + "; ".join(dict.fromkeys(prefer)) + ".")
+        if avoid:
+            summary.append("Avoid: " + "; ".join(dict.fromkeys(avoid)) + ".")
+        confidence = sum(x.confidence for x in found) / len(found)
+        if calibrate:
+            accuracy = self.prediction_report().accuracy
+            if accuracy is not None:
+                confidence *= accuracy
+        return LessonText(
+            query=query,
+            lesson="\n".join([*summary, "Episodes:", *lines]),
+            lessons=found,
+            confidence=round(confidence, 4),
+        )
+
+
+def _detail(level: str) -> int | None:
+    validate.one_of("detail_level", level, DETAIL_LEVELS)
+    return DETAIL_LEVELS[level]
+
+
+def _trim_lesson(lesson, width: int | None) -> None:  # type: ignore[no-untyped-def]
+    if width is not None:
+        lesson.decision = shorten(lesson.decision, width)
+        lesson.outcome = shorten(lesson.outcome, width)
+
+
+def _fit(result, field: str, max_tokens: int | None):  # type: ignore[no-untyped-def]
+    """Drop trailing results until the JSON fits about `max_tokens` (4 characters each)."""
+    if max_tokens is None:
+        return result
+    validate.count("max_tokens", max_tokens, low=1, high=1_000_000)
+    items = getattr(result, field)
+    while items and len(result.model_dump_json()) > max_tokens * 4:
+        items.pop()
+    return result

@@ -1,0 +1,447 @@
+"""English temporal expressions, resolved against a reference time. Pure: `now` is passed in.
+
+`resolve("I went there yesterday", now)` gives `[TimeSpan(start, end, "yesterday", "day")]`.
+Spans are half-open [start, end) in `now`'s timezone. `precision` says how tightly the phrase
+pins time down; `describe` renders a span at that precision ("7 May 2023", "April 2023",
+"around 24 April 2023"), so extracted text can carry an absolute date next to "yesterday".
+
+Conventions, where English is ambiguous:
+* weeks run Monday to Sunday; a weekend is Saturday and Sunday; seasons are northern
+  (spring = March to May, winter = December to February);
+* "last Saturday" is the latest Saturday before today, "next Friday" the first one after today;
+* a bare month or weekday ("in May", "on Saturday") is the latest one, unless the text speaks
+  of the future ("will", "going to", "next", ...), then the coming one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Literal
+
+__all__ = ["TimeSpan", "describe", "parse_datetime", "query_window", "resolve"]
+
+Precision = Literal["day", "week", "weekend", "month", "season", "year", "approx", "range", "vague"]
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    start: datetime
+    end: datetime  # exclusive
+    phrase: str
+    precision: Precision = "day"
+
+    @property
+    def anchor(self) -> datetime:
+        """The one instant that best stands for the span: the middle day of an approximate one."""
+        if self.precision in ("approx", "vague"):
+            return _midnight(self.start + (self.end - self.start) / 2)
+        return self.start
+
+
+MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
+    "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12,
+    "dec": 12,
+}  # fmt: skip
+MONTH_NAMES = ("", "January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December")  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+# Quantities that are only roughly known: their spans are approximate.
+FUZZY = {"a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3}
+VAGUE_DAYS = 30  # "recently" looks back this far
+
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b\.?"
+_NUM = r"(?P<num>\d{1,3}|" + "|".join(sorted([*FUZZY, *NUMBERS], key=len, reverse=True)) + ")"
+_UNIT = r"(?P<unit>day|week|month|year|weekend)s?"
+_YEAR = r"(?P<year>(?:1[89]|2[01])\d\d)"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_REL = r"(?P<mod>this past|this coming|the past|the coming|last|this|next|past|coming|previous)"
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|going to|plan(?:s|ning)? to|about to|hop(?:e|ing) to|"
+    r"can't wait|cannot wait|looking forward|upcoming|next|tomorrow)\b|['’]ll\b",
+    re.IGNORECASE,
+)
+
+
+def _midnight(t: datetime) -> datetime:
+    return datetime.combine(t.date(), time(), tzinfo=t.tzinfo)
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    now: datetime
+    today: datetime  # midnight of now
+    future: bool  # the text speaks of what is to come
+
+    def day(self, d: date) -> datetime:
+        return datetime.combine(d, time(), tzinfo=self.now.tzinfo)
+
+
+_Span = tuple[datetime, datetime, Precision]
+
+
+def _days(ctx: _Ctx, start: datetime, n: int = 1, precision: Precision = "day") -> _Span:
+    return start, start + timedelta(days=n), precision
+
+
+def _month(ctx: _Ctx, year: int, month: int) -> _Span:
+    nxt = date(year + month // 12, month % 12 + 1, 1)
+    return ctx.day(date(year, month, 1)), ctx.day(nxt), "month"
+
+
+def _year(ctx: _Ctx, year: int) -> _Span:
+    return ctx.day(date(year, 1, 1)), ctx.day(date(year + 1, 1, 1)), "year"
+
+
+def _shift_months(d: date, months: int) -> date:
+    y, m = divmod(d.year * 12 + d.month - 1 + months, 12)
+    last = (date(y + (m + 1) // 12, (m + 1) % 12 + 1, 1) - timedelta(days=1)).day
+    return date(y, m + 1, min(d.day, last))
+
+
+def _monday(ctx: _Ctx) -> datetime:
+    return ctx.today - timedelta(days=ctx.today.weekday())
+
+
+def _nearest_month(ctx: _Ctx, month: int, mod: str) -> int:
+    """The year of the `month` meant by 'last/this/next/in <month>'."""
+    y, m = ctx.now.year, ctx.now.month
+    if mod == "this":
+        return y
+    if mod == "last" or (mod not in ("next", "coming") and not ctx.future):
+        return y if month < m or (month == m and mod != "last") else y - 1
+    return y if month > m or (month == m and mod != "next") else y + 1
+
+
+# Rules: each turns a match into a span, or None when the match means no time after all.
+
+
+def _iso(m: re.Match[str], ctx: _Ctx) -> _Span:
+    d = date(int(m["year"]), int(m["m"]), int(m["day"]))
+    return _days(ctx, ctx.day(d))
+
+
+def _calendar_day(m: re.Match[str], ctx: _Ctx) -> _Span:
+    month, day = MONTHS[m["month"].lower()], int(m["day"])
+    if m["year"]:
+        return _days(ctx, ctx.day(date(int(m["year"]), month, day)))
+    candidates = [date(ctx.now.year + k, month, day) for k in (-1, 0, 1) if _valid(month, day)]
+    today = ctx.today.date()
+    past = [d for d in candidates if d <= today]
+    coming = [d for d in candidates if d >= today]
+    pick = (coming[0] if coming else past[-1]) if ctx.future else (past[-1] if past else coming[0])
+    return _days(ctx, ctx.day(pick))
+
+
+def _valid(month: int, day: int) -> bool:
+    return 1 <= day <= (29 if month == 2 else 30 if month in (4, 6, 9, 11) else 31)
+
+
+def _month_year(m: re.Match[str], ctx: _Ctx) -> _Span:
+    return _month(ctx, int(m["year"]), MONTHS[m["month"].lower()])
+
+
+def _named_month(m: re.Match[str], ctx: _Ctx) -> _Span:
+    month = MONTHS[m["month"].lower()]
+    return _month(ctx, _nearest_month(ctx, month, m["mod"].lower()), month)
+
+
+def _plain_year(m: re.Match[str], ctx: _Ctx) -> _Span:
+    return _year(ctx, int(m["year"]))
+
+
+def _day_word(offset: int) -> Callable[[re.Match[str], _Ctx], _Span]:
+    return lambda m, ctx: _days(ctx, ctx.today + timedelta(days=offset))
+
+
+def _relative_unit(m: re.Match[str], ctx: _Ctx) -> _Span:
+    mod, unit = m["mod"].lower(), m["unit"].lower()
+    step = {"last": -1, "previous": -1, "this past": -1, "next": 1, "this coming": 1}.get(mod, 0)
+    if mod in ("the past", "past", "the coming", "coming"):
+        days = {"week": 7, "weekend": 7, "month": 30, "year": 365}[unit]
+        if mod.endswith("past"):
+            return ctx.now - timedelta(days=days), ctx.now, "range"
+        return ctx.now, ctx.now + timedelta(days=days), "range"
+    if unit == "week":
+        return _days(ctx, _monday(ctx) + timedelta(weeks=step), 7, "week")
+    if unit == "weekend":
+        return _days(ctx, _monday(ctx) + timedelta(days=5, weeks=step), 2, "weekend")
+    if unit == "month":
+        d = _shift_months(ctx.today.date().replace(day=1), step)
+        return _month(ctx, d.year, d.month)
+    return _year(ctx, ctx.now.year + step)
+
+
+def _count(m: re.Match[str]) -> tuple[int, bool]:
+    word = m["num"].lower()
+    if word in FUZZY:
+        return FUZZY[word], True
+    return (NUMBERS[word], False) if word in NUMBERS else (int(word), False)
+
+
+def _offset(m: re.Match[str], ctx: _Ctx, sign: int) -> _Span:
+    """'two weeks ago', 'in three days': a point, widened when the unit or count is rough."""
+    n, fuzzy = _count(m)
+    unit = m["unit"].lower()
+    if unit == "weekend":
+        return _days(ctx, _monday(ctx) + timedelta(days=5, weeks=sign * n), 2, "weekend")
+    if unit in ("month", "year") and not fuzzy:
+        d = _shift_months(ctx.today.date(), sign * n * (12 if unit == "year" else 1))
+        return _month(ctx, d.year, d.month) if unit == "month" else _year(ctx, d.year)
+    days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * n
+    point = ctx.today + timedelta(days=sign * days)
+    if unit == "day" and not fuzzy:
+        return _days(ctx, point)
+    # Half-width: a few days for weeks, a third of the quantity when it is rough.
+    half = max(1, days // 3) if fuzzy else 3
+    return point - timedelta(days=half), point + timedelta(days=half + 1), "approx"
+
+
+def _rolling(m: re.Match[str], ctx: _Ctx) -> _Span:
+    n, _ = _count(m)
+    days = {"day": 1, "week": 7, "weekend": 7, "month": 30, "year": 365}[m["unit"].lower()] * n
+    if m["dir"].lower() == "next":
+        return ctx.now, ctx.now + timedelta(days=days), "range"
+    return ctx.now - timedelta(days=days), ctx.now, "range"
+
+
+def _weekday(m: re.Match[str], ctx: _Ctx) -> _Span:
+    mod = (m["mod"] or "").lower()
+    delta = WEEKDAYS.index(m["wd"].lower()) - ctx.today.weekday()
+    if mod == "this":
+        return _days(ctx, ctx.today + timedelta(days=delta))
+    forward = mod in ("next", "coming", "this coming") or (
+        mod not in ("last", "past", "this past") and ctx.future
+    )
+    if forward:
+        return _days(ctx, ctx.today + timedelta(days=delta if delta > 0 else delta + 7))
+    return _days(ctx, ctx.today + timedelta(days=delta if delta < 0 else delta - 7))
+
+
+def _season(m: re.Match[str], ctx: _Ctx) -> _Span:
+    first = SEASONS[m["season"].lower()]
+
+    def span(year: int) -> _Span:
+        start = ctx.day(date(year, first, 1))
+        return start, ctx.day(_shift_months(start.date(), 3)), "season"
+
+    if m["year"]:
+        return span(int(m["year"]))
+    mod = (m["mod"] or "").lower()
+    y = ctx.now.year
+    spans = [span(y + k) for k in (-2, -1, 0, 1)]
+    current = [s for s in spans if s[0] <= ctx.now < s[1]]
+    ended = [s for s in spans if s[1] <= ctx.now]
+    coming = [s for s in spans if s[0] > ctx.now]
+    if mod == "this":
+        return current[0] if current else span(y)
+    if mod in ("last", "this past", "past"):
+        return ended[-1]
+    if mod in ("next", "this coming", "coming") or ctx.future:
+        return coming[0] if mod or not current else current[0]
+    return current[0] if current else ended[-1]
+
+
+def _vague(back_days: int, until_days: int = 0) -> Callable[[re.Match[str], _Ctx], _Span]:
+    def rule(m: re.Match[str], ctx: _Ctx) -> _Span:
+        base = ctx.now if not until_days else ctx.today
+        return base - timedelta(days=back_days), base - timedelta(days=until_days), "vague"
+
+    return rule
+
+
+_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str], _Ctx], _Span]]] = [
+    (
+        rf"\b{_YEAR}[-/](?P<m>[01]?\d)[-/](?P<day>[0-3]?\d)"
+        r"(?:[T ]\d\d?:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?(?!\d)",
+        _iso,
+    ),
+    (rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
+    (rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}(?![\d:])(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
+    (rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", _month_year),
+    (
+        r"\b(?P<mod>last|this|next|coming|in|during|since|by|until|till|before|after|from|of|"
+        rf"through|around)\s+(?:(?:early|mid|late|the end of|the start of)[\s-]+)?{_MONTH}",
+        _named_month,
+    ),
+    (
+        rf"\b(?:in|during|since|of|by|until|till|before|after|from|through|around)\s+{_YEAR}\b",
+        _plain_year,
+    ),
+    (r"\b(?:the\s+)?day\s+before\s+yesterday\b", _day_word(-2)),
+    (r"\b(?:the\s+)?day\s+after\s+tomorrow\b", _day_word(2)),
+    (r"\byesterday\b|\blast\s+night\b", _day_word(-1)),
+    (r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b", _day_word(0)),
+    (r"\btomorrow\b", _day_word(1)),
+    (rf"\b{_REL}\s+(?P<unit>week|month|year|weekend)\b", _relative_unit),
+    (
+        rf"\b(?:(?:about|around|almost|nearly|over|like|just)\s+)?{_NUM}\s+{_UNIT}\s+ago\b",
+        lambda m, ctx: _offset(m, ctx, -1),
+    ),
+    (
+        rf"\bin\s+(?:(?:about|around|another)\s+)?{_NUM}\s+{_UNIT}\b",
+        lambda m, ctx: _offset(m, ctx, 1),
+    ),
+    (rf"\b{_NUM}\s+{_UNIT}\s+from\s+now\b", lambda m, ctx: _offset(m, ctx, 1)),
+    (rf"\b(?:the\s+)?(?P<dir>past|last|previous|next)\s+{_NUM}\s+{_UNIT}\b", _rolling),
+    (
+        r"\b(?:(?P<mod>this past|this coming|last|this|next|past|coming|on)\s+)?"
+        rf"(?P<wd>{'|'.join(WEEKDAYS)})\b(?!s)",
+        _weekday,
+    ),
+    (
+        r"\b(?:(?P<mod>this past|this coming|last|this|next|past|coming)\s+|(?:in|during|over)"
+        rf"\s+(?:the\s+)?)(?P<season>summer|winter|spring|fall|autumn)\b(?:\s+(?:of\s+)?{_YEAR})?",
+        _season,
+    ),
+    (rf"\b(?P<season>summer|winter|spring|fall|autumn)\s+(?:of\s+)?{_YEAR}\b", _season),
+    (r"\b(?:just\s+)?(?:recently|lately)\b|\bthese\s+days\b", _vague(VAGUE_DAYS)),
+    (r"\bthe\s+other\s+day\b", _vague(7, 1)),
+    (r"\ba\s+(?:little\s+|long\s+)?while\s+(?:ago|back)\b", _vague(365, 14)),
+]  # type: ignore[assignment]
+_COMPILED = [(re.compile(p, re.IGNORECASE), rule) for p, rule in _RULES]
+
+
+def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
+    """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
+    today = _midnight(now)
+    ctx = _Ctx(now=now, today=today, future=bool(_FUTURE.search(text)))
+    found: list[tuple[int, int, TimeSpan]] = []
+    for pattern, rule in _COMPILED:
+        for m in pattern.finditer(text):
+            try:
+                start, end, precision = rule(m, ctx)
+            except (ValueError, OverflowError, KeyError, IndexError):
+                continue  # "31 February", a year past 9999: no time here
+            phrase = " ".join(m.group(0).split())
+            found.append((m.start(), m.end(), TimeSpan(start, end, phrase, precision)))
+    found.sort(key=lambda f: (f[0] - f[1], f[0]))
+    kept: list[tuple[int, int, TimeSpan]] = []
+    for start, end, span in found:
+        if all(end <= s or start >= e for s, e, _ in kept):
+            kept.append((start, end, span))
+    return [(start, span) for start, _, span in sorted(kept, key=lambda k: k[0])]
+
+
+def resolve(text: str, now: datetime) -> list[TimeSpan]:
+    """The temporal phrases of `text`, in order, resolved against `now`. Never raises."""
+    if not text:
+        return []
+    return [span for _, span in _spans(text[:10_000], now)]
+
+
+_BEFORE = re.compile(r"\b(?:before|prior to|until|till|up to)\s*$")
+_AFTER = re.compile(r"\b(?:since|after|from)\s*$")
+
+
+def query_window(query: str, now: datetime) -> TimeSpan | None:
+    """The time a query asks about, for recall filters and boosts; None if it names no time.
+
+    Several phrases give the span covering them all; 'since/after X' runs from X to now,
+    'before X' from the beginning of time to X.
+    """
+    found = _spans(query[:10_000], now) if query else []
+    if not found:
+        return None
+    pos, first = found[0]
+    # The preposition may sit inside the phrase ("since May") or just before it.
+    word = first.phrase.split()[0].lower()
+    head = next(
+        (h for h in (query[:pos].lower(), word) if _AFTER.search(h) or _BEFORE.search(h)), ""
+    )
+    if _AFTER.search(head):
+        start = first.start if head.rstrip().endswith("since") else first.end
+        return TimeSpan(start, max(now, start), first.phrase, "range")
+    if _BEFORE.search(head):
+        return TimeSpan(datetime.min.replace(tzinfo=now.tzinfo), first.start, first.phrase, "range")
+    if len(found) == 1:
+        return first
+    spans = [s for _, s in found]
+    return TimeSpan(
+        min(s.start for s in spans),
+        max(s.end for s in spans),
+        " … ".join(s.phrase for s in spans),
+        "range",
+    )
+
+
+def describe(span: TimeSpan) -> str | None:
+    """The span in words at its precision; None for vague spans ('recently')."""
+    p = span.precision
+    if p == "vague":
+        return None
+    if p == "day":
+        return _day_text(span.start)
+    if p in ("week", "weekend"):
+        return f"the {p} of {_day_text(span.start)}"
+    if p == "month":
+        return f"{MONTH_NAMES[span.start.month]} {span.start.year}"
+    if p == "season":
+        name = next(s for s, m in SEASONS.items() if m == span.start.month)
+        y = span.start.year
+        return f"{name} {y}/{(y + 1) % 100:02d}" if name == "winter" else f"{name} {y}"
+    if p == "year":
+        return str(span.start.year)
+    if p == "approx":
+        return f"around {_day_text(span.anchor)}"
+    return f"{_day_text(span.start)} to {_day_text(span.end - timedelta(microseconds=1))}"
+
+
+def _day_text(t: datetime) -> str:
+    return f"{t.day} {MONTH_NAMES[t.month]} {t.year}"
+
+
+_CLOCK = re.compile(
+    r"\b(?P<h>[012]?\d):(?P<mi>[0-5]\d)(?::(?P<s>[0-5]\d))?\s*(?P<ampm>[ap]\.?m\.?)?"
+    r"|\b(?P<h2>1[0-2]|0?\d)\s*(?P<ampm2>[ap]\.?m\.?)",
+    re.IGNORECASE,
+)
+_DATED = [
+    re.compile(rf"\b{_DAY}(?:\s+of)?\s+{_MONTH},?\s+{_YEAR}(?!\d)", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}(?!\d)", re.IGNORECASE),
+]
+
+
+def parse_datetime(value: str) -> datetime | None:
+    """An absolute timestamp: ISO 8601, or prose like '1:56 pm on 8 May, 2023'.
+
+    Naive values are taken as UTC (as everywhere in ebbtide). None when `value` names no date.
+    """
+    value = value.strip()
+    try:
+        t = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return t if t.tzinfo else t.replace(tzinfo=UTC)
+    except ValueError:
+        pass
+    for pattern in _DATED:
+        m = pattern.search(value)
+        if m is None:
+            continue
+        rest = value[: m.start()] + " " + value[m.end() :]
+        clock = _CLOCK.search(rest)
+        hour = minute = second = 0
+        if clock:
+            hour = int(clock["h"] or clock["h2"])
+            minute, second = int(clock["mi"] or 0), int(clock["s"] or 0)
+            ampm = (clock["ampm"] or clock["ampm2"] or "").lower()
+            if ampm.startswith("p") and hour < 12:
+                hour += 12
+            elif ampm.startswith("a") and hour == 12:
+                hour = 0
+        try:
+            return datetime(
+                int(m["year"]), MONTHS[m["month"].lower()], int(m["day"]), hour, minute, second,
+                tzinfo=UTC,
+            )  # fmt: skip
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,231 @@
+"""The causal layer, by the questions an agent asks before acting again."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import NotFound, ValidationError
+
+
+@pytest.fixture
+def incident(memory, clock):
+    """skip load test -> checkout outage -> customer escalation; canary -> shipped safely;
+    circuit breaker prevented a cascade failure."""
+    a = memory.record_decision(
+        "Skipped the load test before the sale", "Checkout outage on Saturday", "caused",
+        task_tag="checkout",
+    )
+    clock.advance(hours=2)
+    b = memory.record_decision(
+        "Checkout outage on Saturday", "Escalation from Acme Retail", "caused", task_tag="checkout"
+    )
+    clock.advance(hours=2)
+    c = memory.record_decision(
+        "Escalation from Acme Retail", "Acme threatened to churn", "caused", task_tag="checkout"
+    )
+    memory.record_decision(
+        "Rolled out behind a canary", "Release shipped safely and stayed stable", "caused",
+        task_tag="checkout",
+    )
+    memory.record_decision(
+        "Added a circuit breaker to payments", "Cascade failure across payments", "prevented",
+        task_tag="payments",
+    )
+    return a, b, c
+
+
+def test_episodes_told_twice_join_into_one_chain(memory, incident):
+    a, b, _ = incident
+    assert a.outcome.id == b.decision.id
+
+
+def test_trace_cause_chain_returns_recorded_multi_hop_chains_with_defaults(memory, incident):
+    result = memory.trace_cause_chain("Acme threatened to churn")
+    chain = result.chains[0]
+    assert [s.decision for s in chain.steps] == [
+        "Skipped the load test before the sale",
+        "Checkout outage on Saturday",
+        "Escalation from Acme Retail",
+    ]
+    two_hop = memory.trace_cause_chain("escalation from Acme")
+    assert [s.decision for s in two_hop.chains[0].steps][0] == (
+        "Skipped the load test before the sale"
+    )
+    assert len(two_hop.chains[0].steps) == 2
+
+
+def test_trace_cause_names_the_direct_cause(memory, incident):
+    result = memory.trace_cause("checkout outage")
+    assert result.causes[0].lesson.decision == "Skipped the load test before the sale"
+
+
+def test_an_action_whose_chain_ends_in_an_outage_is_danger(memory, incident):
+    result = memory.intervention_query("skip the load test before the sale")
+    assert result.verdict == "DANGER" and result.risk > 0.6
+    texts = [c.node.text for c in result.consequences]
+    assert "Escalation from Acme Retail" in texts
+    far = next(c for c in result.consequences if c.node.text == "Acme threatened to churn")
+    assert far.hops == 3 and [s.relation for s in far.path] == ["caused"] * 3
+
+
+def test_a_good_track_record_is_safe(memory, incident):
+    assert memory.intervention_query("roll out behind a canary").verdict == "SAFE"
+
+
+def test_preventing_a_failure_is_protective_evidence(memory, incident):
+    result = memory.intervention_query("add a circuit breaker to payments")
+    assert result.verdict == "SAFE"
+    (c,) = result.consequences
+    assert c.activation < 0, "the failure was prevented, not caused"
+
+
+def test_inhibition_reaches_past_the_first_hop(memory):
+    memory.record_decision("Enabled rate limiting", "Database overload", "prevented")
+    memory.record_decision("Database overload", "Data loss in orders", "caused")
+    result = memory.intervention_query("enable rate limiting")
+    acts = {c.node.text: c.activation for c in result.consequences}
+    assert acts["Database overload"] < 0 and acts["Data loss in orders"] < 0
+    assert result.verdict == "SAFE"
+
+
+def test_counterfactual_prefers_the_option_that_prevented_failure(memory, incident):
+    result = memory.counterfactual_query(
+        "Added a circuit breaker to payments", "Skipped the load test before the sale"
+    )
+    assert result.preferred == "decision" and result.margin > 0
+    assert result.decision.protective > 0 and result.decision.bad == 0
+    assert result.alternative.bad > 0
+
+
+def test_counterfactual_does_not_mix_up_similar_names(memory):
+    memory.record_decision("Enabled flag f1", "Checkout crashed", "caused")
+    memory.record_decision("Enabled flag f10", "Release shipped on time", "caused")
+    result = memory.counterfactual_query("Enabled flag f1", "Enabled flag f10")
+    assert [n.text for n in result.decision.matched] == ["Enabled flag f1"]
+    assert result.preferred == "alternative"
+
+
+def test_unknown_options_are_unknown_not_guessed(memory, incident):
+    result = memory.counterfactual_query("Rewrite it in Rust", "Skipped the load test")
+    assert result.preferred == "unknown" and result.prediction_id is None
+
+
+def test_predictions_resolve_when_the_outcome_arrives(memory, incident):
+    q = memory.intervention_query("skip the load test before the sale")
+    assert memory.prediction_report().items[0].status == "open"
+    memory.record_decision("Skipped the load test before the sale", "Another outage", "caused")
+    report = memory.prediction_report()
+    (item,) = [i for i in report.items if i.prediction_id == q.prediction_id]
+    assert item.status == "correct" and report.accuracy == 1.0
+
+
+def test_predictions_never_show_up_in_recall(memory, incident):
+    memory.intervention_query("skip the load test before the sale")
+    hits = memory.recall("prediction skip load test", include_cold=True).hits
+    assert all(h.node.kind != "prediction" for h in hits)
+
+
+def test_an_invalidated_lesson_vanishes_from_every_retrieval_path(memory):
+    rec = memory.record_decision("Cached sessions in Redis", "Login latency improved")
+    memory.invalidate_decision(rec.edge.id, "measured wrongly")
+    assert memory.search_causal(query="cached sessions redis").hits == []
+    assert memory.recall("cached sessions redis", include_cold=True).hits == []
+    assert memory.trace_cause("login latency improved").causes == []
+    assert memory.intervention_query("cache sessions in redis").verdict == "UNKNOWN"
+    assert memory.search_memory("cached sessions").lessons == []
+    edge = memory.store.get_edges([rec.edge.id])[rec.edge.id]
+    assert edge.valid_to is not None and "measured wrongly" in edge.context
+
+
+def test_a_newer_contradicting_outcome_supersedes_the_old_lesson(memory, clock):
+    old = memory.record_decision("Added retries to the payment client", "Checkout errors fixed")
+    clock.advance(days=3)
+    new = memory.record_decision(
+        "Added retries to the payment client", "Retry storm caused a checkout outage"
+    )
+    preview = memory.resolve_updates()
+    assert not preview.applied
+    assert [(u.old.edge_id, u.new.edge_id) for u in preview.updates] == [(old.edge.id, new.edge.id)]
+    assert memory.search_causal(query="payment client retries").hits[0].lesson.edge_id in {
+        old.edge.id, new.edge.id
+    }
+    memory.resolve_updates(apply=True)
+    ids = [h.lesson.edge_id for h in memory.search_causal(query="payment client retries").hits]
+    assert ids == [new.edge.id]
+    hits = memory.recall("checkout errors fixed", include_cold=True).hits
+    assert old.outcome.id not in {h.node.id for h in hits}
+
+
+def test_search_causal_by_task_and_query(memory, incident):
+    by_task = memory.search_causal(task_tag="payments")
+    assert [h.lesson.relation for h in by_task.hits] == ["prevented"]
+    hits = memory.search_causal(query="checkout outage").hits
+    assert "Checkout outage on Saturday" in {h.lesson.outcome for h in hits[:2]}
+
+
+def test_search_memory_returns_knowledge_and_lessons(memory, incident):
+    memory.remember("Acme Retail is our largest checkout customer", "client")
+    result = memory.search_memory("Acme Retail")
+    assert any(h.node.kind == "client" for h in result.hits)
+    assert any("Acme" in x.outcome for x in result.lessons)
+
+
+def test_search_facts_returns_current_values_only(memory):
+    memory.record_fact("deploy window", "Tuesdays 10-12")
+    memory.record_fact("deploy window", "Wednesdays 14-16")
+    facts = memory.search_facts("deploy window").facts
+    assert [f.attributes["value"] for f in facts] == ["Wednesdays 14-16"]
+
+
+def test_causal_directory_is_a_compact_index(memory, incident):
+    d = memory.causal_directory(limit=3)
+    assert len(d.entries) == 3 and len(d.text.splitlines()) == 3
+    assert all("--" in line for line in d.text.splitlines())
+
+
+def test_patterns_are_mined_across_tasks_and_can_be_retracted(memory):
+    memory.record_decision("Skipped code review on the hotfix", "Production outage", task_tag="a")
+    memory.record_decision("Skipped code review on the hotfix", "Production outage again",
+                           task_tag="b")
+    memory.record_decision("Skipped code review on the docs fix", "Docs shipped on time",
+                           task_tag="c")
+    found = memory.search_patterns().patterns
+    relations = {p.relation for p in found}
+    assert "contradicts" in relations or "similar_to" in relations
+    first = found[0]
+    memory.invalidate_pattern(first.edge_id, "coincidence")
+    assert first.edge_id not in {p.edge_id for p in memory.search_patterns().patterns}
+
+
+def test_reconstruct_lesson_reads_like_advice(memory, incident):
+    lesson = memory.reconstruct_lesson("load test before the sale")
+    assert "Avoid: Skipped the load test before the sale" in lesson.lesson
+    assert lesson.lessons and 0 < lesson.confidence <= 1
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda m: m.record_decision(" ", "outage"), "decision"),
+        (lambda m: m.record_decision("d", "\n"), "outcome"),
+        (lambda m: m.record_decision("d", "o", "helped"), "relation"),
+        (lambda m: m.trace_cause(""), "outcome_description"),
+        (lambda m: m.intervention_query("  "), "action"),
+        (lambda m: m.counterfactual_query("a", ""), "alternative"),
+        (lambda m: m.search_causal(limit=0), "limit"),
+        (lambda m: m.search_memory("x", detail_level="l9"), "detail_level"),
+    ],
+)
+def test_empty_or_bad_fields_are_clear_errors(memory, call, field):
+    with pytest.raises(ValidationError) as exc:
+        call(memory)
+    assert exc.value.field == field
+    assert memory.stats().nodes == 0
+
+
+def test_unknown_edge_ids_are_not_found(memory):
+    with pytest.raises(NotFound):
+        memory.invalidate_decision("e_missing")
+    rec = memory.record_decision("d", "o")
+    with pytest.raises(ValidationError, match="pattern"):
+        memory.invalidate_pattern(rec.edge.id)
