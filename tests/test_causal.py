@@ -48,9 +48,7 @@ def test_trace_cause_chain_returns_recorded_multi_hop_chains_with_defaults(memor
         "Escalation from Acme Retail",
     ]
     two_hop = memory.trace_cause_chain("escalation from Acme")
-    assert [s.decision for s in two_hop.chains[0].steps][0] == (
-        "Skipped the load test before the sale"
-    )
+    assert two_hop.chains[0].steps[0].decision == "Skipped the load test before the sale"
     assert len(two_hop.chains[0].steps) == 2
 
 
