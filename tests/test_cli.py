@@ -85,3 +85,15 @@ def test_stats_and_maintain_as_json(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["nodes"] == 0
     assert main(["stats", "--store", store, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["last_maintain"] is not None
+
+
+def test_sleep_consolidates_and_reports(tmp_path, capsys):
+    store = tmp_path / "z.db"
+    with open_memory(store) as m:
+        m.record_decision("Skipped code review of the login hotfix", "Login outage", task_tag="a")
+        m.record_decision(
+            "Skipped code review of the payments hotfix", "Payments outage", task_tag="b"
+        )
+    assert main(["sleep", "--store", str(store), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["patterns_added"] >= 1 and report["maintain"]["nodes"] >= 3

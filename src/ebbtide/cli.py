@@ -124,6 +124,18 @@ def cmd_maintain(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sleep(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        report = memory.sleep()
+    if args.json:
+        _print_json(report)
+    else:
+        from .server.render import summary
+
+        console.print(summary(report))
+    return 0
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     with open_memory(args.store) as memory:
         if args.action == "list":
@@ -221,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("maintain", parents=[common], help="re-tier and archive now").set_defaults(
         fn=cmd_maintain
     )
+    sub.add_parser(
+        "sleep", parents=[common], help="consolidate: maintain, mine patterns, find updates"
+    ).set_defaults(fn=cmd_sleep)
     p = sub.add_parser(
         "review", parents=[common], help="approve or reject deletions (a person's act)"
     )
