@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, overload
 
-from . import causal, predictions, scoring, validate
+from . import causal, extract, predictions, scoring, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
 from .errors import NotFound, ValidationError
 from .memory_causal import CausalOps
 from .model import (
+    CAUSAL_RELATIONS,
     RELATIONS,
     DecisionRecord,
     Edge,
@@ -33,6 +34,7 @@ from .model import (
     ReviewQueue,
     SleepReport,
     Stats,
+    TranscriptResult,
     new_edge,
     new_id,
 )
@@ -91,11 +93,20 @@ class Memory(CausalOps):
 
     # remember / connect ---------------------------------------------------------------------
 
+    @overload
+    def remember(self, text: str, kind: str = "note", **kw: Any) -> Node: ...
+    @overload
+    def remember(
+        self, text: None = None, kind: str = "note", *, messages: Any, **kw: Any
+    ) -> TranscriptResult: ...
+
     def remember(
         self,
-        text: str,
+        text: str | None = None,
         kind: str = "note",
         *,
+        messages: str | Sequence[Any] | None = None,
+        date: datetime | str | None = None,
         node_id: str | None = None,
         pinned: bool = False,
         links: Iterable[Link | dict[str, Any]] | None = None,
@@ -110,8 +121,19 @@ class Memory(CausalOps):
 
         Remembering the same text again (same kind and scope) returns the existing node and
         counts as a use of it, instead of making a duplicate. `at` dates knowledge that is
-        older than now (a file's modification time, a message's timestamp).
+        older than now (a file's modification time).
+
+        With `messages` (a transcript: "speaker: text" lines, or a list of {id?, speaker,
+        text, time?}) instead of text, the raw turns go to the audit log and what they say
+        is extracted and stored: facts, events, preferences, lessons and causal links, each
+        keeping the ids of the messages it came from.
         """
+        if messages is not None:
+            if text is not None:
+                raise ValidationError("text", "give either text or messages, not both")
+            return self._remember_transcript(messages, date, scope=scope, task_tag=task_tag)
+        if text is None:
+            raise ValidationError("text", "is required (or give messages)")
         text = validate.text("text", text)
         kind = validate.kind(kind)
         pinned = validate.flag("pinned", pinned)
@@ -165,6 +187,69 @@ class Memory(CausalOps):
             for link in parsed_links:
                 self._link(node.id, link.target, link.relation, link.weight, now=now)
         return node
+
+    def _remember_transcript(
+        self,
+        messages: str | Sequence[Any],
+        date: datetime | str | None,
+        *,
+        scope: str,
+        task_tag: str | None,
+    ) -> TranscriptResult:
+        turns = extract.parse_transcript(messages)
+        session = self._at(date, "date") if date is not None else None
+        found = extract.extract(turns, session)
+        now = self.now()
+        nodes: list[Node] = []
+        edges: list[Edge] = []
+        with self.store.transaction():
+            audit = [
+                {"id": m.id, "speaker": m.speaker, "text": m.text,
+                 "time": m.time.isoformat() if m.time else None}
+                for m in turns
+            ]  # fmt: skip
+            self.store.append_audit(
+                "transcript",
+                {"date": session.isoformat() if session else None, "messages": audit},
+                now.timestamp(),
+            )
+            for item in found.items:
+                attrs = dict(item.attributes)
+                if item.when is not None:
+                    attrs["when"] = item.when.isoformat()
+                if item.kind in EPISODE_KINDS:
+                    node = self._episode_node(item.text, item.kind, scope, task_tag, now)
+                    node = node.model_copy(
+                        update={
+                            "sources": list(dict.fromkeys([*node.sources, *item.sources])),
+                            "attributes": {**node.attributes, **attrs},
+                        }
+                    )
+                    self.store.update_node(node)
+                else:
+                    node = self.remember(
+                        item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
+                        sources=item.sources, provenance="transcript",
+                    )  # fmt: skip
+                nodes.append(node)
+            for link in found.links:
+                a, b = nodes[link.src], nodes[link.dst]
+                if a.id == b.id:
+                    continue
+                if link.relation in CAUSAL_RELATIONS:
+                    rec = self._episode(
+                        a, b, link.relation, link.weight, now, task_tag, None, "rule",
+                        "transcript",
+                    )  # fmt: skip
+                    edges.append(rec.edge)
+                else:
+                    edges.append(
+                        self._link(a.id, b.id, link.relation, link.weight, now=now,
+                                   provenance="transcript")
+                    )  # fmt: skip
+        fresh = self.store.get_nodes([n.id for n in nodes])
+        unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
+        return TranscriptResult(messages=len(turns), nodes=unique, edges=edges)
 
     def _at(self, at: datetime | str | None, field: str = "at") -> datetime:
         if at is None:

@@ -259,64 +259,100 @@ def _vague(back_days: int, until_days: int = 0) -> Callable[[re.Match[str], _Ctx
     return rule
 
 
-_RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str], _Ctx], _Span]]] = [
+_M = frozenset(MONTHS)
+_UNITS = frozenset(
+    f"{u}{s}" for u in ("day", "week", "month", "year", "weekend") for s in ("", "s")
+)
+_DIGIT = "#"  # trigger: the text has a digit
+# (words of which the text must hold one, pattern, rule). The trigger words keep the cost of a
+# sentence without any time in it to one tokenisation.
+_RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]] = [
     (
+        frozenset({_DIGIT}),
         rf"\b{_YEAR}[-/](?P<m>[01]?\d)[-/](?P<day>[0-3]?\d)"
         r"(?:[T ]\d\d?:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?(?!\d)",
         _iso,
     ),
-    (rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
-    (rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}(?![\d:])(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
-    (rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", _month_year),
+    (_M, rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
+    (_M, rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}(?![\d:])(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
+    (_M, rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", _month_year),
     (
+        _M,
         r"\b(?P<mod>last|this|next|coming|in|during|since|by|until|till|before|after|from|of|"
         rf"through|around)\s+(?:(?:early|mid|late|the end of|the start of)[\s-]+)?{_MONTH}",
         _named_month,
     ),
     (
+        frozenset({_DIGIT}),
         rf"\b(?:in|during|since|of|by|until|till|before|after|from|through|around)\s+{_YEAR}\b",
         _plain_year,
     ),
-    (r"\b(?:the\s+)?day\s+before\s+yesterday\b", _day_word(-2)),
-    (r"\b(?:the\s+)?day\s+after\s+tomorrow\b", _day_word(2)),
-    (r"\byesterday\b|\blast\s+night\b", _day_word(-1)),
-    (r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b", _day_word(0)),
-    (r"\btomorrow\b", _day_word(1)),
-    (rf"\b{_REL}\s+(?P<unit>week|month|year|weekend)\b", _relative_unit),
+    (frozenset({"yesterday"}), r"\b(?:the\s+)?day\s+before\s+yesterday\b", _day_word(-2)),
+    (frozenset({"tomorrow"}), r"\b(?:the\s+)?day\s+after\s+tomorrow\b", _day_word(2)),
+    (frozenset({"yesterday", "night"}), r"\byesterday\b|\blast\s+night\b", _day_word(-1)),
     (
+        frozenset({"today", "tonight", "morning", "afternoon", "evening"}),
+        r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b",
+        _day_word(0),
+    ),
+    (frozenset({"tomorrow"}), r"\btomorrow\b", _day_word(1)),
+    (_UNITS, rf"\b{_REL}\s+(?P<unit>week|month|year|weekend)\b", _relative_unit),
+    (
+        frozenset({"ago"}),
         rf"\b(?:(?:about|around|almost|nearly|over|like|just)\s+)?{_NUM}\s+{_UNIT}\s+ago\b",
         lambda m, ctx: _offset(m, ctx, -1),
     ),
     (
+        _UNITS,
         rf"\bin\s+(?:(?:about|around|another)\s+)?{_NUM}\s+{_UNIT}\b",
         lambda m, ctx: _offset(m, ctx, 1),
     ),
-    (rf"\b{_NUM}\s+{_UNIT}\s+from\s+now\b", lambda m, ctx: _offset(m, ctx, 1)),
-    (rf"\b(?:the\s+)?(?P<dir>past|last|previous|next)\s+{_NUM}\s+{_UNIT}\b", _rolling),
+    (frozenset({"now"}), rf"\b{_NUM}\s+{_UNIT}\s+from\s+now\b", lambda m, ctx: _offset(m, ctx, 1)),
+    (_UNITS, rf"\b(?:the\s+)?(?P<dir>past|last|previous|next)\s+{_NUM}\s+{_UNIT}\b", _rolling),
     (
+        frozenset(WEEKDAYS),
         r"\b(?:(?P<mod>this past|this coming|last|this|next|past|coming|on)\s+)?"
         rf"(?P<wd>{'|'.join(WEEKDAYS)})\b(?!s)",
         _weekday,
     ),
     (
+        frozenset(SEASONS),
         r"\b(?:(?P<mod>this past|this coming|last|this|next|past|coming)\s+|(?:in|during|over)"
         rf"\s+(?:the\s+)?)(?P<season>summer|winter|spring|fall|autumn)\b(?:\s+(?:of\s+)?{_YEAR})?",
         _season,
     ),
-    (rf"\b(?P<season>summer|winter|spring|fall|autumn)\s+(?:of\s+)?{_YEAR}\b", _season),
-    (r"\b(?:just\s+)?(?:recently|lately)\b|\bthese\s+days\b", _vague(VAGUE_DAYS)),
-    (r"\bthe\s+other\s+day\b", _vague(7, 1)),
-    (r"\ba\s+(?:little\s+|long\s+)?while\s+(?:ago|back)\b", _vague(365, 14)),
-]  # type: ignore[assignment]
-_COMPILED = [(re.compile(p, re.IGNORECASE), rule) for p, rule in _RULES]
+    (
+        frozenset(SEASONS),
+        rf"\b(?P<season>summer|winter|spring|fall|autumn)\s+(?:of\s+)?{_YEAR}\b",
+        _season,
+    ),
+    (
+        frozenset({"recently", "lately", "days"}),
+        r"\b(?:just\s+)?(?:recently|lately)\b|\bthese\s+days\b",
+        _vague(VAGUE_DAYS),
+    ),
+    (frozenset({"other"}), r"\bthe\s+other\s+day\b", _vague(7, 1)),
+    (
+        frozenset({"while"}),
+        r"\ba\s+(?:little\s+|long\s+)?while\s+(?:ago|back)\b",
+        _vague(365, 14),
+    ),
+]
+_COMPILED = [(words, re.compile(p, re.IGNORECASE), rule) for words, p, rule in _RULES]
+_TOKEN = re.compile(r"[a-z]+")
+_HAS_DIGIT = re.compile(r"\d")
 
 
 def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
     """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
-    today = _midnight(now)
-    ctx = _Ctx(now=now, today=today, future=bool(_FUTURE.search(text)))
+    ctx = _Ctx(now=now, today=_midnight(now), future=bool(_FUTURE.search(text)))
+    words = set(_TOKEN.findall(text.lower()))
+    if _HAS_DIGIT.search(text):
+        words.add(_DIGIT)
     found: list[tuple[int, int, TimeSpan]] = []
-    for pattern, rule in _COMPILED:
+    for triggers, pattern, rule in _COMPILED:
+        if words.isdisjoint(triggers):
+            continue
         for m in pattern.finditer(text):
             try:
                 start, end, precision = rule(m, ctx)

@@ -1,0 +1,1254 @@
+"""Rule-based extraction from chat transcripts: no model, no network, deterministic.
+
+A transcript becomes typed items (each a self-contained sentence) and links between them:
+
+1. turns are split into sentences; bare acknowledgements ("haha", "thanks!") are dropped, and
+   everything else is kept (as a `note` when no other kind fits): recall needs it;
+2. first- and second-person pronouns become names ("I adopted a dog", said by Caroline ->
+   "Caroline adopted a dog"), verbs agreeing;
+3. time phrases are resolved against the message time (or the session date) and the absolute
+   date is written next to them ("yesterday (7 May 2023)"); the item's `when` is that date;
+4. causal cues split a sentence into cause and effect clauses linked `caused`, `enabled`,
+   `prevented` or `no_effect` (a negated cue). Anaphors link to what was said before, across
+   turns: "That caused ..." to the previous sentence, "The outage led to ..." to the item that
+   mentioned an outage. Causes done by someone become decisions, effects become outcomes
+   (with polarity from `polarity.py`);
+5. other sentences are typed by cue: lesson, preference, decision, event, fact, note;
+6. speakers and named people become person items, linked `about` from the items naming them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from .clock import to_datetime
+from .errors import ValidationError
+from .polarity import outcome_polarity
+from .text import STOPWORDS, normalize, shorten, tokens
+from .timeparse import TimeSpan, describe, parse_datetime, resolve
+
+__all__ = [
+    "Extraction",
+    "Item",
+    "ItemLink",
+    "Message",
+    "extract",
+    "parse_transcript",
+    "rewrite_pronouns",
+    "split_sentences",
+]
+
+Kind = Literal["fact", "preference", "event", "lesson", "decision", "outcome", "note", "person"]
+Relation = Literal["caused", "enabled", "prevented", "no_effect", "related", "about"]
+CAUSAL = frozenset({"caused", "enabled", "prevented", "no_effect"})
+
+# Link weights: how sure a rule is. An explicit cue inside one sentence is surer than an
+# anaphor across sentences, which is surer than a cue that is often only temporal ("after").
+EXPLICIT = 0.8
+ANAPHORIC = 0.7
+WEAK = 0.5
+HYPOTHETICAL = 0.6  # factor for "would cause", "could prevent"
+RELATED = 0.5  # consecutive items of one turn, a question and its answer
+MENTION = 0.6  # `about` weight when a person is named but is not the subject
+ANTECEDENT_TURNS = 3  # "That caused ..." looks back at most this many turns
+NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    speaker: str
+    text: str
+    time: datetime | None = None
+    caption: str | None = None  # an image shared with the message, described in words
+
+
+@dataclass
+class Item:
+    kind: Kind
+    text: str
+    sources: list[str]  # message ids
+    when: datetime | None = None  # when the event happened, if the text said so
+    attributes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ItemLink:
+    src: int  # index into Extraction.items
+    dst: int
+    relation: Relation
+    weight: float
+
+
+@dataclass
+class Extraction:
+    items: list[Item]
+    links: list[ItemLink]
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing transcripts
+# ---------------------------------------------------------------------------------------------
+
+_LINE = re.compile(
+    r"^\s*(?:\[(?P<stamp>[^\]]{1,60})\]|(?P<iso>\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?"
+    r"(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?))?\s*(?P<speaker>[^\s:\[][^:\n]{0,59}?)\s*:\s+(?P<text>.*)$"
+)
+_ALIASES = {
+    "speaker": ("speaker", "role", "name"),
+    "text": ("text", "content"),
+    "id": ("id", "dia_id"),
+    "time": ("time", "timestamp"),
+    "caption": ("caption", "blip_caption"),
+}
+
+
+def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> list[Message]:
+    """Messages from "speaker: text" lines, or a list of dicts or such strings.
+
+    A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker
+    continues the message before it. Dicts take speaker (or role), text (or content), and
+    optional id, time and caption. Missing ids become f"{id_prefix}1", f"{id_prefix}2", ...
+    Anything else raises ValidationError naming the field ("messages[3].text").
+    """
+    if isinstance(value, str):
+        drafts = _parse_lines(value)
+    elif isinstance(value, Sequence):
+        drafts = [_parse_entry(f"messages[{i}]", e) for i, e in enumerate(value)]
+    else:
+        raise ValidationError("messages", "must be a transcript string or a list of messages")
+    seen: set[str] = set()
+    out: list[Message] = []
+    for i, (field_, d) in enumerate(drafts):
+        ident = d.get("id") or f"{id_prefix}{i + 1}"
+        if ident in seen:
+            raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
+        seen.add(ident)
+        out.append(Message(ident, d["speaker"], d["text"], d.get("time"), d.get("caption")))
+    return out
+
+
+def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
+    drafts: list[tuple[str, dict[str, Any]]] = []
+    for n, line in enumerate(value.splitlines()):
+        if not line.strip():
+            continue
+        field_ = f"lines[{n}]"
+        m = _LINE.match(line)
+        if m is None or len(m["speaker"].split()) > 6:
+            if not drafts:
+                raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+            drafts[-1][1]["text"] += "\n" + line.strip()
+            continue
+        text = m["text"].strip()
+        if not text:
+            raise ValidationError(f"{field_}.text", "must not be empty")
+        entry: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": text}
+        stamp = m["stamp"] or m["iso"]
+        if stamp:
+            entry["time"] = _time(f"{field_}.time", stamp)
+        drafts.append((field_, entry))
+    return drafts
+
+
+def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any]]:
+    if isinstance(entry, Message):
+        return field_, {k: getattr(entry, k) for k in _ALIASES}
+    if isinstance(entry, str):
+        m = _LINE.match(entry)
+        if m is None or not m["text"].strip():
+            raise ValidationError(field_, "must look like 'speaker: text'", entry[:80])
+        d: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": m["text"].strip()}
+        if m["stamp"] or m["iso"]:
+            d["time"] = _time(f"{field_}.time", m["stamp"] or m["iso"])
+        return field_, d
+    if not isinstance(entry, dict):
+        raise ValidationError(field_, "must be an object or a 'speaker: text' string")
+    got = {k: next((entry[a] for a in names if entry.get(a) is not None), None)
+           for k, names in _ALIASES.items()}  # fmt: skip
+    out: dict[str, Any] = {}
+    for key in ("speaker", "caption"):
+        if got[key] is not None:
+            out[key] = _string(f"{field_}.{key}", got[key], 200 if key == "speaker" else 10_000)
+    if "speaker" not in out:
+        raise ValidationError(f"{field_}.speaker", "is required")
+    text = got["text"]
+    if text is None or (isinstance(text, str) and not text.strip() and "caption" in out):
+        if "caption" not in out:
+            raise ValidationError(f"{field_}.text", "is required")
+        text = ""
+    out["text"] = text if text == "" else _string(f"{field_}.text", text, 100_000)
+    if got["id"] is not None:
+        ident = got["id"]
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            raise ValidationError(f"{field_}.id", "must be a string or an integer", ident)
+        out["id"] = _string(f"{field_}.id", str(ident), 200)
+    if got["time"] is not None:
+        out["time"] = _time(f"{field_}.time", got["time"])
+    return field_, out
+
+
+def _string(field_: str, value: Any, max_len: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(field_, "must be a non-empty string", value)
+    if len(value) > max_len:
+        raise ValidationError(field_, f"must be at most {max_len} characters", len(value))
+    return value.strip()
+
+
+def _time(field_: str, value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return to_datetime(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return to_datetime(value)
+        except (ValueError, OverflowError, OSError):
+            pass
+    elif isinstance(value, str) and (parsed := parse_datetime(value)) is not None:
+        return parsed
+    raise ValidationError(field_, "must be a date and time (ISO 8601 or '8 May 2023')", value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences and acknowledgements
+# ---------------------------------------------------------------------------------------------
+
+_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*\n+\s*")
+_ABBREVIATIONS = _words("mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a chat turn; an abbreviation ("Dr.", "e.g.") does not end one."""
+    out: list[str] = []
+    pos = 0
+    for m in _BREAK.finditer(text):
+        piece = text[pos : m.start()].strip()
+        last = piece.rsplit(None, 1)[-1].lower().rstrip(".") if piece else ""
+        if last in _ABBREVIATIONS and "\n" not in m.group():
+            continue  # the period belongs to the abbreviation: keep reading
+        if piece:
+            out.append(piece)
+        pos = m.end()
+    if text[pos:].strip():
+        out.append(text[pos:].strip())
+    return out
+
+
+# Words that carry no knowledge in a chat turn: backchannel, greetings, praise, filler.
+# Contractions are split, so "that's" leaves "that" and "s".
+_ACK_WORDS = _words(
+    """haha hahaha hehe lol lmao rofl omg wow woah whoa yay yeah yes yep yup ya no nope nah ok
+    okay k sure cool nice great awesome amazing wonderful fantastic incredible lovely sweet neat
+    thanks thank thx ty congrats congratulations hey hi hello hiya bye goodbye cheers totally
+    definitely absolutely exactly indeed true agreed right alright glad good hear see soon later
+    take care welcome anytime really super pretty quite sounds sound seems anything something new
+    up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
+    back let know talk fun luck happy hope agree
+    looks look thing"""
+)
+
+
+def _is_acknowledgement(sentence: str, names: frozenset[str]) -> bool:
+    words = re.findall(r"[a-z0-9]+", sentence.lower().replace("’", "'"))
+    if len(words) > 12:
+        return False
+    rest = [w for w in words if w not in STOPWORDS and w not in _ACK_WORDS and w not in names]
+    if not rest:
+        return True
+    # A lone leftover capitalised word is a vocative nickname: "Thanks, Mel!"
+    if len(rest) == 1 and len(words) <= 6:
+        m = re.search(rf"\b{rest[0]}\b", sentence, re.IGNORECASE)
+        return m is not None and sentence[m.start()].isupper()
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Pronouns
+# ---------------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+# pronoun -> (replacement, the pronoun is a singular subject whose verb must agree)
+_FIRST = {
+    "i": ("{p}", True), "i'm": ("{p} is", False), "i've": ("{p} has", False),
+    "i'll": ("{p} will", False), "i'd": ("{p} {would}", False), "me": ("{p}", False),
+    "my": ("{p}'s", False), "mine": ("{p}'s", False), "myself": ("themself", False),
+    "we": ("{p} and others", False), "we're": ("{p} and others are", False),
+    "we've": ("{p} and others have", False), "we'll": ("{p} and others will", False),
+    "we'd": ("{p} and others {would}", False), "us": ("{p} and others", False),
+    "our": ("{p}'s", False), "ours": ("{p}'s", False), "ourselves": ("themselves", False),
+}  # fmt: skip
+_SECOND = {
+    "you": ("{p}", True), "you're": ("{p} is", False), "you've": ("{p} has", False),
+    "you'll": ("{p} will", False), "you'd": ("{p} {would}", False), "your": ("{p}'s", False),
+    "yours": ("{p}'s", False), "yourself": ("themself", False),
+}  # fmt: skip
+# "you" that is no one in particular, or several people: left alone.
+_GENERIC_YOU_BEFORE = frozenset({"thank", "see", "bless", "mind"})
+_GENERIC_YOU_AFTER = frozenset({"know", "guys", "all", "two", "both", "see", "never"})
+_AGREE = {
+    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't",
+    "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't", "go": "goes",
+    "wanna": "wants to", "gotta": "has to",
+}  # fmt: skip
+_INVERTED = {k: v for k, v in _AGREE.items() if k not in ("go",)}
+_ADVERBS = _words(
+    """just really also always never still even often sometimes usually actually totally finally
+    recently definitely certainly probably already kinda sorta truly honestly absolutely only
+    mostly generally seriously literally basically simply personally rarely hardly barely
+    especially now then too both all def legit so"""
+)
+# "you" is the subject of the next verb only at the start of a clause: after these words, or
+# after punctuation. Elsewhere it is an object: "let you know", "taken you ages".
+_CLAUSE_OPENERS = _words(
+    """and but so if when because that as since or while until unless cause what how where why
+    who which whether then though although hope think guess bet know glad sure wish once before
+    after whenever wherever believe feel maybe hopefully probably whatever like"""
+)
+IRREGULAR_PAST = _words(
+    """went got made took saw came felt found gave told thought knew left met ran bought brought
+    began became built caught chose did drew drank drove ate fell fought flew forgot forgave
+    froze grew had heard held hid hit hurt kept laid led lent let lost meant paid put quit read
+    rode rang rose said sang sat sent set shot shut slept sold spent spoke stood stole struck
+    swam taught tore threw understood woke won wore wrote was were been done gone seen taken
+    given known shown written cut cost broke broken spun dug fed bent bet blew bit bound bred
+    burnt learnt dreamt sought swore wept"""
+)
+_NOT_VERBS = _words(
+    """guys all both two too later soon again here there today tomorrow yesterday tonight now
+    then back home alone ok okay so very much once twice lol haha out up"""
+)
+
+
+def _conjugate(verb: str) -> str:
+    """Third person singular of a base-form verb: 'love' -> 'loves', 'try' -> 'tries'."""
+    if verb in ("have", "be"):
+        return "has" if verb == "have" else "is"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _is_base_verb(word: str) -> bool:
+    return (
+        word.isalpha()
+        and word not in STOPWORDS
+        and word not in IRREGULAR_PAST
+        and word not in _NOT_VERBS
+        and not (word.endswith("ed") and not word.endswith("eed"))
+        and not word.endswith(("ing", "ly"))
+    )
+
+
+def _is_past(word: str) -> bool:
+    return word in IRREGULAR_PAST or (word.endswith("ed") and not word.endswith("eed"))
+
+
+def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) -> str:
+    """First person -> the speaker, second person -> the addressee (when known), verbs agreeing.
+
+    "I love my dog" by Caroline -> "Caroline loves Caroline's dog"; "Did you go?" to Melanie ->
+    "Did Melanie go?"; "we" -> "Caroline and others".
+    """
+    words = list(_WORD.finditer(sentence))
+    low = [w.group().lower().replace("’", "'") for w in words]
+    out: dict[int, str] = {}
+    for i, w in enumerate(low):
+        prev = low[i - 1] if i and _adjacent(sentence, words[i - 1], words[i]) else None
+        if w in _FIRST and words[i].group() != "US":
+            person, (template, agrees) = speaker, _FIRST[w]
+        elif w in _SECOND and addressee is not None:
+            if w == "you" and (
+                prev in _GENERIC_YOU_BEFORE
+                or (i + 1 < len(low) and low[i + 1] in _GENERIC_YOU_AFTER)
+            ):
+                continue
+            person, (template, agrees) = addressee, _SECOND[w]
+        else:
+            continue
+        nxt = low[i + 1] if i + 1 < len(low) else ""
+        would = "had" if nxt == "been" or (_is_past(nxt) and nxt not in ("let", "put")) else "would"
+        out[i] = template.format(p=person, would=would)
+        if prev in _INVERTED and agrees:  # "do you" -> "does Melanie", "am I" -> "is Caroline"
+            out[i - 1] = _case_like(words[i - 1].group(), _INVERTED[prev])
+        elif agrees and (w != "you" or prev is None or prev in _CLAUSE_OPENERS):
+            j = i + 1
+            while j < len(low) and (low[j] in _ADVERBS or low[j].endswith("ly")) and j < i + 4:
+                j += 1
+            if j < len(low) and _adjacent(sentence, words[j - 1], words[j]):
+                if low[j] in _AGREE:
+                    out[j] = _AGREE[low[j]]
+                elif _is_base_verb(low[j]):
+                    out[j] = _conjugate(low[j])
+    if not out:
+        return sentence
+    parts, pos = [], 0
+    for i, w in enumerate(words):
+        if i in out:
+            parts += [sentence[pos : w.start()], out[i]]
+            pos = w.end()
+    parts.append(sentence[pos:])
+    return "".join(parts)
+
+
+def _adjacent(sentence: str, a: re.Match[str], b: re.Match[str]) -> bool:
+    """Only spaces between two words: no punctuation ends a clause between them."""
+    return not sentence[a.end() : b.start()].strip()
+
+
+def _case_like(original: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if original[:1].isupper() else word
+
+
+# ---------------------------------------------------------------------------------------------
+# Kinds of sentence
+# ---------------------------------------------------------------------------------------------
+
+_LESSON = re.compile(
+    r"\b(?:i|we)\s+(?:(?:have|'ve)\s+)?(?:learned|learnt|realized|realised)\b|\blessons?\s+"
+    r"learn[et]\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\b|"
+    r"\bnever\s+again\b|\b(?:i|we|you)\s+should\s+(?:always|never)\b|\b(?:it|that|this)\s+"
+    r"taught\s+(?:me|us)\b|\brule\s+of\s+thumb\b|^(?:always|never)\s+\w+",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:i|we)(?:'d|\s+would)?\s+(?:(?:really|absolutely|just|also|totally|truly|still|do|"
+    r"genuinely|so|kinda|don't|do\s+not|never|didn't|did\s+not)\s+)*(?P<verb>love|like|enjoy|"
+    r"adore|prefer|hate|dislike|detest|can't\s+stand|cannot\s+stand)\b|\bmy\s+(?:all[- ]time\s+)?"
+    r"fav(?:ou?rite)?\b|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:(?:a|such\s+a|not\s+a|no)\s+)?"
+    r"(?:big\s+|huge\s+)?(?:fan\s+of|into|obsessed\s+with|passionate\s+about|fond\s+of)\b|"
+    r"\b(?:i'd|i\s+would)\s+rather\b",
+    re.IGNORECASE,
+)
+_DISLIKE = re.compile(
+    r"\b(?:hate|dislike|detest|can't\s+stand|cannot\s+stand|not\s+a\s+fan|no\s+fan|don't|"
+    r"do\s+not|never|didn't|did\s+not)\b",
+    re.IGNORECASE,
+)
+_DECISION = re.compile(
+    r"\b(?:decided|decide|decision)\s+to\b|\b(?:chose|choose|opted|opt)\s+(?:to|for)\b|"
+    r"\b(?:switched|switching|switch)\s+(?:over\s+)?to\b|\bsettled\s+on\b|\b(?:went|going)\s+"
+    r"with\b|\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going\s+to|gonna)\b|^gonna\b|"
+    r"\bplan(?:ning)?\s+to\b|\bmade\s+(?:the|a)\s+(?:call|decision)\b",
+    re.IGNORECASE,
+)
+_FACT_VERB = re.compile(
+    r"(?:'s\s+\w+(?:\s+\w+)?\s+)?(?:is|are|was|were|has|have|had|works|lives|studies|owns|"
+    r"teaches|volunteers|plays|speaks|comes\s+from|grew\s+up|was\s+born)\b"
+)
+_LEAD_FILLER = _words(
+    """so well oh and but also then actually honestly yeah yes haha lol just later finally
+    recently yesterday today tonight now anyway btw plus ok okay wow hey eventually lately
+    sometimes still um"""
+)
+
+
+def _subject(text: str, names: Sequence[str]) -> tuple[str | None, str]:
+    """The person a sentence is about when it starts with their name, and the rest of it."""
+    rest = text.lstrip(" \"'(")
+    while True:
+        head = re.match(r"([A-Za-z]+)[,!]?\s+", rest)
+        if head is None or head.group(1).lower() not in _LEAD_FILLER:
+            break
+        rest = rest[head.end() :]
+    for name in sorted(names, key=len, reverse=True):
+        if rest.startswith(name) and not rest[len(name) : len(name) + 1].isalnum():
+            tail = rest[len(name) :]
+            tail = tail[len(" and others") :] if tail.startswith(" and others") else tail
+            return name, tail.strip()
+    return None, rest
+
+
+def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Kind:
+    if _LESSON.search(original):
+        return "lesson"
+    if _PREFERENCE.search(original):
+        return "preference"
+    if _DECISION.search(original):
+        return "decision"
+    if dated:
+        return "event"
+    who, rest = _subject(text, names)
+    if who is not None:
+        verbs = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in _ADVERBS][:1]
+        if _FACT_VERB.match(rest):
+            return "fact"
+        if verbs and _is_past(verbs[0]):
+            return "event"
+    return "note"
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal cues
+# ---------------------------------------------------------------------------------------------
+
+_NEG = r"(?:(?:did|does|do|had|has|have|would|could|will|was|is)(?:n't|\s+not)|n't|not|never)"
+_AUX = r"(?:(?:has|have|had|will|would|could|might|may|can|should|is|was|are|were|also|then|"
+_AUX += r"help|helps|helped|\w+ly)\s+)"
+_MODAL = re.compile(r"\b(?:will|would|could|might|may|can|should)\b")
+# The start of a clause: a pronoun, a determiner or a name (capitalised even under IGNORECASE).
+_SUBJ = (
+    r"(?:i|we|you|he|she|they|it|there|the|a|an|our|my|his|her|their|its|your|this|that|these|"
+    r"those|every|each|all|no|some|any|both|most|(?-i:[A-Z])\w*)\b"
+)
+
+
+@dataclass(frozen=True)
+class _Cue:
+    pattern: str
+    relation: Relation
+    direction: Literal["forward", "backward"]  # forward: the cause comes first
+    # np: the effect is the noun phrase after the cue; clause: the words after the cue are a
+    # predicate, so the effect is the whole local sentence; full: the words after are a clause;
+    # sentence: like clause, through the end of the sentence (past ':' and ';').
+    effect: Literal["np", "clause", "full", "sentence"]
+    weight: float = EXPLICIT
+    verb: bool = True  # a verb cue can be negated and needs a cause that is not just a person
+
+
+_CUES = [
+    _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np"),
+    _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np"),
+    _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np"),
+    _Cue(r"(?:triggered|triggers|trigger|triggering)", "caused", "forward", "np"),
+    _Cue(r"(?:brought|brings|bring)\s+about", "caused", "forward", "np"),
+    _Cue(r"(?:gave|gives|give)\s+rise\s+to", "caused", "forward", "np"),
+    _Cue(r"(?:contributed|contributes|contribute)\s+to", "caused", "forward", "np"),
+    _Cue(r"(?:prevented|prevents|prevent|preventing)", "prevented", "forward", "np"),
+    _Cue(r"(?:averted|averts|avert|avoided|avoids|avoid)", "prevented", "forward", "np"),
+    _Cue(
+        r"(?:saved|saves|save|spared|spares)\s+(?:\w+\s+){0,3}?from", "prevented", "forward", "np"
+    ),
+    _Cue(
+        r"(?:protected|protects)\s+(?:\w+\s+){0,3}?(?:from|against)", "prevented", "forward", "np"
+    ),
+    _Cue(
+        r"(?:stopped|stops|kept|keeps)(?=\s+(?:\w+\s+){1,4}?from\s+\w+ing)",
+        "prevented",
+        "forward",
+        "clause",
+    ),
+    # "stopped the stampede before it started"; not "stopped working" (ceased)
+    _Cue(r"(?:stopped|stops|stop)(?!\s+\w+ing\b)", "prevented", "forward", "np"),
+    _Cue(r"(?:enabled|enables|enable)", "enabled", "forward", "np"),
+    _Cue(r"made\s+(?:it\s+)?possible(?:\s+for)?", "enabled", "forward", "np"),
+    _Cue(r"paved\s+the\s+way\s+for", "enabled", "forward", "np"),
+    # "helped Caroline relax", "let us ship": a person and what they could then do
+    _Cue(
+        r"(?:allowed|allows|allow|helped|helps|help)(?=\s+(?:(?-i:[A-Z])\w*(?:\s+and\s+"
+        r"others)?|him|her|them|it|people|everyone)\s+(?:to\s+)?[a-z]+)",
+        "enabled",
+        "forward",
+        "clause",
+    ),
+    # "The restart did not fix it after all: the pool ran dry again": the fix failed, and what
+    # happened next (after the colon) is its outcome
+    _Cue(
+        r"(?:did\s+not|didn't|never)\s+(?:really\s+)?(?:fix|solve|resolve)\s+(?:it|this|that|"
+        r"the\s+(?:problem|issue))|(?:did\s+not|didn't)\s+(?:hold\s+up|last|stick)|"
+        r"(?:was|were)(?:\s+not|n't)\s+(?:a\s+)?(?:real|lasting|proper)\s+fix",
+        "caused",
+        "forward",
+        "sentence",
+        verb=False,
+    ),
+    # "It didn't help.": what was tried changed nothing
+    _Cue(
+        r"(?:didn't|did\s+not|doesn't|does\s+not|never)\s+(?:really\s+)?(?:help|work|matter|"
+        r"change\s+(?:anything|much|a\s+thing)|make\s+(?:a|any|much\s+of\s+a)\s+difference)",
+        "no_effect",
+        "forward",
+        "clause",
+        verb=False,
+    ),
+    _Cue(
+        r"(?:had|has|have)\s+no\s+(?:real\s+)?(?:effect|impact)(?:\s+on)?",
+        "no_effect",
+        "forward",
+        "np",
+    ),
+    _Cue(
+        r"(?:made|makes|make)\s+no\s+(?:real\s+)?difference(?:\s+(?:to|for))?",
+        "no_effect",
+        "forward",
+        "np",
+    ),
+    # ", which fixed it": the relative clause says what the main clause brought about
+    _Cue(
+        r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
+        + "|".join(sorted(IRREGULAR_PAST))
+        + r")\b)",
+        "caused",
+        "forward",
+        "clause",
+        WEAK + 0.1,
+        False,
+    ),
+    _Cue(
+        r"(?:because|['’]cause|cuz|coz)(?:\s+of)?|(?:due|owing)\s+to|as\s+a\s+(?:result|"
+        r"consequence)\s+of",
+        "caused",
+        "backward",
+        "full",
+        verb=False,
+    ),
+    _Cue(r"thanks\s+to", "enabled", "backward", "full", verb=False),
+    _Cue(
+        rf"after(?=\s+{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?\s+(?:\w+ed|"
+        + "|".join(sorted(IRREGULAR_PAST))
+        + r")\b)",
+        "caused",
+        "backward",
+        "full",
+        WEAK,
+        False,
+    ),
+    _Cue(
+        rf"(?:,|;|\band)\s*so(?!\s+that\b)(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|"
+        r"are|were|has|had|will|would|can|could)\b))",
+        "caused",
+        "forward",
+        "full",
+        WEAK + 0.1,
+        False,
+    ),
+    _Cue(
+        r"so\s+that(?=(?:\s+\w+){1,4}?\s+(?:can|could|would|will|might)\b)",
+        "enabled",
+        "forward",
+        "full",
+        WEAK + 0.1,
+        False,
+    ),
+    _Cue(
+        r"(?:,|;)\s*(?:and\s+)?(?:therefore|thus|hence|consequently|as\s+a\s+(?:result|"
+        r"consequence))\b,?",
+        "caused",
+        "forward",
+        "full",
+        verb=False,
+    ),
+    _Cue(
+        r"(?:,|;)?\s*(?:which|and\s+that|and\s+this)(?:\s+is|\s+was|'s)\s+why",
+        "caused",
+        "forward",
+        "full",
+        verb=False,
+    ),
+    _Cue(r"(?:,|;)\s*(?:or\s+)?otherwise,?", "prevented", "forward", "full", WEAK + 0.1, False),
+]
+_STARTS_WITH_WORD = re.compile(r"\(\?:[a-z]|[a-z]")
+
+
+def _cue_group(i: int, cue: _Cue) -> str:
+    word_start = r"\b" if _STARTS_WITH_WORD.match(cue.pattern) else ""
+    return rf"(?P<c{i}>{word_start}{cue.pattern})\b"
+
+
+# One pass finds every cue (group c<i> is _CUES[i]); negation and auxiliaries before a verb cue
+# are read backwards from it.
+_CUE_RE = re.compile("|".join(_cue_group(i, c) for i, c in enumerate(_CUES)), re.IGNORECASE)
+# A sentence holding none of these words has no cue: the cue pattern is not run on it.
+_CUE_WORDS = _words(
+    """caused causes cause causing led leads lead leading resulted results result resulting
+    triggered triggers trigger triggering brought brings bring gave gives give contributed
+    contributes contribute prevented prevents prevent preventing averted averts avert avoided
+    avoids avoid saved saves save spared spares protected protects stopped stops kept keeps
+    enabled enables enable made makes make possible paved allowed allows allow helped helps help
+    didn did doesn does never had has have which because cuz coz due owing as thanks after so
+    therefore thus hence consequently otherwise fix solve resolve hold last stick real work matter
+    difference effect impact stop"""
+)
+_BEFORE_VERB_CUE = re.compile(
+    rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
+)
+# Sentence openers: "Because X, Y" (X is given) and "As a result, Y" (X was said before).
+_LEAD_CLAUSE = re.compile(
+    r"^(?P<cue>because(?:\s+of)?|(?:due|owing)\s+to|as\s+a\s+(?:result|consequence)\s+of|"
+    r"thanks\s+to|after|without)\s+(?P<x>[^,;]{2,200}?),\s*(?P<y>\S.*)$",
+    re.IGNORECASE,
+)
+_LEAD_ALONE = re.compile(
+    r"^(?:(?P<so>so)|(?P<other>otherwise)|(?P<result>as\s+a\s+(?:result|consequence)|"
+    r"consequently|therefore|thus|hence|(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:why|how)|"
+    r"and\s+so))\b,?\s*(?P<y>\S.*)$",
+    re.IGNORECASE,
+)
+_LEAD_RELATION = {
+    "because": "caused", "because of": "caused", "due to": "caused",
+    "owing to": "caused", "thanks to": "enabled", "after": "caused",
+}  # fmt: skip
+# What "that" can be when it stands for something said before.
+_ANAPHORS = frozenset(
+    {
+        "that", "this", "it", "which", "these", "those", "doing that", "doing this", "doing so",
+        "all that", "all this", "that change", "this change", "that decision", "this decision",
+        "that move", "this move", "the change", "the decision", "that one", "this one",
+        "that's what", "that is what", "this is what", "it's what", "what",
+    }
+)  # fmt: skip
+_COUNTERFACTUAL = re.compile(
+    r"\b(?:would|could|might)(?:n't|\s+not)?\s+(?:have|'ve)\b|\b\w+'d\s+have\b", re.IGNORECASE
+)
+_NEGATED_COUNTERFACTUAL = re.compile(
+    r"\b(?:would|could|might)(?:n't|\s+not)\s+(?:have|'ve)\b|\bnever\b", re.IGNORECASE
+)
+_EDGE_WORDS = re.compile(
+    r"^(?:(?:and|but|then|which|also|and\s+then|or)\b[\s,]*)+|"
+    r"(?:[\s,]+\b(?:and|but|which|that|so|or))+$",
+    re.IGNORECASE,
+)
+# A verb cue after these is a noun ("for the cause", "a good result") or an infinitive of purpose
+# ("things to help her"): no causal claim.
+_NOT_A_CLAIM_BEFORE = _words("the a an my your his her our their its good great no any to shared")
+# ... and so is one followed by these ("a shared cause must have been ...").
+_NOT_A_CLAIM_AFTER = _words("must is was are were like and or has have")
+# "the script that Joanna contributed to": a relative clause, not a cause
+_RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[;:—–]|\s-\s|,\s*(?=(?:but|and|although|though|while|yet)\b)|\bbut\b)\s*",
+    re.IGNORECASE,
+)
+_ANAPHOR_ACTS = re.compile(r"(?:it|this|that)\s+(?:\w+ly\s+)?([a-z]+)\b", re.IGNORECASE)
+_NOT_ACTS = _words("was were had did said meant been seemed sounded looked")
+_COMMENT = re.compile(r"(?:\w+,\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|\s+\()", re.IGNORECASE)
+_BY_GERUND = re.compile(r"\bby\s+(\w+ing\b.*)$")
+# "we avoided a weekend outage": the effect of a cause is that something did not happen
+_AVOIDED = re.compile(
+    r"^(?P<who>(?:[\w']+\s+){0,4}?)(?:\w+ly\s+)?(?:avoided|averted|dodged|escaped|prevented|"
+    r"(?:was|were)\s+spared)\s+(?P<what>\S.*)$",
+    re.IGNORECASE,
+)
+_STOPPED_EARLY = re.compile(
+    r"\s+(?:before\s+it\s+(?:even\s+)?(?:started|began|happened|could\s+\w+)|in\s+its\s+tracks)"
+    r"(?=[.!]*$)",
+    re.IGNORECASE,
+)
+_GERUND_STOP = _words(
+    "nothing something everything anything morning evening during thing king spring ring "
+    "ceiling building wedding meeting feeling evening darling"
+)
+
+
+_OPENER = re.compile(
+    r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
+    r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily)\b[,:]?\s*",
+    re.IGNORECASE,
+)
+
+
+def _clean(segment: str) -> str:
+    """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
+    segment = segment.strip(" \t\n,;:—–-")
+    segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
+    opener = re.match(r"([A-Za-z]+),\s+", segment)
+    if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
+        segment = segment[opener.end() :]
+    return _OPENER.sub("", segment)
+
+
+def _says_what_it_did(text: str) -> bool:
+    """'It kept the builds reproducible': an earlier thing, acting. 'It was fun' is not."""
+    m = _ANAPHOR_ACTS.match(text)
+    return m is not None and _is_past(m.group(1).lower()) and m.group(1).lower() not in _NOT_ACTS
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Extraction
+# ---------------------------------------------------------------------------------------------
+
+_REL_NOUN = (
+    r"(?:best\s+friend|friend|buddy|sister|brother|sis|bro|mom|mum|mother|dad|father|son|"
+    r"daughter|husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|boss|manager|colleague|"
+    r"co-?worker|teammate|neighbou?r|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|"
+    r"niece|nephew|kid|child|baby|teacher|mentor|coach|therapist|roommate|classmate)"
+)
+_NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
+_PERSON_PATTERNS = [
+    re.compile(
+        rf"\b(?:my|our|your|his|her|their)\s+(?:(?:best|old|good|close|new|little|big|older|"
+        rf"younger)\s+)?(?P<rel>{_REL_NOUN})\s*,?\s+(?P<name>{_NAME})"
+    ),
+    re.compile(rf"\b(?P<name>{_NAME}),?\s+(?:my|our)\s+(?P<rel>{_REL_NOUN})\b"),
+    re.compile(rf"\b(?P<name>{_NAME})\s+and\s+(?:I|me)\b|\b(?:[Mm]e|I)\s+and\s+(?P<name2>{_NAME})"),
+    re.compile(
+        rf"\b(?P<name>{_NAME})\s+(?:said|says|told|tells|asked|asks|texted|invited|visited|"
+        r"suggested|mentioned|recommended|called\s+me)\b"
+    ),
+]
+_NOT_NAMES = _words(
+    """I The A An My Our Your His Her Their It This That These Those We You They He She Me Us
+    Them Mom Mum Dad God Hey Hi Oh Yes No So And But Then Well Also Just Lol Haha Wow Thanks Ok
+    Okay Today Yesterday Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+    January February March April May June July August September October November December
+    Christmas Easter There Here What When Where Why How Who Which Someone Everyone"""
+)
+
+
+@dataclass
+class _Found:
+    """A cue found in a sentence."""
+
+    start: int  # with the negation and auxiliaries before a verb cue
+    end: int
+    cue: _Cue
+    negated: bool
+    weight: float
+
+
+@dataclass
+class _Draft:
+    item: Item
+    msg: int  # index of the message it came from
+    question: bool = False
+    effect_text: str | None = None  # the clause read for polarity, when it is an effect
+
+
+class _Extractor:
+    def __init__(self, messages: Sequence[Message], date: datetime | None) -> None:
+        self.messages = messages
+        self.date = date
+        self.speakers = list(dict.fromkeys(m.speaker for m in messages))
+        self.drafts: list[_Draft] = []
+        self.links: dict[tuple[int, int, str], float] = {}
+        self.pairs: set[frozenset[int]] = set()  # linked items, either way
+        self.by_text: dict[str, int] = {}
+        self.focus: list[tuple[int, int]] = []  # (message, item) each statement ends on
+        self.people: dict[str, dict[str, Any]] = {s: {"role": "speaker"} for s in self.speakers}
+        self.name_words = frozenset(w for s in self.speakers for w in tokens(s))
+
+    # -- per message ---------------------------------------------------------------------------
+
+    def run(self) -> Extraction:
+        for k, msg in enumerate(self.messages):
+            first = len(self.drafts)
+            ref = msg.time or self.date
+            addressee = self._addressee(k)
+            for sentence in split_sentences(msg.text):
+                if not _is_acknowledgement(sentence, self.name_words):
+                    self._sentence(k, msg, sentence, ref, addressee)
+            if msg.caption:
+                caption = msg.caption.strip().rstrip(".")
+                shared = "shared " if re.match(r"(?i)an?\s+(?:photo|picture|image|screenshot)\b",
+                                               caption) else "shared an image: "  # fmt: skip
+                self._add("note", f"{msg.speaker} {shared}{caption}.", k, msg, {"image": True})
+            self._link_turn(k, first)
+        return self._finish()
+
+    def _addressee(self, k: int) -> str | None:
+        speaker = self.messages[k].speaker
+        if len(self.speakers) == 2:
+            return next(s for s in self.speakers if s != speaker)
+        for prev in reversed(self.messages[max(0, k - ANTECEDENT_TURNS) : k]):
+            if prev.speaker != speaker:
+                return prev.speaker
+        return None
+
+    def _sentence(
+        self, k: int, msg: Message, sentence: str, ref: datetime | None, addressee: str | None
+    ) -> None:
+        spans = resolve(sentence, ref) if ref is not None else []
+        text = _annotate(rewrite_pronouns(sentence, msg.speaker, addressee), spans)
+        self._find_people(sentence, msg.speaker)
+        question = sentence.rstrip().endswith("?")
+        names = [*self.people]
+        if question:
+            self._add("note", text, k, msg, {"question": True}, spans, question=True)
+            return
+        if not (_LESSON.search(sentence) or _PREFERENCE.search(sentence)):
+            focus = self._causal(k, msg, text, spans)
+            if focus is not None:
+                self.focus.append((k, focus))
+                return
+        dated = any(s.precision != "vague" for s in spans)
+        kind = _classify(sentence, text, names, dated)
+        attrs: dict[str, Any] = {}
+        if kind == "preference":
+            attrs["sentiment"] = "negative" if _DISLIKE.search(sentence) else "positive"
+        i = self._add(kind, text, k, msg, attrs, spans)
+        self.focus.append((k, i))
+
+    def _add(
+        self,
+        kind: Kind,
+        text: str,
+        k: int,
+        msg: Message,
+        attrs: dict[str, Any] | None = None,
+        spans: Sequence[TimeSpan] = (),
+        *,
+        question: bool = False,
+        effect_text: str | None = None,
+    ) -> int:
+        text = _capitalise(text.strip())
+        key = normalize(text)
+        if key in self.by_text:  # said again: one item, several sources
+            i = self.by_text[key]
+            sources = self.drafts[i].item.sources
+            if msg.id not in sources:
+                sources.append(msg.id)
+            return i
+        attributes: dict[str, Any] = {"speaker": msg.speaker, **(attrs or {})}
+        ref = msg.time or self.date
+        if ref is not None:
+            attributes["said_at"] = ref.isoformat()
+        when = None
+        mine = [s for s in spans if s.phrase in text and s.precision != "vague"]
+        if mine:
+            when = mine[0].anchor
+            attributes["when_phrase"] = mine[0].phrase
+            attributes["when_end"] = mine[0].end.isoformat()
+        self.drafts.append(
+            _Draft(Item(kind, text, [msg.id], when, attributes), k, question, effect_text)
+        )
+        self.by_text[key] = len(self.drafts) - 1
+        return len(self.drafts) - 1
+
+    def _link(self, src: int, dst: int, relation: Relation, weight: float) -> None:
+        if src != dst:
+            key = (src, dst, relation)
+            self.links[key] = max(weight, self.links.get(key, 0.0))
+            self.pairs.add(frozenset((src, dst)))
+
+    def _linked(self, a: int, b: int) -> bool:
+        return frozenset((a, b)) in self.pairs
+
+    def _link_turn(self, k: int, first: int) -> None:
+        """Consecutive items of one turn are related, and so is an answer to its question."""
+        mine = [i for i in range(first, len(self.drafts)) if self.drafts[i].msg == k]
+        for a, b in itertools.pairwise(mine):
+            if not self._linked(a, b):
+                self._link(a, b, "related", RELATED)
+        if mine and first > 0:
+            prev = self.drafts[first - 1]
+            if prev.question and prev.msg == k - 1 and not self._linked(first - 1, mine[0]):
+                self._link(first - 1, mine[0], "related", RELATED)
+
+    # -- causal --------------------------------------------------------------------------------
+
+    def _causal(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
+        """Split a causal sentence into linked items; returns the item it ends on, or None."""
+        lead = _LEAD_CLAUSE.match(text)
+        if lead is not None:
+            return self._lead_clause(k, msg, text, lead, spans)
+        alone = _LEAD_ALONE.match(text)
+        if alone is not None and (alone["so"] is None or re.match(_SUBJ, alone["y"], re.I)):
+            cause = self._antecedent(k)
+            if cause is not None:
+                relation: Relation = "prevented" if alone["other"] else "caused"
+                effect, relation = self._effect(alone["y"], k, msg, spans, relation)
+                weight = WEAK if alone["so"] or alone["other"] else ANAPHORIC
+                self._link(cause, effect, relation, weight)
+                return effect
+        focus = self._mid_cues(k, msg, text, spans)
+        if focus is None and _says_what_it_did(text):
+            focus = self._segment(text, k, msg, spans)
+        return focus
+
+    def _lead_clause(
+        self, k: int, msg: Message, text: str, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        cue = " ".join(m["cue"].lower().split())
+        x, y = _clean(m["x"]), _clean(m["y"])
+        if cue == "without":
+            if not _COUNTERFACTUAL.search(y):
+                return None
+            relation: Relation = "enabled" if _NEGATED_COUNTERFACTUAL.search(y) else "prevented"
+            weight = EXPLICIT
+        else:
+            relation = _LEAD_RELATION[cue]  # type: ignore[assignment]
+            weight = WEAK if cue == "after" else EXPLICIT
+        cause = self._segment(x, k, msg, spans)
+        if cause is None or (cue == "after" and self._is_new_np(x, k)):
+            return None
+        effect, relation = self._effect(y, k, msg, spans, relation)
+        self._link(cause, effect, relation, weight)
+        return effect
+
+    def _is_new_np(self, x: str, k: int) -> bool:
+        """'After work, ...': a noun phrase that names no earlier event is only a time."""
+        words = x.lower().split()
+        return not any(_is_past(w) or w.endswith("ing") for w in words) and (
+            self._recent_np(x, k) is None
+        )
+
+    def _find_cues(self, text: str) -> list[_Found]:
+        """The causal cues of a sentence that make a claim, in order."""
+        found: list[_Found] = []
+        if _CUE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
+            return found
+        for m in _CUE_RE.finditer(text):
+            cue = _CUES[int(m.lastgroup[1:])]  # type: ignore[index]
+            f = _Found(m.start(), m.end(), cue, False, cue.weight)
+            if cue.verb:
+                previous = text[: f.start].split()[-1:]
+                following = text[f.end :].split()[:1]
+                if (
+                    not previous
+                    or previous[0].lower() in _NOT_A_CLAIM_BEFORE
+                    or not following
+                    or following[0].lower().strip(".,!?") in _NOT_A_CLAIM_AFTER
+                    or _RELATIVE_END.search(text, 0, f.start)
+                ):
+                    continue  # "the cause", "to help", "that she contributed to": no claim
+                before = _BEFORE_VERB_CUE.search(text, max(0, f.start - 60), f.start)
+                if before is not None:
+                    f.start, f.negated = before.start(), before["neg"] is not None
+                    if before["aux"] and _MODAL.search(before["aux"].lower()):
+                        f.weight *= HYPOTHETICAL
+                lo = found[-1].end if found else 0
+                subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
+                if self._is_agent(subject) and not _BY_GERUND.search(text, f.end):
+                    continue  # "Caroline helped Melanie move": a person acting, not a cause
+            if found and not re.search(r"\w", text[found[-1].end : f.start]):
+                found.pop()  # ", which prevented": the verb cue is the one that says how
+            found.append(f)
+        return found
+
+    def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
+        found = self._find_cues(text)
+        focus = None
+        for n, f in enumerate(found):
+            lo = found[n - 1].end if n else 0
+            forward = f.cue.direction == "forward"
+            hi = found[n + 1].start if n + 1 < len(found) else len(text)
+            # "A caused B because C": C explains all of "A caused B"
+            left_lo = _last_clause(text, lo if forward else 0, f.start)
+            right_hi = hi if f.cue.effect == "sentence" else _first_clause(text, f.end, hi)
+            left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
+            relation: Relation = "no_effect" if f.negated else f.cue.relation
+            cause_text, effect_text = (left, right) if forward else (right, left)
+            if f.cue.verb and not cause_text:
+                continue  # no subject: an imperative or a fragment
+            by = _BY_GERUND.search(right) if self._is_agent(cause_text) else None
+            if by is not None:  # "We avoided the outage by adding a breaker"
+                cause_text, effect_text = by.group(1), _clean(right[: by.start()])
+            if not re.search(r"\w", effect_text) and f.cue.effect in ("np", "full"):
+                continue
+            anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
+            if not anaphoric and _is_acknowledgement(cause_text, self.name_words):
+                continue  # "Wow, so happy you had fun": no cause in "Wow"
+            if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
+                # "X, and that stopped Y": 'that' is the clause before it
+                cause_text, anaphoric = _clean(text[lo:left_lo]), False
+            cause = self._segment(cause_text, k, msg, spans)
+            if cause is None:
+                continue
+            if anaphoric:
+                f.weight = min(f.weight, ANAPHORIC)  # the cause was said in an earlier sentence
+            if f.cue.effect in ("clause", "sentence"):
+                whole = _clean(text[left_lo:right_hi])
+                if anaphoric and cause_text:  # "It didn't help" -> "It (adding caching) didn't"
+                    antecedent = shorten(self.drafts[cause].item.text.rstrip("."), 70)
+                    whole = whole.replace(cause_text, f"{cause_text} ({antecedent})", 1)
+                polar = _demodalise(_clean(text[f.start : right_hi]))
+                effect = self._add("outcome", whole, k, msg, {}, spans, effect_text=polar)
+            else:
+                effect, relation = self._effect(effect_text, k, msg, spans, relation)
+            self._link(cause, effect, relation, f.weight)
+            # "That" after a prevention means the measure, not what did not happen.
+            focus = cause if relation == "prevented" else effect
+        return focus
+
+    def _effect(
+        self, text: str, k: int, msg: Message, spans: Sequence[TimeSpan], relation: Relation
+    ) -> tuple[int, Relation]:
+        """The item for an effect clause. 'So we avoided the outage' is a prevention."""
+        avoided = _AVOIDED.match(text) if relation == "caused" else None
+        if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
+            text, relation = avoided["what"], "prevented"
+        text = _STOPPED_EARLY.sub("", text)
+        known = self._recent_np(text, k)
+        if known is not None:
+            return known, relation
+        polar = _demodalise(text) if relation == "prevented" else text
+        return self._add("outcome", text, k, msg, {}, spans, effect_text=polar), relation
+
+    def _segment(self, text: str, k: int, msg: Message, spans: Sequence[TimeSpan]) -> int | None:
+        """The item a cause (or effect) clause stands for: an earlier one, or a new one."""
+        if not text or text.lower() in _ANAPHORS:
+            return self._antecedent(k)
+        known = self._recent_np(text, k)
+        if known is not None:
+            return known
+        antecedent = self._antecedent(k) if _says_what_it_did(text) else None
+        if antecedent is None:
+            return self._add("event", text, k, msg, {}, spans)
+        # "It kept the builds reproducible": what was said before did this
+        pronoun = text.split()[0]
+        named = f"{pronoun} ({shorten(self.drafts[antecedent].item.text.rstrip('.'), 70)})"
+        item = self._add("event", named + text[len(pronoun) :], k, msg, {}, spans)
+        self._link(antecedent, item, "caused", WEAK)
+        return item
+
+    def _antecedent(self, k: int) -> int | None:
+        """What 'that' refers to: where the latest statement of the last few turns ended,
+        passing over comments ("It was fun.") that are no event themselves."""
+        for msg, item in reversed(self.focus):
+            if k - msg >= ANTECEDENT_TURNS:
+                break
+            if not _COMMENT.match(self.drafts[item].item.text):
+                return item
+        return None
+
+    def _recent_np(self, text: str, k: int) -> int | None:
+        """'The outage': a definite noun phrase naming a recent item's thing."""
+        m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
+                     text.strip())  # fmt: skip
+        if m is None:
+            return None
+        words = m.group(1).lower().split()
+        if any(_is_past(w) or w in STOPWORDS for w in words):
+            return None  # a clause, not a noun phrase
+        head = _stem(words[-1])
+        for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
+            d = self.drafts[i]
+            if k - d.msg <= ANTECEDENT_TURNS and head in {_stem(t) for t in tokens(d.item.text)}:
+                return i
+        return None
+
+    def _is_agent(self, text: str) -> bool:
+        """A bare person ('Ben and others', 'they'): someone acting, not a cause."""
+        low = text.lower()
+        if low in ("they", "he", "she", "someone", "somebody", "everyone", "people", "the team"):
+            return True
+        if re.fullmatch(r"(?-i:[A-Z][a-z]+)(?:\s+(?:and\s+)?(?-i:[A-Z][a-z]+))?", text):
+            return True  # a bare name, said by no one here: still a person
+        who, rest = _subject(text, [*self.people])
+        return who is not None and not rest
+
+    # -- people --------------------------------------------------------------------------------
+
+    def _find_people(self, sentence: str, speaker: str) -> None:
+        for pattern in _PERSON_PATTERNS:
+            for m in pattern.finditer(sentence):
+                name = m["name"] or m.groupdict().get("name2")
+                if not name or name.split()[0] in _NOT_NAMES or name in self.people:
+                    continue
+                rel = m.groupdict().get("rel")
+                self.people[name] = {"relation": rel, "of": speaker} if rel else {}
+
+    # -- finishing -----------------------------------------------------------------------------
+
+    def _finish(self) -> Extraction:
+        causal_src = {s for s, _, r in self.links if r in CAUSAL}
+        causal_dst = {d for _, d, r in self.links if r in CAUSAL}
+        # What prevents or enables, unless itself bad, is a measure someone put in place.
+        measures = {
+            s
+            for s, _, r in self.links
+            if r in ("prevented", "enabled")
+            and outcome_polarity(self.drafts[s].item.text).score >= 0
+        }
+        names = [*self.people]
+        for i, d in enumerate(self.drafts):
+            item = d.item
+            if i not in causal_src and i not in causal_dst:
+                continue
+            if item.kind in ("preference", "lesson"):
+                continue
+            agent = self._agentive(item.text, names) or i in measures
+            if i in causal_src and agent:
+                item.kind = "decision"
+            elif i in causal_dst:
+                item.kind = "outcome"
+            elif item.kind in ("note", "fact"):
+                item.kind = "event"
+            if item.kind == "outcome":
+                p = outcome_polarity(d.effect_text or item.text)
+                item.attributes.update(
+                    polarity=p.score, polarity_label=p.label, polarity_cues=list(p.cues)
+                )
+        items = [d.item for d in self.drafts]
+        self._people_items(items, names)
+        links = [
+            ItemLink(s, d, r, round(w, 3))  # type: ignore[arg-type]
+            for (s, d, r), w in self.links.items()
+        ]
+        return Extraction(items=items, links=links)
+
+    @staticmethod
+    def _agentive(text: str, names: Sequence[str]) -> bool:
+        """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision."""
+        text = re.sub(r"\s*\([^)]*\)", "", text)  # not what an "It (...)" stands for
+        if _DECISION.search(text):
+            return True
+        who, rest = _subject(text, names)
+        if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
+            return True
+        named = re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
+        if named and named.group(1) not in _NOT_NAMES and _is_past(named.group(2)):
+            return True  # "Esme applied the migration": a name, then what they did
+        first = re.match(r"\s*([A-Za-z]+)\s+\w", text)
+        return bool(
+            first and first.group(1).lower().endswith("ing")
+            and first.group(1).lower() not in _GERUND_STOP
+        )  # fmt: skip
+
+    def _people_items(self, items: list[Item], names: list[str]) -> None:
+        patterns = {n: re.compile(rf"\b{re.escape(n)}\b") for n in names}
+        n_items = len(items)
+        for name in names:
+            about = [i for i in range(n_items) if patterns[name].search(items[i].text)]
+            if not about:
+                continue
+            sources = list(dict.fromkeys(s for i in about for s in items[i].sources))
+            attrs = {k: v for k, v in self.people[name].items() if v is not None}
+            items.append(Item("person", name, sources, None, attrs))
+            person = len(items) - 1
+            for i in about:
+                who, _ = _subject(items[i].text, [name])
+                self._link(i, person, "about", 1.0 if who == name else MENTION)
+
+
+def _last_clause(text: str, lo: int, hi: int) -> int:
+    """Where the last clause of text[lo:hi] starts ("Sorry, but her positivity ..." -> "her")."""
+    breaks = list(_CLAUSE_BREAK.finditer(text, lo, hi))
+    return breaks[-1].end() if breaks else lo
+
+
+def _first_clause(text: str, lo: int, hi: int) -> int:
+    """Where the first clause of text[lo:hi] ends."""
+    m = _CLAUSE_BREAK.search(text, lo, hi)
+    return m.start() if m else hi
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _demodalise(text: str) -> str:
+    """'would have lost data' -> 'had lost data': what was prevented, read as if it happened."""
+    return _COUNTERFACTUAL.sub("had", text)
+
+
+def _annotate(text: str, spans: Sequence[TimeSpan]) -> str:
+    """Write the absolute date after each relative phrase: 'yesterday (7 May 2023)'."""
+    for span in spans:
+        label = describe(span)
+        if label is None or re.search(r"\d{4}", span.phrase):
+            continue
+        at = text.find(span.phrase)
+        if at >= 0:
+            end = at + len(span.phrase)
+            text = f"{text[:end]} ({label}){text[end:]}"
+    return text
+
+
+def extract(messages: Sequence[Message], date: datetime | None = None) -> Extraction:
+    """Items and links from a transcript; `date` stands in for messages without a time."""
+    return _Extractor(messages, date).run()

@@ -1,0 +1,47 @@
+"""Remembering a conversation: extracted items with their sources, causal links, one tool."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import ValidationError
+
+STORY = [
+    {"id": "t1", "speaker": "Ana", "text": "We skipped the load test before the sale."},
+    {"id": "t2", "speaker": "Ben", "text": "That caused a checkout outage on Saturday."},
+    {"id": "t3", "speaker": "Ana", "text": "The outage led to an escalation from Acme Retail."},
+    {"id": "t4", "speaker": "Chi", "text": "I love hiking in the Alps."},
+]
+
+
+def test_a_narrated_incident_becomes_a_traceable_chain(memory):
+    result = memory.remember(messages=STORY, date="2026-03-01T10:00:00+00:00")
+    assert result.messages == 4
+    chain = memory.trace_cause_chain("escalation from Acme Retail").chains[0]
+    assert "load test" in chain.steps[0].decision
+    assert [s.relation for s in chain.steps] == ["caused", "caused"]
+
+
+def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):
+    result = memory.remember(messages=STORY)
+    assert all(n.sources for n in result.nodes)
+    hit = memory.recall("hiking in the Alps").hits[0]
+    assert hit.node.sources == ["t4"] and "Chi" in hit.node.text
+
+
+def test_speaker_lines_are_accepted_too(memory):
+    result = memory.remember(messages="Ana: I moved to Lisbon last year.\nBen: Nice!")
+    assert any("Lisbon" in n.text for n in result.nodes)
+
+
+def test_text_and_messages_together_are_refused(memory):
+    with pytest.raises(ValidationError, match="either text or messages"):
+        memory.remember("x", messages=STORY)
+    assert memory.stats().nodes == 0
+
+
+def test_malformed_messages_name_the_offending_field(memory):
+    with pytest.raises(ValidationError) as exc:
+        memory.remember(messages=[{"speaker": "Ana", "text": "hi"}, {"speaker": "Ben"}])
+    assert exc.value.field.startswith("messages[1]")
+    assert memory.stats().nodes == 0
