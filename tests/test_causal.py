@@ -103,9 +103,14 @@ def test_counterfactual_does_not_mix_up_similar_names(memory):
     assert result.preferred == "alternative"
 
 
-def test_unknown_options_are_unknown_not_guessed(memory, incident):
-    result = memory.counterfactual_query("Rewrite it in Rust", "Skipped the load test")
+def test_two_untried_options_are_unknown_not_guessed(memory, incident):
+    result = memory.counterfactual_query("Rewrite it in Rust", "Hire a consultant")
     assert result.preferred == "unknown" and result.prediction_id is None
+
+
+def test_an_untried_option_beats_one_known_to_end_badly(memory, incident):
+    result = memory.counterfactual_query("Rewrite it in Rust", "Skipped the load test")
+    assert result.preferred == "decision" and result.alternative.score < 0
 
 
 def test_predictions_resolve_when_the_outcome_arrives(memory, incident):

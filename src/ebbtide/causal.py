@@ -5,6 +5,7 @@ and signed spreading over the typed graph."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -37,8 +38,20 @@ from .text import containment, shorten, similarity
 PRODUCING = frozenset({"caused", "enabled"})
 # A near-duplicate text names the same thing ("Checkout outage" vs "checkout outage.").
 SAME_THING = 0.8
-# Below this share of its words, a text does not name what was asked about.
+# A partial match must share this much of the question's words…
+MIN_COVER = 0.4
+# …and score at least this share of the best BM25 match.
+MIN_RELATIVE = 0.7
+# Kept for pattern queries: share of a query's words a pattern must mention.
 MIN_MATCH = 0.5
+# Questions that ask for a remedy favour lessons that went well.
+REMEDY = re.compile(
+    r"\b(fix|fixe[sd]|fixing|solve|resolv\w*|prevent\w*|avoid\w*|stop\w*|mitigat\w*|remed\w*|"
+    r"workaround|cure|what works|handle|deal with|get rid of)\b",
+    re.IGNORECASE,
+)
+# An option with a record must be at least this clearly good or bad to beat an unknown one.
+KNOWN_MARGIN = 0.5
 DANGER_RISK = 0.6
 WARNING_RISK = 0.3
 # Lessons are knowledge even when cold: causal questions look at every valid one.
@@ -59,20 +72,33 @@ def node_polarity(node: Node) -> float:
 def match_nodes(
     ctx: Ctx, text: str, *, k: int = 5, kinds: frozenset[str] | None = None
 ) -> list[tuple[Node, float]]:
-    """Nodes that name `text`: near-duplicates if there are any, else good partial matches."""
+    """Nodes that name `text`: near-duplicates if there are any, else partial matches that
+    share enough of its words and score close to the best BM25 match (so the rare words of a
+    question, a product's codename say, decide between look-alikes)."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
-    ids = [i for i, _ in ctx.store.text_search(text, 30, flt)]
-    nodes = ctx.store.get_nodes(ids)
+    hits = ctx.store.text_search(text, 30, flt)
+    if not hits:
+        return []
+    top = hits[0][1] or 1.0
+    nodes = ctx.store.get_nodes([i for i, _ in hits])
     scored = []
-    for rank, ident in enumerate(ids):
+    for rank, (ident, bm25) in enumerate(hits):
         node = nodes[ident]
         sim = similarity(text, node.text)
+        relative = bm25 / top if top > 0 else 0.0
         cover = containment(text, node.text)
-        scored.append((node, max(sim, 0.8 * cover), sim, rank))
-    near = [s for s in scored if s[2] >= SAME_THING]
-    pool = near or [s for s in scored if s[1] >= MIN_MATCH]
-    pool.sort(key=lambda s: (-s[1], s[3]))
-    return [(n, score) for n, score, _, _ in pool[:k]]
+        scored.append((node, sim, cover, relative, rank))
+    near = [s for s in scored if s[1] >= SAME_THING]
+    if near:
+        pool = [(n, sim, rank) for n, sim, _, _, rank in near]
+    else:
+        pool = [
+            (n, cover * relative, rank)
+            for n, _, cover, relative, rank in scored
+            if cover >= MIN_COVER and relative >= MIN_RELATIVE
+        ]
+    pool.sort(key=lambda s: (-s[1], s[2]))
+    return [(n, score) for n, score, _ in pool[:k]]
 
 
 def strength(ctx: Ctx, weight: float, relation: str, reinforced_at: float) -> float:
@@ -132,12 +158,16 @@ def causal_edges(
 def search_causal(
     ctx: Ctx, query: str | None, task_tag: str | None, limit: int
 ) -> CausalSearchResult:
+    remedy = bool(query and REMEDY.search(query))
     if query:
-        ids = [i for i, _ in ctx.store.text_search(query, 50, CAUSAL_FILTER)]
+        found = ctx.store.text_search(query, 50, CAUSAL_FILTER)
+        ids = [i for i, _ in found]
         rank = {ident: r for r, ident in enumerate(ids, 1)}
+        top = found[0][1] if found and found[0][1] > 0 else 1.0
+        relative = {i: s / top for i, s in found}
         candidates = lessons(ctx, causal_edges(ctx, ids, "both"))
     else:
-        rank = {}
+        rank, relative = {}, {}
         candidates = lessons(
             ctx, ctx.store.find_edges(relations=CAUSAL_RELATIONS, task_tag=task_tag, limit=5000)
         )
@@ -147,13 +177,18 @@ def search_causal(
             continue
         fresh = min(lesson.strength, 1.0)
         if query:
-            # How much of the question the lesson covers; BM25 rank breaks ties.
-            text = f"{lesson.decision} {lesson.outcome}"
-            tie = max(
-                (1 / (60 + rank[i]) for i in (lesson.decision_id, lesson.outcome_id) if i in rank),
-                default=0.0,
+            # BM25 of the better-matching end (so rare words count most), some credit for the
+            # other end, and how much of the question the whole lesson covers.
+            ends = sorted(
+                (relative.get(lesson.decision_id, 0.0), relative.get(lesson.outcome_id, 0.0))
             )
-            score = containment(query, text) * (0.75 + 0.25 * fresh) + tie
+            text = f"{lesson.decision} {lesson.outcome}"
+            score = (ends[1] + 0.5 * ends[0] + 0.5 * containment(query, text)) * (
+                0.75 + 0.25 * fresh
+            )
+            if remedy:
+                reward = scoring.decision_reward(lesson.relation, lesson.polarity or 0.0)
+                score *= 1.5 if reward > 0 else 0.5 if reward < 0 else 1.0
         else:
             score = lesson.strength
         hits.append(
@@ -383,11 +418,16 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
 
 
 def prefer(a: OptionEvidence, b: OptionEvidence) -> tuple[str, float]:
+    """Compare scores in [-1, 1]. An option with no good or bad record counts as 0 (unknown)
+    against one with a record, so a known-bad option loses to an untried one, and a
+    known-good one beats it; two unknowns stay unknown."""
     has_a = a.good + a.bad + a.protective > 1e-9
     has_b = b.good + b.bad + b.protective > 1e-9
-    if not (has_a and has_b):
+    if not (has_a or has_b):
         return "unknown", 0.0
-    margin = a.score - b.score
+    margin = (a.score if has_a else 0.0) - (b.score if has_b else 0.0)
+    if not (has_a and has_b) and abs(margin) < KNOWN_MARGIN:
+        return "unknown", margin
     if abs(margin) < 0.05:
         return "tie", margin
     return ("decision" if margin > 0 else "alternative"), margin
