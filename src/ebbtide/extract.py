@@ -29,7 +29,7 @@ from typing import Any, Literal
 from .clock import to_datetime
 from .errors import ValidationError
 from .polarity import outcome_polarity
-from .text import STOPWORDS, normalize, shorten, tokens
+from .text import STOPWORDS, normalize, shorten, stem, tokens
 from .timeparse import TimeSpan, describe, parse_datetime, resolve
 
 __all__ = [
@@ -57,6 +57,8 @@ RELATED = 0.5  # consecutive items of one turn, a question and its answer
 MENTION = 0.6  # `about` weight when a person is named but is not the subject
 ANTECEDENT_TURNS = 3  # "That caused ..." looks back at most this many turns
 NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
+MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
+WINDOW = 300  # characters around a cue that decide whether it makes a claim
 
 
 def _words(text: str) -> frozenset[str]:
@@ -182,11 +184,12 @@ def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any]]:
     if "speaker" not in out:
         raise ValidationError(f"{field_}.speaker", "is required")
     text = got["text"]
-    if text is None or (isinstance(text, str) and not text.strip() and "caption" in out):
-        if "caption" not in out:
-            raise ValidationError(f"{field_}.text", "is required")
-        text = ""
-    out["text"] = text if text == "" else _string(f"{field_}.text", text, 100_000)
+    if "caption" in out and (text is None or (isinstance(text, str) and not text.strip())):
+        out["text"] = ""  # an image alone says something too
+    elif text is None:
+        raise ValidationError(f"{field_}.text", "is required")
+    else:
+        out["text"] = _string(f"{field_}.text", text, 100_000)
     if got["id"] is not None:
         ident = got["id"]
         if isinstance(ident, bool) or not isinstance(ident, (str, int)):
@@ -243,6 +246,7 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+_ACK_TOKEN = re.compile(r"[a-z0-9]+")
 # Words that carry no knowledge in a chat turn: backchannel, greetings, praise, filler.
 # Contractions are split, so "that's" leaves "that" and "s".
 _ACK_WORDS = _words(
@@ -252,22 +256,30 @@ _ACK_WORDS = _words(
     definitely absolutely exactly indeed true agreed right alright glad good hear see soon later
     take care welcome anytime really super pretty quite sounds sound seems anything something new
     up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
-    back let know talk fun luck happy hope agree
-    looks look thing"""
+    back let know talk fun luck happy hope agree looks look thing"""
 )
 
 
+_FILLER = STOPWORDS | _ACK_WORDS
+
+
 def _is_acknowledgement(sentence: str, names: frozenset[str]) -> bool:
-    words = re.findall(r"[a-z0-9]+", sentence.lower().replace("’", "'"))
+    words = list(_ACK_TOKEN.finditer(sentence.lower().replace("’", "'")))
     if len(words) > 12:
         return False
-    rest = [w for w in words if w not in STOPWORDS and w not in _ACK_WORDS and w not in names]
+    rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
     if not rest:
         return True
-    # A lone leftover capitalised word is a vocative nickname: "Thanks, Mel!"
-    if len(rest) == 1 and len(words) <= 6:
-        m = re.search(rf"\b{rest[0]}\b", sentence, re.IGNORECASE)
-        return m is not None and sentence[m.start()].isupper()
+    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
+    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
+        before = sentence[: rest[0].start()].rstrip().lower()
+        after = sentence[rest[0].end() :].lstrip()
+        return (
+            not before
+            or before.endswith((",", "hey", "hi", "bye", "thanks"))
+            or not after
+            or after[0] in ",!?."
+        )
     return False
 
 
@@ -299,7 +311,11 @@ _AGREE = {
     "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't", "go": "goes",
     "wanna": "wants to", "gotta": "has to",
 }  # fmt: skip
-_INVERTED = {k: v for k, v in _AGREE.items() if k not in ("go",)}
+# "do you" -> "does Melanie", "am I" -> "is Caroline"
+_INVERTED = {
+    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't",
+    "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
+}  # fmt: skip
 _ADVERBS = _words(
     """just really also always never still even often sometimes usually actually totally finally
     recently definitely certainly probably already kinda sorta truly honestly absolutely only
@@ -313,7 +329,7 @@ _CLAUSE_OPENERS = _words(
     who which whether then though although hope think guess bet know glad sure wish once before
     after whenever wherever believe feel maybe hopefully probably whatever like"""
 )
-IRREGULAR_PAST = _words(
+_IRREGULAR_PAST = _words(
     """went got made took saw came felt found gave told thought knew left met ran bought brought
     began became built caught chose did drew drank drove ate fell fought flew forgot forgave
     froze grew had heard held hid hit hurt kept laid led lent let lost meant paid put quit read
@@ -343,7 +359,7 @@ def _is_base_verb(word: str) -> bool:
     return (
         word.isalpha()
         and word not in STOPWORDS
-        and word not in IRREGULAR_PAST
+        and word not in _IRREGULAR_PAST
         and word not in _NOT_VERBS
         and not (word.endswith("ed") and not word.endswith("eed"))
         and not word.endswith(("ing", "ly"))
@@ -351,7 +367,7 @@ def _is_base_verb(word: str) -> bool:
 
 
 def _is_past(word: str) -> bool:
-    return word in IRREGULAR_PAST or (word.endswith("ed") and not word.endswith("eed"))
+    return word in _IRREGULAR_PAST or (word.endswith("ed") and not word.endswith("eed"))
 
 
 def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) -> str:
@@ -379,7 +395,7 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
         nxt = low[i + 1] if i + 1 < len(low) else ""
         would = "had" if nxt == "been" or (_is_past(nxt) and nxt not in ("let", "put")) else "would"
         out[i] = template.format(p=person, would=would)
-        if prev in _INVERTED and agrees:  # "do you" -> "does Melanie", "am I" -> "is Caroline"
+        if prev in _INVERTED and agrees:
             out[i - 1] = _case_like(words[i - 1].group(), _INVERTED[prev])
         elif agrees and (w != "you" or prev is None or prev in _CLAUSE_OPENERS):
             j = i + 1
@@ -436,9 +452,9 @@ _DISLIKE = re.compile(
     re.IGNORECASE,
 )
 _DECISION = re.compile(
-    r"\b(?:decided|decide|decision)\s+to\b|\b(?:chose|choose|opted|opt)\s+(?:to|for)\b|"
-    r"\b(?:switched|switching|switch)\s+(?:over\s+)?to\b|\bsettled\s+on\b|\b(?:went|going)\s+"
-    r"with\b|\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going\s+to|gonna)\b|^gonna\b|"
+    r"\b(?:decided|decide|decision)\s+to\b|\b(?:chose|picked|selected)\b|"
+    r"\b(?:choose|opted|opt)\s+(?:to|for)\b|\b(?:switched|switching|switch)\s+(?:over\s+)?to\b|"
+    r"\bsettled\s+on\b|\b(?:went|going)\s+with\b|\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going\s+to|gonna)\b|^gonna\b|"
     r"\bplan(?:ning)?\s+to\b|\bmade\s+(?:the|a)\s+(?:call|decision)\b",
     re.IGNORECASE,
 )
@@ -493,8 +509,10 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
 # ---------------------------------------------------------------------------------------------
 
 _NEG = r"(?:(?:did|does|do|had|has|have|would|could|will|was|is)(?:n't|\s+not)|n't|not|never)"
-_AUX = r"(?:(?:has|have|had|will|would|could|might|may|can|should|is|was|are|were|also|then|"
-_AUX += r"help|helps|helped|\w+ly)\s+)"
+_AUX = (
+    r"(?:(?:has|have|had|will|would|could|might|may|can|should|is|was|are|were|also|then|help|"
+    r"helps|helped|\w+ly)\s+)"
+)
 _MODAL = re.compile(r"\b(?:will|would|could|might|may|can|should)\b")
 # The start of a clause: a pronoun, a determiner or a name (capitalised even under IGNORECASE).
 _SUBJ = (
@@ -543,7 +561,7 @@ _CUES = [
     _Cue(r"(?:enabled|enables|enable)", "enabled", "forward", "np"),
     _Cue(r"made\s+(?:it\s+)?possible(?:\s+for)?", "enabled", "forward", "np"),
     _Cue(r"paved\s+the\s+way\s+for", "enabled", "forward", "np"),
-    # "helped Caroline relax", "let us ship": a person and what they could then do
+    # "helped Caroline relax", "allowed Ana and others to ship": someone, and what they could do
     _Cue(
         r"(?:allowed|allows|allow|helped|helps|help)(?=\s+(?:(?-i:[A-Z])\w*(?:\s+and\s+"
         r"others)?|him|her|them|it|people|everyone)\s+(?:to\s+)?[a-z]+)",
@@ -586,7 +604,7 @@ _CUES = [
     # ", which fixed it": the relative clause says what the main clause brought about
     _Cue(
         r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
-        + "|".join(sorted(IRREGULAR_PAST))
+        + "|".join(sorted(_IRREGULAR_PAST))
         + r")\b)",
         "caused",
         "forward",
@@ -605,7 +623,7 @@ _CUES = [
     _Cue(r"thanks\s+to", "enabled", "backward", "full", verb=False),
     _Cue(
         rf"after(?=\s+{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?\s+(?:\w+ed|"
-        + "|".join(sorted(IRREGULAR_PAST))
+        + "|".join(sorted(_IRREGULAR_PAST))
         + r")\b)",
         "caused",
         "backward",
@@ -679,7 +697,7 @@ _LEAD_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _LEAD_ALONE = re.compile(
-    r"^(?:(?P<so>so)|(?P<other>otherwise)|(?P<result>as\s+a\s+(?:result|consequence)|"
+    r"^(?:(?P<so>so)|(?P<other>otherwise)|(?:as\s+a\s+(?:result|consequence)|"
     r"consequently|therefore|thus|hence|(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:why|how)|"
     r"and\s+so))\b,?\s*(?P<y>\S.*)$",
     re.IGNORECASE,
@@ -780,7 +798,7 @@ _REL_NOUN = (
 _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
 _PERSON_PATTERNS = [
     re.compile(
-        rf"\b(?:my|our|your|his|her|their)\s+(?:(?:best|old|good|close|new|little|big|older|"
+        rf"\b(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:best|old|good|close|new|little|big|older|"
         rf"younger)\s+)?(?P<rel>{_REL_NOUN})\s*,?\s+(?P<name>{_NAME})"
     ),
     re.compile(rf"\b(?P<name>{_NAME}),?\s+(?:my|our)\s+(?P<rel>{_REL_NOUN})\b"),
@@ -797,6 +815,9 @@ _NOT_NAMES = _words(
     January February March April May June July August September October November December
     Christmas Easter There Here What When Where Why How Who Which Someone Everyone"""
 )
+
+
+_PICTURE = re.compile(r"an?\s+(?:photo|picture|image|screenshot|photograph)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -843,8 +864,7 @@ class _Extractor:
                     self._sentence(k, msg, sentence, ref, addressee)
             if msg.caption:
                 caption = msg.caption.strip().rstrip(".")
-                shared = "shared " if re.match(r"(?i)an?\s+(?:photo|picture|image|screenshot)\b",
-                                               caption) else "shared an image: "  # fmt: skip
+                shared = "shared " if _PICTURE.match(caption) else "shared an image: "
                 self._add("note", f"{msg.speaker} {shared}{caption}.", k, msg, {"image": True})
             self._link_turn(k, first)
         return self._finish()
@@ -992,17 +1012,19 @@ class _Extractor:
         if _CUE_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
             return found
         for m in _CUE_RE.finditer(text):
+            if len(found) == MAX_CUES:
+                break
             cue = _CUES[int(m.lastgroup[1:])]  # type: ignore[index]
             f = _Found(m.start(), m.end(), cue, False, cue.weight)
             if cue.verb:
-                previous = text[: f.start].split()[-1:]
-                following = text[f.end :].split()[:1]
+                previous = text[max(0, f.start - 40) : f.start].split()[-1:]
+                following = text[f.end : f.end + 40].split()[:1]
                 if (
                     not previous
                     or previous[0].lower() in _NOT_A_CLAIM_BEFORE
                     or not following
                     or following[0].lower().strip(".,!?") in _NOT_A_CLAIM_AFTER
-                    or _RELATIVE_END.search(text, 0, f.start)
+                    or _RELATIVE_END.search(text, max(0, f.start - 60), f.start)
                 ):
                     continue  # "the cause", "to help", "that she contributed to": no claim
                 before = _BEFORE_VERB_CUE.search(text, max(0, f.start - 60), f.start)
@@ -1010,7 +1032,7 @@ class _Extractor:
                     f.start, f.negated = before.start(), before["neg"] is not None
                     if before["aux"] and _MODAL.search(before["aux"].lower()):
                         f.weight *= HYPOTHETICAL
-                lo = found[-1].end if found else 0
+                lo = max(found[-1].end if found else 0, f.start - WINDOW)
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
                 if self._is_agent(subject) and not _BY_GERUND.search(text, f.end):
                     continue  # "Caroline helped Melanie move": a person acting, not a cause
@@ -1027,7 +1049,7 @@ class _Extractor:
             forward = f.cue.direction == "forward"
             hi = found[n + 1].start if n + 1 < len(found) else len(text)
             # "A caused B because C": C explains all of "A caused B"
-            left_lo = _last_clause(text, lo if forward else 0, f.start)
+            left_lo = _last_clause(text, lo if forward else max(0, f.start - WINDOW), f.start)
             right_hi = hi if f.cue.effect == "sentence" else _first_clause(text, f.end, hi)
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
@@ -1114,10 +1136,10 @@ class _Extractor:
         words = m.group(1).lower().split()
         if any(_is_past(w) or w in STOPWORDS for w in words):
             return None  # a clause, not a noun phrase
-        head = _stem(words[-1])
+        head = stem(words[-1])
         for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
             d = self.drafts[i]
-            if k - d.msg <= ANTECEDENT_TURNS and head in {_stem(t) for t in tokens(d.item.text)}:
+            if k - d.msg <= ANTECEDENT_TURNS and head in {stem(t) for t in tokens(d.item.text)}:
                 return i
         return None
 
@@ -1126,7 +1148,8 @@ class _Extractor:
         low = text.lower()
         if low in ("they", "he", "she", "someone", "somebody", "everyone", "people", "the team"):
             return True
-        if re.fullmatch(r"(?-i:[A-Z][a-z]+)(?:\s+(?:and\s+)?(?-i:[A-Z][a-z]+))?", text):
+        name = re.fullmatch(r"([A-Z][a-z]+)(?:\s+(?:and\s+)?[A-Z][a-z]+)?", text)
+        if name and name.group(1) not in _NOT_NAMES:
             return True  # a bare name, said by no one here: still a person
         who, rest = _subject(text, [*self.people])
         return who is not None and not rest
@@ -1225,10 +1248,6 @@ def _first_clause(text: str, lo: int, hi: int) -> int:
     """Where the first clause of text[lo:hi] ends."""
     m = _CLAUSE_BREAK.search(text, lo, hi)
     return m.start() if m else hi
-
-
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
 def _demodalise(text: str) -> str:

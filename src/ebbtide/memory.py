@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
@@ -13,6 +14,7 @@ from . import causal, extract, predictions, scoring, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
+from .embed import Embedder, get_embedder
 from .errors import NotFound, ValidationError
 from .memory_causal import CausalOps
 from .model import (
@@ -57,6 +59,9 @@ class Memory(CausalOps):
     store: Store
     config: Config
     clock: Clock = system_clock
+    embedder: Embedder | None = None
+    # While a batch (a transcript) is being stored, new nodes wait here to be embedded at once.
+    _unembedded: list[Node] | None = field(default=None, init=False, repr=False)
 
     # lifecycle ------------------------------------------------------------------------------
 
@@ -83,13 +88,13 @@ class Memory(CausalOps):
 
     def _require(self, ids: dict[str, str]) -> dict[str, Node]:
         """Fetch nodes by id, all at once; the first missing one is a NotFound for its field."""
-        for field, ident in ids.items():
-            validate.node_id(ident, field)
+        for name, ident in ids.items():
+            validate.node_id(ident, name)
         found = self.store.get_nodes(list(ids.values()))
-        for field, ident in ids.items():
+        for name, ident in ids.items():
             if ident not in found:
-                raise NotFound("node", ident, field)
-        return {field: found[ident] for field, ident in ids.items()}
+                raise NotFound("node", ident, name)
+        return {name: found[ident] for name, ident in ids.items()}
 
     # remember / connect ---------------------------------------------------------------------
 
@@ -168,6 +173,8 @@ class Memory(CausalOps):
                     }
                 )
                 self.store.update_node(node)
+                if node.text != existing.text:
+                    self._embed([node])
             else:
                 node = Node(
                     id=node_id or new_id(kind[:4]),
@@ -184,6 +191,7 @@ class Memory(CausalOps):
                     provenance=provenance,
                 )
                 self.store.add_node(node)
+                self._embed([node])
             for link in parsed_links:
                 self._link(node.id, link.target, link.relation, link.weight, now=now)
         return node
@@ -202,7 +210,7 @@ class Memory(CausalOps):
         now = self.now()
         nodes: list[Node] = []
         edges: list[Edge] = []
-        with self.store.transaction():
+        with self.store.transaction(), self._batch_embedding():
             audit = [
                 {"id": m.id, "speaker": m.speaker, "text": m.text,
                  "time": m.time.isoformat() if m.time else None}
@@ -250,6 +258,29 @@ class Memory(CausalOps):
         fresh = self.store.get_nodes([n.id for n in nodes])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return TranscriptResult(messages=len(turns), nodes=unique, edges=edges)
+
+    @contextmanager
+    def _batch_embedding(self) -> Iterator[None]:
+        self._unembedded = []
+        try:
+            yield
+            pending, self._unembedded = self._unembedded, None
+            self._embed(pending)
+        finally:
+            self._unembedded = None
+
+    def _embed(self, nodes: list[Node]) -> None:
+        """Store vectors for new or changed texts (inside the caller's transaction)."""
+        if self.embedder is None or not nodes:
+            return
+        if self._unembedded is not None:
+            self._unembedded.extend(nodes)
+            return
+        unique = list({n.id: n for n in nodes}.values())
+        vectors = self.embedder.embed([n.text for n in unique])
+        self.store.put_vectors(
+            self.embedder.name, list(zip([n.id for n in unique], vectors, strict=True))
+        )
 
     def _at(self, at: datetime | str | None, field: str = "at") -> datetime:
         if at is None:
@@ -382,6 +413,9 @@ class Memory(CausalOps):
         include_cold = validate.flag("include_cold", include_cold)
         kind_set = frozenset(validate.kind(x, "kinds") for x in kinds) if kinds else None
         self._maybe_maintain()
+        vector = None
+        if self.embedder is not None:
+            vector = (self.embedder.name, self.embedder.embed([query])[0])
         result = _recall(
             self.store,
             self.config,
@@ -390,6 +424,7 @@ class Memory(CausalOps):
             now=self.now(),
             flt=SearchFilter(include_cold=include_cold, kinds=kind_set, scope=scope),
             activation_ref=self._activation_ref(),
+            vector=vector,
         )
         if touch and result.hits:
             # Knowledge that is used stays alive: hits are read, the links that lifted them fire.
@@ -594,6 +629,7 @@ class Memory(CausalOps):
             provenance="record_decision",
         )
         self.store.add_node(node)
+        self._embed([node])
         return node
 
     # decisions and facts ----------------------------------------------------------------------
@@ -729,6 +765,7 @@ class Memory(CausalOps):
                 provenance="record_fact",
             )
             self.store.add_node(fact)
+            self._embed([fact])
             superseded = []
             if replace_same_key:
                 for old in current:
@@ -810,11 +847,14 @@ def open_memory(
     *,
     config: Config | None = None,
     clock: Clock | None = None,
+    embeddings: str | None = None,
 ) -> Memory:
     """Open (creating if needed) a memory: a path, `:memory:`, or a store URL.
 
-    Default: `EBBTIDE_STORE`, else `memory.db` in the user data directory.
+    Default: `EBBTIDE_STORE`, else `memory.db` in the user data directory. `embeddings` is
+    local, http or none (default: `EBBTIDE_EMBEDDINGS`, else local when installed).
     """
     config = config or Config.from_env()
+    chosen = get_embedder(embeddings)
     store = open_store(str(url) if url is not None else default_store_url(), config)
-    return Memory(store=store, config=config, clock=clock or system_clock)
+    return Memory(store=store, config=config, clock=clock or system_clock, embedder=chosen)

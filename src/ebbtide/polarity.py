@@ -12,12 +12,19 @@ readable rule engine:
 3. context rules, each a small function:
      meta use      "error handler", "incident review"  -> not an event
      irrealis      "supposed to fix", "if it fails"     -> not an outcome
-     direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir)
+     direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir);
+                   a bad noun counts as a cost ("flakiness dropped", "fewer
+                   outages"); "dropped requests" is a loss, not a decrease
+     holding       "held a 99% hit rate", "met the SLO" -> good; "storage stayed
+                   flat" -> good, "throughput was flat" -> no verdict
+     "-free"       "incident-free", "error free"        -> the bad noun is absent
      negation      "no data loss", "did not crash"      -> flipped
+     recurrence    "the errors came back" (-), "got its free space back" (+),
+                   "the errors did not come back" (+), "it came back" (0)
      fix verbs     "fixed the leak", "incident resolved" -> the bad noun is the
                    thing that got fixed, so it stops counting against
      circumstance  "worked during the outage"           -> damped
-     intensity     "far longer", "slightly slower"      -> scaled
+     intensity     "far longer", "slightly slower", "broke again" -> scaled
      neutral       "results were mixed", "within noise" -> damped
 4. sum, snap small sums to 0, squash with tanh into [-1, 1].
 
@@ -61,6 +68,18 @@ BAD_TERMS: dict[str, float] = {
     "=500s": 1.0, "=5xx": 1.0, "=502s": 1.0, "=503s": 1.0, "disaster": 1.0,
     "catastrophic": 1.5, "halt": 1.0, "overloaded": 1.0, "overwhelm": 1.0,
     "saturated": 0.7, "saturation": 0.7, "thrash": 1.0,
+    # resource exhaustion and collapse under load
+    "exhaust": 1.0, "exhaustion": 1.0, "collapse": 1.0, "starve": 1.0,
+    "starvation": 1.0, "swamp": 1.0, "drown": 1.0, "stampede": 1.0,
+    "thundering herd": 1.0, "storm": 1.0, "=froze": 1.0, "freeze up": 1.0,
+    "=froze up": 1.0, "wedged": 1.0, "livelock": 1.0, "refuse": 0.7, "flap": 0.7,
+    "full disk": 1.0, "hit ~ limit": 1.0, "hit ~ ceiling": 1.0, "pile up": 1.0,
+    "=backed up": 0.7, "suffer": 0.7,
+    "trouble": 0.7, "hassle": 0.7, "hiccup": 0.5, "glitch": 0.7, "hitch": 0.7,
+    "push back": 0.7, "pushback": 0.7, "setback": 1.0,
+    # excess: "too many connections", "took too long"
+    "=too much": 0.7, "=too many": 0.7, "=too long": 1.0, "=too high": 0.7,
+    "=too low": 0.7, "=too slow": 1.0, "=too few": 0.7, "=too little": 0.7,
     # data & security
     "data loss": 1.5, "lost data": 1.5, "corrupt": 1.5, "corruption": 1.5,
     "breach": 1.5, "leak": 1.0, "memory leak": 1.0, "leakage": 1.0,
@@ -84,7 +103,7 @@ BAD_TERMS: dict[str, float] = {
     "restart": 0.5, "rollback": 1.0, "roll back": 1.0, "rolled back": 1.0,
     "rolling back": 1.0, "intermittent": 0.5, "intermittently": 0.5,
     "silently": 0.5, "unbounded": 0.7, "incomplete": 0.7, "bottleneck": 0.7,
-    "disk full": 1.0, "filled up": 0.7, "expire": 0.7, "=red": 0.7,
+    "disk full": 1.0, "fill up": 0.7, "expire": 0.7, "=red": 0.7,
     "bounce": 0.7, "rate limited": 0.7, "throttled": 0.7, "noise": 0.5,
     "noisy": 0.5, "slow": 1.0, "=slower": 1.0, "=slowest": 1.0,
     "slowdown": 1.0, "slowness": 1.0, "sluggish": 1.0, "=longer": 1.0,
@@ -112,6 +131,9 @@ BAD_TERMS: dict[str, float] = {
     "red flag": 0.7,
     # bare "fix" is usually a noun ("the fix"), so only its negated verb uses
     "not fix": 1.0, "never fix": 1.0, "unable to fix": 1.0, "failed to fix": 1.0,
+    # remedies that did not take: "did not help", "the fix didn't hold up / stick"
+    "not help": 1.0, "never help": 1.0, "=no help": 1.0, "not hold up": 1.0,
+    "not stick": 1.0, "not last": 0.7, "not pan out": 1.0,
 }
 
 GOOD_TERMS: dict[str, float] = {
@@ -141,6 +163,15 @@ GOOD_TERMS: dict[str, float] = {
     "=caught up": 0.7, "ramp up": 0.5, "went well": 1.0, "robust": 0.7,
     "reliable": 0.7, "resilient": 0.7, "efficient": 0.5, "profitable": 1.0,
     "gain": 0.7, "useful": 0.5, "valuable": 0.5, "recovery": 0.5,
+    # recovery and continuity: "writes resumed", "back online", "stayed up"
+    "=resumed": 1.0, "=resumes": 1.0, "regain": 1.0, "bounce back": 1.0,
+    "=bounced back": 1.0, "back online": 1.0, "come online": 0.7,
+    "=came online": 0.7, "back in service": 1.0, "up and running": 1.0,
+    "=is =back =up": 1.0, "=are =back =up": 1.0, "=was =back =up": 1.0,
+    "=were =back =up": 1.0, "=came =back =up": 1.0, "=came =back online": 1.0,
+    "normalize": 0.7, "normalise": 0.7, "=steady": 0.7, "flawless": 1.0,
+    "flawlessly": 1.0, "=helped": 0.7, "pan out": 0.5, "hold up under": 0.7, "=held up under": 0.7,
+    "=held up well": 1.0, "=held up fine": 1.0, "met ~ deadline": 1.0,
 }
 
 # Verbs/predicates that act on a bad noun and make the pair good: "fixed the
@@ -155,6 +186,9 @@ FIX_TERMS: dict[str, float] = {
     "stabilize": 1.0, "stabilise": 1.0, "=contained": 1.0, "=caught": 0.7,
     "=traced": 0.5, "root caused": 0.5, "solve": 1.0, "=solved": 1.0,
     "plug": 1.0, "closed out": 1.0, "=removed": 0.5,
+    # coming through a bad event: "weathered the spike", "survived the failover"
+    "survive": 1.0, "withstand": 1.0, "=withstood": 1.0, "=weathered": 1.0,
+    "=absorbed": 0.7, "ride out": 1.0, "=rode out": 1.0,
     # success adjectives describe how an action went: "rollback was clean"
     "clean": 0.7, "cleanly": 0.7, "smooth": 1.0, "smoothly": 1.0,
     "success": 1.0, "successful": 1.0, "successfully": 1.0, "uneventful": 0.7,
@@ -168,6 +202,8 @@ RESOLUTION_TERMS: dict[str, float] = {
     "no longer occur": 1.0, "no longer appear": 1.0, "no longer fire": 1.0,
     "stopped happening": 1.0, "stopped occurring": 1.0, "went away": 1.0,
     "=gone": 1.0, "disappeared": 1.0, "under control": 1.0, "subside": 1.0,
+    "vanish": 1.0, "die down": 1.0, "=died down": 1.0, "calm down": 1.0,
+    "settle down": 1.0, "clear up": 1.0, "=stopped recurring": 1.0,
     "false positive": 0.7, "false alarm": 0.7,
 }
 
@@ -180,11 +216,12 @@ MORE_IS_BAD: tuple[str, ...] = (
     "latency", "=p50", "=p90", "=p95", "=p99", "=p999", "error rate",
     "=errors", "failure rate", "=failures", "crash rate", "=crashes",
     "=incidents", "=bugs", "defect", "=churn", "=complaints", "ticket",
-    "cost", "spend", "spending", "bill", "budget", "burn rate", "lag",
+    "cost", "spend", "spending", "=bill", "=bills", "budget", "burn rate", "lag",
     "backlog", "time", "duration", "=hours", "=minutes", "memory",
     "memory usage", "cpu", "footprint", "overhead", "downtime", "loss",
     "fraud", "toil", "wait", "response time", "cold start", "attrition",
-    "turnover", "debt", "=timeouts", "noise",
+    "turnover", "debt", "=timeouts", "noise", "storage", "storage use",
+    "storage usage", "disk usage", "disk use", "=disk",
 )
 MORE_IS_GOOD: tuple[str, ...] = (
     "revenue", "sales", "bookings", "=arr", "=mrr", "conversion", "signup",
@@ -193,7 +230,7 @@ MORE_IS_GOOD: tuple[str, ...] = (
     "=rps", "retention", "engagement", "adoption", "win rate", "hit rate",
     "success rate", "coverage", "score", "quality", "morale", "cost savings",
     "savings", "profit", "velocity", "goal", "target", "quota", "forecast",
-    "expectations", "=slo", "=sla",
+    "expectations", "=slo", "=sla", "free space", "free disk", "headroom",
 )
 
 # Direction words.  Value = fallback weight when no quantity is nearby
@@ -205,6 +242,7 @@ INCREASE_TERMS: dict[str, float] = {
     "spike": -0.7, "jump": 0.0, "soar": 0.0, "balloon": -0.5, "=higher": 0.0,
     "=highest": 0.0, "=high": 0.0, "=more": 0.0, "=hit": 0.0, "peak": 0.0,
     "=exceeded": 0.0, "surge": 0.0, "shot up": 0.0, "boost": 0.0,
+    "plenty of": 0.0, "lots of": 0.0, "=a lot of": 0.0, "tons of": 0.0,
 }
 DECREASE_TERMS: dict[str, float] = {
     "=down": -1.0, "went down": -1.5, "go down": -1.5, "goes down": -1.5,
@@ -220,7 +258,53 @@ DECREASE_TERMS: dict[str, float] = {
 }
 
 # "no X", "did not X", "without X", "X instead of Y" (=> not Y) ...
-DETERMINER_DIRECTIONS = frozenset({"more", "less", "fewer"})
+DETERMINER_DIRECTIONS = frozenset({"more", "less", "fewer", "plenty of", "lots of", "a lot of",
+                                   "tons of"})
+# Things a system passes along: "dropped requests" lost them, it did not reduce them.
+PAYLOAD_NOUNS: tuple[str, ...] = (
+    "request", "message", "packet", "event", "call", "connection", "job",
+    "write", "frame", "record", "row", "delivery", "webhook", "order", "span",
+)
+PAYLOAD_DROPS = frozenset({"drop", "drops", "dropped", "dropping"})
+
+# Recovery, stability and recurrence.
+# "back to normal", "returned to baseline": a state word after a return verb.
+RECOVERY_STATES: tuple[str, ...] = (
+    "normal", "baseline", "usual", "healthy", "green", "steady", "nominal",
+    "=pre", "full speed", "full capacity", "full strength",
+)
+RECOVERY_VERBS: tuple[str, ...] = ("back to", "return to")
+# "stayed up", "remained available", "held steady": continuity is good.
+STAY_VERBS: tuple[str, ...] = ("stay", "remain")
+STAY_STATES: tuple[str, ...] = (
+    "up", "online", "available", "responsive", "reachable", "steady", "stable",
+    "healthy", "green", "solid", "fast",
+)
+STEADY_EXTRA: dict[str, float] = {
+    "=held steady": 1.0, "hold steady": 1.0, "=held stable": 1.0,
+    "=kept ~ green": 0.7, "keep ~ green": 0.7, "=kept ~ stable": 0.7,
+    "keep ~ stable": 0.7, "=kept ~ healthy": 0.7, "keep ~ healthy": 0.7,
+}
+# Holding or meeting a good quantity is good ("held a 99% hit rate", "kept 98% of
+# quality", "met the SLO"); holding a bad one says nothing ("kept latency at 200ms").
+KEEP_VERBS: tuple[str, ...] = (
+    "hold", "=held", "keep", "=kept", "maintain", "sustain", "retain",
+    "preserve", "=met", "=meets",
+)
+# "Flat" is good for a cost ("storage stayed flat") and no verdict for a goal
+# ("throughput was flat").
+STEADY_TERMS: tuple[str, ...] = ("=flat", "level off", "=leveled off", "=levelled off")
+# Return verbs: with a bad noun the problem recurred ("the errors came back"); with a
+# good quantity it was regained ("got its free space back"); alone they say nothing.
+# Value = fallback for words that only ever describe problems ("it recurred").
+RECURRENCE_TERMS: dict[str, float] = {
+    "come back": 0.0, "=came back": 0.0, "=back": 0.0, "return": 0.0,
+    "creep back": 0.0, "=crept back": 0.0, "=recur": -0.7, "=recurs": -0.7,
+    "=recurred": -0.7, "recurrence": -0.7, "reoccur": -0.7, "resurface": -0.7,
+    "reappear": -0.7,
+}
+RECURRENCE_WINDOW = 6  # tokens back to the thing that came back
+AGAIN: tuple[str, ...] = ("=again",)  # "broke again", "green again": x INTENSIFY
 
 NEGATORS: tuple[str, ...] = (
     "=not", "=no", "=never", "=without", "=zero", "=none", "=nothing",
@@ -266,6 +350,8 @@ SHIELDED_COMPOUNDS: tuple[str, ...] = (
     "fine tuning", "blue green", "break glass", "dry run", "game day",
     "kill switch", "hot fix", "bug bounty", "bug bash", "on call",
     "fix version", "failure modes", "error budget", "all time",
+    "code freeze", "feature freeze", "=froze ~ code", "=froze ~ branch",
+    "=froze ~ release",
 )
 
 # "the incident review", "error handler", "timeout test": a topic noun that
@@ -294,6 +380,7 @@ META_HEADS: tuple[str, ...] = (
 PRE_META: tuple[str, ...] = (
     "=default", "=max", "=maximum", "=min", "=minimum", "=configurable",
     "=simulated", "=mock", "=mocked", "=fake", "=synthetic", "=injected",
+    "=pre", "=post",
 )
 
 INTENSIFIERS: tuple[str, ...] = (
@@ -420,6 +507,17 @@ def _build_lexicon() -> None:
         _register(phrase, _Entry("dir", w, direction=+1))
     for phrase, w in DECREASE_TERMS.items():
         _register(phrase, _Entry("dir", w, direction=-1))
+    for verb in RECOVERY_VERBS:
+        for state in RECOVERY_STATES:
+            _register(f"{verb} ~ {state}", _Entry("cue", 1.0))
+    for verb in STAY_VERBS:
+        for state in STAY_STATES:
+            phrase = f"{verb} {state}" if state == "up" else f"{verb} ~ {state}"
+            _register(phrase, _Entry("cue", 1.0))
+    for phrase, w in STEADY_EXTRA.items():
+        _register(phrase, _Entry("cue", w))
+    for phrase, w in RECURRENCE_TERMS.items():
+        _register(phrase, _Entry("recur", w))
     simple_kinds = (
         (TOPIC_VERBS, "topic_verb"),
         (NEGATORS, "neg"),
@@ -430,6 +528,9 @@ def _build_lexicon() -> None:
         (INTENSIFIERS, "intens"),
         (DIMINISHERS, "dimin"),
         (CIRCUMSTANCE, "circum"),
+        (KEEP_VERBS, "keep"),
+        (STEADY_TERMS, "steady"),
+        (AGAIN, "again"),
     )
     for phrases, kind in simple_kinds:
         for phrase in phrases:
@@ -645,7 +746,8 @@ def _numeric_directions(tokens: list[str]) -> list[_Span]:
 # Context rules
 # ---------------------------------------------------------------------------
 
-_POLAR = ("cue", "fix", "resolve", "absent", "dir")
+_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady")
+_SCORING = ("cue", "fix", "resolve", "recur")
 
 
 def _clause_ids(tokens: list[str]) -> list[int]:
@@ -702,18 +804,154 @@ def _nearest_quantity(
     return min(right, key=lambda s: s.start) if right else None
 
 
+_PAYLOAD_FORMS = frozenset().union(*(_noun_forms(w) for w in PAYLOAD_NOUNS))
+_FILLER = frozenset({"the", "a", "an", "some", "all", "every", "its", "their", "our", "of"})
+
+
+def _payload_near(d: _Span, tokens: list[str]) -> str | None:
+    """'dropped 2% of the requests', 'messages were dropped': a loss, not a decrease."""
+    if d.text not in PAYLOAD_DROPS:
+        return None
+    j = d.end  # object: skip determiners and numbers
+    while j < min(d.end + 4, len(tokens)) and (tokens[j] in _FILLER or _NUMBER_RE.match(tokens[j])):
+        j += 1
+    if j < len(tokens) and tokens[j] in _PAYLOAD_FORMS:
+        return tokens[j]
+    for j in range(d.start - 1, max(d.start - 3, -1), -1):  # subject: "requests (were) dropped"
+        if tokens[j] in _PAYLOAD_FORMS:
+            return tokens[j]
+    return None
+
+
+# What may follow a direction word used of its subject: "flakiness dropped to 1%",
+# "complaints fell sharply", "outages decreased."; not "the outage dropped traffic"
+# (an object) or "the outage fell on a Friday" (when it happened).
+# fmt: off
+_INTRANSITIVE_NEXT = frozenset({
+    "to", "by", "from", "below", "under", "off", "again", "further", "and", "so",
+    "after", "since", "until", "once", "because", "when", "but",
+})
+# fmt: on
+
+
+def _intransitive(d: _Span, tokens: list[str]) -> bool:
+    if d.end >= len(tokens):
+        return True
+    nxt = tokens[d.end]
+    return (
+        nxt in BOUNDARY_PUNCT
+        or nxt in _INTRANSITIVE_NEXT
+        or nxt.endswith("ly")
+        or bool(_NUMBER_RE.match(nxt))
+    )
+
+
+def _bad_noun_as_quantity(
+    spans: list[_Span], d: _Span, tokens: list[str], clause: list[int]
+) -> _Span | None:
+    """A bad noun is a more-is-bad quantity for a pure direction word: 'flakiness
+    dropped', 'fewer outages', 'reduced flakiness'.  Not for the outage senses of
+    'went down' / 'took down' ('a bug took down the API')."""
+    if d.weight <= -1.0:
+        return None
+    bad = [
+        s
+        for s in spans
+        if s.active
+        and s.kind == "cue"
+        and s.weight < 0
+        and not s.paired
+        and not s.negated
+        and clause[s.start] == clause[d.start]
+    ]
+    if d.text not in DETERMINER_DIRECTIONS and _intransitive(d, tokens):
+        left = [s for s in bad if s.end <= d.start and d.start - s.end <= 2]
+        if left:
+            return max(left, key=lambda s: s.end)
+    if d.weight == 0.0:  # transitive direction verbs and determiners: the object
+        right = [s for s in bad if d.end <= s.start < d.end + OBJECT_WINDOW]
+        right = [s for s in right if not any(t in OBJECT_STOPS for t in tokens[d.end : s.start])]
+        if right:
+            return min(right, key=lambda s: s.start)
+    return None
+
+
 def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
     """'latency dropped' -> good; 'revenue dropped' -> bad; 'went down' alone -> outage."""
     for d in [s for s in spans if s.kind == "dir" and s.active]:
-        q = _nearest_quantity(spans, d, tokens, clause)
+        payload = _payload_near(d, tokens)
         d.kind = "cue"
+        if payload:
+            d.text, d.weight, d.paired = f"{d.text} {payload}", -1.0, True
+            continue
+        q = _nearest_quantity(spans, d, tokens, clause) or _bad_noun_as_quantity(
+            spans, d, tokens, clause
+        )
         if q is None:
             continue  # keep the fallback weight
         d.text = f"{q.text} {d.text}" if q.start < d.start else f"{d.text} {q.text}"
-        d.weight = float(q.qty * d.direction)
+        d.weight = float((q.qty or -1) * d.direction)
         d.paired = True  # d.start stays on the direction word: negation scope uses it
         if q.kind == "cue":
             q.active = False  # "errors" in "errors doubled" now lives inside the pair
+
+
+_KEEP_STOPS = OBJECT_STOPS - {"of", "on"}
+
+
+def _pair_holds(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'held a 99% hit rate', 'kept 98% of quality', 'met the SLO' -> good (a good
+    quantity was kept); 'storage stayed flat' -> good (a cost did not grow).  The
+    other pairings ('kept latency at 200ms', 'throughput was flat') are no verdict."""
+    for h in [s for s in spans if s.kind in ("keep", "steady") and s.active]:
+        same = [
+            s
+            for s in spans
+            if s.active
+            and s.qty
+            and not s.paired
+            and s is not h
+            and clause[s.start] == clause[h.start]
+        ]
+        limit = min(h.end + OBJECT_WINDOW, len(tokens))
+        stops = _KEEP_STOPS if h.kind == "keep" else OBJECT_STOPS
+        for j in range(h.end, limit):
+            if tokens[j] in stops:
+                limit = j
+                break
+        right = [s for s in same if h.end <= s.start < limit]
+        left = [s for s in same if s.end <= h.start and h.start - s.end < DIRECTION_WINDOW]
+        if h.kind == "keep":  # transitive: the object first
+            q = min(right, key=lambda s: s.start) if right else None
+            q = q or (max(left, key=lambda s: s.end) if left else None)
+            wanted = +1
+        else:  # "storage stayed flat", then "kept flat storage use"
+            q = max(left, key=lambda s: s.end) if left else None
+            q = q or (min(right, key=lambda s: s.start) if right else None)
+            wanted = -1
+        if q is None or q.qty != wanted:
+            h.active = False
+            continue
+        h.kind, h.weight, h.paired = "cue", 1.0, True
+        h.text = f"{q.text} {h.text}" if q.start < h.start else f"{h.text} {q.text}"
+        if q.kind == "cue":
+            q.active = False
+        else:
+            q.paired = True
+
+
+def _apply_free_compounds(spans: list[_Span], tokens: list[str]) -> None:
+    """'incident-free', 'error free', 'hassle-free': the bad noun is absent."""
+    for s in spans:
+        if (
+            s.active
+            and s.kind == "cue"
+            and s.weight < 0
+            and s.end < len(tokens)
+            and tokens[s.end] == "free"
+        ):
+            _negate(s, "")
+            s.text = f"{s.text} free"
 
 
 def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
@@ -730,7 +968,7 @@ def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
             if s.active and not s.negated and neg.end <= s.start < stop and s.kind in _POLAR
         ]
         real = [s for s in in_scope if s.kind != "absent"]
-        if real and real[0].kind in ("fix", "resolve"):
+        if real and real[0].kind in ("fix", "resolve", "recur"):
             real = real[:1]  # "didn't resolve the outage": the fix failed, the outage stays
         # absent-is-bad words only count when nothing more specific is negated
         for s in real or in_scope:
@@ -738,6 +976,9 @@ def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
 
 
 def _negate(s: _Span, negator: str) -> None:
+    if s.kind == "recur":  # "the errors did not come back": a resolution
+        s.kind, s.weight, s.negated, s.prefix = "resolve", 1.0, True, negator
+        return
     if s.kind == "absent":
         s.weight = -1.0
     elif s.weight < 0:
@@ -747,6 +988,53 @@ def _negate(s: _Span, negator: str) -> None:
     s.kind = "cue" if s.kind in ("fix", "resolve", "absent") else s.kind
     s.negated = True
     s.prefix = negator
+
+
+def _apply_recurrence(spans: list[_Span], clause: list[int]) -> None:
+    """'the errors came back' (-), 'got its free space back' (+), 'it returned' (0).
+    A recurring problem outlives any fix earlier in its clause ('the leak we
+    patched came back'), so the fix and the noun are taken out of the fix rule."""
+    for r in [s for s in spans if s.kind == "recur" and s.active]:
+        same = [
+            s
+            for s in spans
+            if s.active
+            and s is not r
+            and clause[s.start] == clause[r.start]
+            and (0 <= r.start - s.end < RECURRENCE_WINDOW or 0 <= s.start - r.end < OBJECT_WINDOW)
+        ]
+        bad = [s for s in same if s.kind == "cue" and s.weight < 0 and not s.negated]
+        good_qty = [s for s in same if s.qty > 0 and not s.paired and s.kind == "qty"]
+        if bad:
+            r.weight = min(r.weight, -0.5)
+            r.governed.extend(s.text for s in bad)
+            for s in bad:
+                s.paired = True  # belongs to the recurrence, not to a fix
+            for f in spans:
+                if f.kind == "fix" and f.start < r.start and clause[f.start] == clause[r.start]:
+                    f.active = False
+        elif good_qty:
+            q = good_qty[0]
+            r.weight, q.paired = 1.0, True
+            r.governed.append(q.text)
+        elif not r.weight:
+            r.active = False
+
+
+def _apply_again(spans: list[_Span], clause: list[int]) -> None:
+    """'broke again' x1.5, 'green again' x1.5: the nearest polar cue before 'again'."""
+    for a in (s for s in spans if s.kind == "again"):
+        before = [
+            s
+            for s in spans
+            if s.active
+            and s.weight
+            and s.kind in _SCORING
+            and s.end <= a.start
+            and clause[s.start] == clause[a.start]
+        ]
+        if before:
+            max(before, key=lambda s: s.end).weight *= INTENSIFY
 
 
 def _apply_fixes(spans: list[_Span], clause: list[int]) -> None:
@@ -839,11 +1127,15 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     _drop_meta_uses(spans, tokens)
     _apply_irrealis(spans, clause)
     _progressive_fix(spans, tokens)
+    _apply_free_compounds(spans, tokens)
     _pair_directions(spans, tokens, clause)
+    _pair_holds(spans, tokens, clause)
     _apply_negation(spans, tokens)
+    _apply_recurrence(spans, clause)
     _apply_fixes(spans, clause)
     _apply_circumstance(spans, tokens)
     _apply_intensity(spans, clause)
+    _apply_again(spans, clause)
     _apply_neutral_markers(spans)
     return spans
 
@@ -851,7 +1143,7 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
 def outcome_polarity(text: str) -> Polarity:
     """Score an outcome description: <0 bad, >0 good, 0 neutral."""
     spans = [s for sentence in _sentences(_tokenize(text)) for s in _sentence_spans(sentence)]
-    scoring = [s for s in spans if s.active and s.kind in ("cue", "fix", "resolve")]
+    scoring = [s for s in spans if s.active and s.kind in _SCORING]
     raw = sum(s.weight for s in scoring)
     cues = [s.cue for s in scoring if s.weight]
     cues += [s.text for s in spans if s.kind == "neutral"]

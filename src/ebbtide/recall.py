@@ -1,8 +1,10 @@
-"""Recall: ranked lists (BM25, graph spreading) fused by RRF, then blended with activation."""
+"""Recall: ranked lists (BM25, vectors, graph spreading) fused by RRF, blended with activation."""
 
 from __future__ import annotations
 
 from datetime import datetime
+
+import numpy as np
 
 from . import scoring
 from .config import DAY, Config
@@ -27,12 +29,16 @@ def recall(
     now: datetime,
     flt: SearchFilter,
     activation_ref: float,
+    vector: tuple[str, np.ndarray] | None = None,
 ) -> RecallResult:
+    """`vector` is (model name, query embedding) when embeddings are on."""
     t = now.timestamp()
     n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k)
     text_hits = store.text_search(query, n_candidates, flt)
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
+    if vector is not None:
+        lists["vector"] = [i for i, _ in store.vector_search(*vector, n_candidates, flt)]
 
     pre = scoring.rrf(lists, config.rrf_k)
     seed_ids = sorted(pre, key=pre.__getitem__, reverse=True)[:MAX_SEEDS]

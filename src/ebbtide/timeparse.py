@@ -50,6 +50,12 @@ MONTHS = {
 MONTH_NAMES = ("", "January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December")  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Short forms, read only after "last/this/next/on" ("last Tues."): alone, "Sun" or "Wed" may
+# be other words.
+WEEKDAY_ABBREVIATIONS = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
+    "sun": 6,
+}  # fmt: skip
 SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -216,7 +222,9 @@ def _rolling(m: re.Match[str], ctx: _Ctx) -> _Span:
 
 def _weekday(m: re.Match[str], ctx: _Ctx) -> _Span:
     mod = (m["mod"] or "").lower()
-    delta = WEEKDAYS.index(m["wd"].lower()) - ctx.today.weekday()
+    wd = m["wd"].lower()
+    day = WEEKDAY_ABBREVIATIONS[wd] if wd in WEEKDAY_ABBREVIATIONS else WEEKDAYS.index(wd)
+    delta = day - ctx.today.weekday()
     if mod == "this":
         return _days(ctx, ctx.today + timedelta(days=delta))
     forward = mod in ("next", "coming", "this coming") or (
@@ -313,6 +321,12 @@ _RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]]
         frozenset(WEEKDAYS),
         r"\b(?:(?P<mod>this past|this coming|last|this|next|past|coming|on)\s+)?"
         rf"(?P<wd>{'|'.join(WEEKDAYS)})\b(?!s)",
+        _weekday,
+    ),
+    (
+        frozenset(WEEKDAY_ABBREVIATIONS),
+        r"\b(?P<mod>this past|this coming|last|this|next|past|coming|on)\s+"
+        rf"(?-i:(?P<wd>{'|'.join(a.capitalize() for a in WEEKDAY_ABBREVIATIONS)}))\b\.?",
         _weekday,
     ),
     (

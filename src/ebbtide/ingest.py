@@ -1,0 +1,450 @@
+"""Ingestion adapters: a folder of Markdown notes, a chat export. They only call a Memory.
+
+* `ingest_markdown_folder`: each `.md` file becomes a document node (a long one also a note per
+  section, linked `about` the file), `[[wiki links]]` and relative `[text](other.md)` links
+  become `related` edges, and the file's modification time dates all of it.
+* `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
+  `{"sessions": [{"messages": [...], "date": ...}, ...]}`, LoCoMo-style
+  `{"conversation": {"session_1": [...], "session_1_date_time": "..."}}`, or a list of those)
+  or JSONL (a message per line, grouped by an optional `session` field). Each session goes to
+  `memory.remember(messages=[Message, ...], date=...)`.
+
+Node ids come from paths, so ingesting a folder again updates its nodes in place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import posixpath
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import unquote
+
+from .errors import ValidationError
+from .extract import Message, parse_transcript
+from .text import shorten
+from .timeparse import parse_datetime
+
+__all__ = ["IngestSummary", "ingest_chat", "ingest_markdown_folder"]
+
+Progress = Callable[[int, int], None]  # (advance, total): drives a progress bar
+
+SPLIT_OVER = 2_000  # characters: a longer file is also stored section by section
+SECTION_MAX = 8_000  # characters: a longer section is stored in parts, split at paragraphs
+LEAD_MAX = 1_000  # characters of a long file's opening kept on its document node
+PROVENANCE = "ingest"
+
+
+class MemoryLike(Protocol):
+    """What the adapters call: `Memory` has it, and so can a test double."""
+
+    def remember(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def connect(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+@dataclass
+class IngestSummary:
+    files: int = 0
+    nodes: int = 0
+    links: int = 0
+    sessions: int = 0
+    messages: int = 0
+    unresolved_links: int = 0  # links to Markdown files that are not in the folder
+    seconds: float = 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------------------------
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]")
+_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+@dataclass
+class _Doc:
+    rel: str  # path inside the folder, '/'-separated
+    title: str
+    body: str  # everything after the title
+    lead: str  # the text before the first heading
+    sections: list[tuple[str, str]]  # (heading, text), in order
+    tags: list[str]
+    at: datetime  # modification time
+
+
+def ingest_markdown_folder(
+    memory: MemoryLike, path: str | Path, progress: Progress | None = None
+) -> IngestSummary:
+    """Remember every Markdown file under `path` (hidden files and folders skipped), then the
+    links between them: two passes, so a link may point at a file read later."""
+    started = time.perf_counter()
+    root = Path(path)
+    if not root.is_dir():
+        raise ValidationError("path", "must be a folder", str(path))
+    files = sorted(
+        p
+        for p in root.rglob("*.md")
+        if not any(s.startswith(".") for s in p.relative_to(root).parts)
+    )
+    docs = [_read(root, p) for p in files]
+    total = 2 * len(docs)
+    summary = IngestSummary(files=len(docs))
+    node_of: dict[str, str] = {}
+    sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
+    for doc in docs:
+        node_of[doc.rel], sources[doc.rel] = _remember_doc(memory, doc, summary)
+        if progress:
+            progress(1, total)
+    names = _name_index(docs)
+    for doc in docs:
+        for node_id, text in sources[doc.rel]:
+            targets: list[str] = []
+            for target in _link_targets(text, doc.rel, names):
+                if target is None:
+                    summary.unresolved_links += 1
+                elif target != doc.rel and target not in targets:
+                    targets.append(target)
+            for target in targets:
+                memory.connect(
+                    node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+                )
+                summary.links += 1
+        if progress:
+            progress(1, total)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _read(root: Path, p: Path) -> _Doc:
+    meta, text = _front_matter(p.read_text(encoding="utf-8", errors="replace"))
+    lines = text.strip().splitlines()
+    title = meta.get("title")
+    first = _HEADING.match(lines[0]) if lines else None
+    if first and len(first.group(1)) == 1 and not title:  # "# Title" opens the file
+        title = first.group(2)
+        lines = lines[1:]
+    lead, sections = _split_sections(lines)
+    tags = meta.get("tags")
+    return _Doc(
+        rel=p.relative_to(root).as_posix(),
+        title=str(title or p.stem),
+        body="\n".join(lines).strip(),
+        lead=lead,
+        sections=sections,
+        tags=[str(t) for t in tags] if isinstance(tags, list) else [],
+        at=datetime.fromtimestamp(p.stat().st_mtime, UTC),
+    )
+
+
+def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
+    """Simple YAML front matter: `key: value`, `key: [a, b]` and `- item` lists."""
+    if not raw.startswith("---"):
+        return {}, raw
+    lines = raw.splitlines()
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+    if end is None:
+        return {}, raw
+    meta: dict[str, Any] = {}
+    key = None
+    for line in lines[1:end]:
+        item = re.match(r"^\s*-\s+(.+)$", line)
+        if item and key is not None:
+            meta.setdefault(key, [])
+            if isinstance(meta[key], list):
+                meta[key].append(item.group(1).strip().strip("'\""))
+            continue
+        pair = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", line)
+        if pair:
+            key, value = pair.group(1).lower(), pair.group(2).strip()
+            if value.startswith("[") and value.endswith("]"):
+                meta[key] = [v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip()]
+            elif value:
+                meta[key] = value.strip("'\"")
+    return meta, "\n".join(lines[end + 1 :])
+
+
+def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    """The text before the first heading, and (heading, text) for each heading after it.
+    A '#' line inside a fenced code block is code, not a heading."""
+    lead: list[str] = []
+    sections: list[tuple[str, list[str]]] = []
+    fenced = False
+    for line in lines:
+        if _FENCE.match(line):
+            fenced = not fenced
+        heading = None if fenced else _HEADING.match(line)
+        if heading:
+            sections.append((heading.group(2), []))
+        else:
+            (sections[-1][1] if sections else lead).append(line)
+    return "\n".join(lead).strip(), [(h, "\n".join(b).strip()) for h, b in sections]
+
+
+def _node_id(rel: str, part: str = "") -> str:
+    digest = hashlib.sha1(rel.encode()).hexdigest()[:16]
+    return f"md-{digest}{part}"
+
+
+def _remember_doc(
+    memory: MemoryLike, doc: _Doc, summary: IngestSummary
+) -> tuple[str, list[tuple[str, str]]]:
+    """Store one file: its document node and, when long, a note per section (part).
+    Returns the document's node id and where its links start from."""
+    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title}
+    if doc.tags:
+        attrs["tags"] = doc.tags
+    body = doc.body
+    long = len(body) > SPLIT_OVER
+    if long:
+        outline = "; ".join(h for h, _ in doc.sections)
+        text = "\n\n".join(
+            p for p in (doc.title, shorten(doc.lead, LEAD_MAX), f"Sections: {outline}") if p
+        )
+    else:
+        text = f"{doc.title}\n\n{body}".strip()
+    node = memory.remember(
+        text,
+        "document",
+        node_id=_node_id(doc.rel),
+        attributes=attrs,
+        sources=[doc.rel],
+        provenance=PROVENANCE,
+        at=doc.at,
+    )
+    summary.nodes += 1
+    if not long:
+        return node.id, [(node.id, body)]
+    starts = [(node.id, doc.lead)]
+    n = 0
+    for heading, section in doc.sections:
+        for i, part in enumerate(_parts(section)):
+            n += 1
+            label = f"{heading} (part {i + 1})" if i else heading
+            note = memory.remember(
+                f"{doc.title} › {label}\n\n{part}",
+                "note",
+                node_id=_node_id(doc.rel, f"-s{n}"),
+                attributes={"path": doc.rel, "title": doc.title, "heading": heading},
+                sources=[f"{doc.rel}#{_slug(heading)}"],
+                provenance=PROVENANCE,
+                at=doc.at,
+            )
+            memory.connect(note.id, node.id, "about", 1.0, provenance=PROVENANCE, at=doc.at)
+            summary.nodes += 1
+            summary.links += 1
+            starts.append((note.id, part))
+    return node.id, starts
+
+
+def _parts(text: str) -> list[str]:
+    """A section cut at paragraph breaks into pieces of at most SECTION_MAX characters (a
+    paragraph longer than that is cut where it must)."""
+    if len(text) <= SECTION_MAX:
+        return [text]
+    parts: list[str] = []
+    current = ""
+    for para in re.split(r"\n\s*\n", text):
+        while len(para) > SECTION_MAX:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(para[:SECTION_MAX])
+            para = para[SECTION_MAX:]
+        if current and len(current) + 2 + len(para) > SECTION_MAX:
+            parts.append(current)
+            current = ""
+        current = f"{current}\n\n{para}" if current else para
+    if current:
+        parts.append(current)
+    return parts
+
+
+def _slug(heading: str) -> str:
+    return re.sub(r"[^\w]+", "-", heading.lower()).strip("-")
+
+
+def _name_index(docs: list[_Doc]) -> dict[str, str]:
+    """Names a link may use for a file, lowercased: its path without '.md' or, when no path
+    is spelled so, its bare name (the first file of that name)."""
+    index = {doc.rel[:-3].lower(): doc.rel for doc in docs}
+    for doc in docs:
+        index.setdefault(doc.rel[:-3].rsplit("/", 1)[-1].lower(), doc.rel)
+    return index
+
+
+def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None]:
+    """The files `text` links to (None for a Markdown file that is not in the folder)."""
+    code_free = _without_code(text)
+    out: list[str | None] = []
+    for m in _WIKI.finditer(code_free):
+        name = m.group(1).strip().lower().removesuffix(".md")
+        out.append(names.get(name))
+    folder = posixpath.dirname(rel)
+    for m in _MD_LINK.finditer(code_free):
+        target = unquote(m.group(1)).split("#", 1)[0].split("?", 1)[0]
+        if not target or _SCHEME.match(target) or target.startswith("/"):
+            continue
+        if not target.lower().endswith(".md"):
+            if posixpath.splitext(target)[1]:
+                continue  # an image or another kind of file
+            target += ".md"
+        joined = posixpath.normpath(posixpath.join(folder, target))
+        found = names.get(joined[:-3].lower())
+        out.append(found if found is not None and found.lower() == joined.lower() else None)
+    return out
+
+
+def _without_code(text: str) -> str:
+    keep, fenced = [], False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            keep.append(re.sub(r"`[^`\n]*`", "", line))
+    return "\n".join(keep)
+
+
+# ---------------------------------------------------------------------------------------------
+# Chat
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Session:
+    messages: list[Message]
+    date: datetime | None = None
+
+
+def ingest_chat(
+    memory: MemoryLike, path: str | Path, progress: Progress | None = None
+) -> IngestSummary:
+    """Remember a chat export session by session.
+
+    `memory.remember(messages=..., date=...)` must return something with `nodes` and `edges`
+    (a `TranscriptResult`); the summary counts them.
+    """
+    started = time.perf_counter()
+    p = Path(path)
+    if not p.is_file():
+        raise ValidationError("path", "must be a file", str(path))
+    sessions = _chat_sessions(p)
+    summary = IngestSummary(files=1, sessions=len(sessions))
+    for session in sessions:
+        result = memory.remember(messages=session.messages, date=session.date)
+        summary.messages += len(session.messages)
+        summary.nodes += len(result.nodes)
+        summary.links += len(result.edges)
+        if progress:
+            progress(1, len(sessions))
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _chat_sessions(p: Path) -> list[_Session]:
+    suffix = p.suffix.lower()
+    text = p.read_text(encoding="utf-8", errors="replace")
+    if suffix == ".jsonl":
+        return _jsonl_sessions(text)
+    if suffix != ".json":
+        raise ValidationError("path", "must be a .json or .jsonl file", p.name)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValidationError("path", f"must hold valid JSON ({exc})", p.name) from None
+    if _is_conversation(data) or (isinstance(data, list) and data and _is_conversation(data[0])):
+        conversations = data if isinstance(data, list) else [data]
+        sessions: list[_Session] = []
+        for i, conv in enumerate(conversations):
+            if not isinstance(conv, dict):
+                raise ValidationError(f"conversations[{i}]", "must be an object")
+            prefix = f"{conv.get('sample_id', i)}:" if len(conversations) > 1 else ""
+            sessions += _locomo_sessions(conv, f"conversations[{i}]", prefix)
+        return sessions
+    if isinstance(data, dict) and isinstance(data.get("sessions"), list):
+        return [
+            _session(s, f"sessions[{i}]", f"s{i + 1}.m") for i, s in enumerate(data["sessions"])
+        ]
+    if isinstance(data, dict) and "messages" in data:
+        return [_session(data, "", "m")]
+    if isinstance(data, list):
+        return [_Session(_parse(data, "", "m"))] if data else []
+    raise ValidationError(
+        "path", "must hold a list of messages, {messages}, {sessions} or {conversation}", p.name
+    )
+
+
+def _is_conversation(data: Any) -> bool:
+    return isinstance(data, dict) and "conversation" in data
+
+
+def _session(entry: Any, where: str, id_prefix: str) -> _Session:
+    if not isinstance(entry, dict) or not isinstance(entry.get("messages"), list):
+        raise ValidationError(where or "path", "must be an object with a list of messages")
+    prefix = f"{where}." if where else ""
+    date = entry.get("date")
+    parsed = None
+    if date is not None:
+        parsed = parse_datetime(date) if isinstance(date, str) else None
+        if parsed is None:
+            raise ValidationError(f"{prefix}date", "must be a date and time", date)
+    return _Session(_parse(entry["messages"], prefix, id_prefix), parsed)
+
+
+def _parse(messages: list[Any], where: str, id_prefix: str) -> list[Message]:
+    try:
+        return parse_transcript(messages, id_prefix=id_prefix)
+    except ValidationError as exc:
+        raise ValidationError(f"{where}{exc.field}", exc.rule, exc.value) from None
+
+
+def _locomo_sessions(conv: dict[str, Any], where: str, id_prefix: str) -> list[_Session]:
+    body = conv.get("conversation")
+    if not isinstance(body, dict):
+        raise ValidationError(f"{where}.conversation", "must be an object of sessions")
+    numbers = sorted(int(m.group(1)) for k in body if (m := re.fullmatch(r"session_(\d+)", k)))
+    sessions = []
+    for n in numbers:
+        turns = body[f"session_{n}"]
+        if not isinstance(turns, list):
+            raise ValidationError(f"{where}.conversation.session_{n}", "must be a list of turns")
+        stamp = body.get(f"session_{n}_date_time")
+        messages = _parse(turns, f"{where}.conversation.session_{n}.", f"s{n}.m")
+        if id_prefix:  # several conversations in one file: their turn ids repeat
+            messages = [dataclasses.replace(m, id=id_prefix + m.id) for m in messages]
+        date = parse_datetime(stamp) if isinstance(stamp, str) else None
+        sessions.append(_Session(messages, date))
+    return sessions
+
+
+def _jsonl_sessions(text: str) -> list[_Session]:
+    groups: dict[str, list[Any]] = {}
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            raise ValidationError(f"line {n}", "must be a JSON object") from None
+        if not isinstance(entry, dict):
+            raise ValidationError(f"line {n}", "must be a JSON object")
+        groups.setdefault(str(entry.get("session", "")), []).append(entry)
+    several = len(groups) > 1
+    return [
+        _Session(
+            _parse(
+                entries, f"session[{key}]." if several else "", f"s{i + 1}.m" if several else "m"
+            )
+        )
+        for i, (key, entries) in enumerate(groups.items())
+    ]

@@ -1,0 +1,929 @@
+"""Neo4j 5 (5.23 or later): the production backend, for many stateless ebbtide servers at once.
+
+The graph lives on the server: nodes are `:EbbNode`, edges `:LINK` relationships, and every
+node, edge, meta entry, review item and vector carries a `tenant` property that every query
+matches on, id lookups included (Community edition has one database; a database per tenant
+also works, with `?database=`). Ids are unique per tenant through composite uniqueness
+constraints on `(tenant, id)`.
+
+* Text search uses a Lucene full-text index over `text`; user text is reduced to quoted
+  terms, so it is never parsed as query syntax, and a tenant token is a required clause.
+* Vectors sit on `:EbbVector` nodes, one vector index per (model, dimension); the index gives
+  candidates, exact cosine re-scores them.
+* Neighbourhoods are one query per hop (UNWIND over the frontier), never one per node; bulk
+  writes are one UNWIND per batch.
+* Reads outside a transaction are auto-commit queries, retried on transient errors; writes
+  outside one run as the driver's managed write transactions (retried by the driver).
+  `transaction()` is one explicit transaction: if it hits a transient error (a deadlock, a
+  leader switch), it is replayed on a fresh transaction, and continues only if every read in
+  the replay returns what it returned the first time; otherwise the error is raised.
+
+Nothing is cached between calls except the schema check, so replicas stay consistent through
+the server: a replica reads its own writes (one bookmark manager per store), and other
+replicas' writes once the server has them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any
+
+import numpy as np
+
+from ..errors import NotFound, StoreUnavailable
+from ..model import Edge, Node
+from ..text import content_tokens, tokens
+from ._props import (
+    Sequencer,
+    attribute_needle,
+    chunked,
+    edge_props,
+    node_props,
+    props_edge,
+    props_node,
+    text_hash,
+    unique,
+)
+from .base import Direction, EdgeRow, GraphArrays, NodeBrief, PendingReview, SearchFilter
+
+try:
+    import neo4j
+    from neo4j.exceptions import DriverError, Neo4jError
+except ImportError:  # pragma: no cover - exercised only without the extra
+    neo4j = None  # type: ignore[assignment]
+
+SCHEMA: dict[str, str] = {
+    "ebbtide_node_id": "CREATE CONSTRAINT ebbtide_node_id IF NOT EXISTS "
+    "FOR (n:EbbNode) REQUIRE (n.tenant, n.id) IS UNIQUE",
+    "ebbtide_edge_id": "CREATE CONSTRAINT ebbtide_edge_id IF NOT EXISTS "
+    "FOR ()-[r:LINK]-() REQUIRE (r.tenant, r.id) IS UNIQUE",
+    "ebbtide_meta_key": "CREATE CONSTRAINT ebbtide_meta_key IF NOT EXISTS "
+    "FOR (m:EbbMeta) REQUIRE (m.tenant, m.key) IS UNIQUE",
+    "ebbtide_review_node": "CREATE CONSTRAINT ebbtide_review_node IF NOT EXISTS "
+    "FOR (r:EbbReview) REQUIRE (r.tenant, r.node_id) IS UNIQUE",
+    "ebbtide_cooldown_node": "CREATE CONSTRAINT ebbtide_cooldown_node IF NOT EXISTS "
+    "FOR (c:EbbCooldown) REQUIRE (c.tenant, c.node_id) IS UNIQUE",
+    "ebbtide_vector_key": "CREATE CONSTRAINT ebbtide_vector_key IF NOT EXISTS "
+    "FOR (v:EbbVector) REQUIRE (v.tenant, v.node_id, v.model) IS UNIQUE",
+    "ebbtide_node_seq": "CREATE INDEX ebbtide_node_seq IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.seq)",
+    "ebbtide_node_kind": "CREATE INDEX ebbtide_node_kind IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.kind)",
+    "ebbtide_node_text": "CREATE INDEX ebbtide_node_text IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.text_hash)",
+    "ebbtide_edge_seq": "CREATE INDEX ebbtide_edge_seq IF NOT EXISTS "
+    "FOR ()-[r:LINK]-() ON (r.tenant, r.seq)",
+    "ebbtide_edge_relation": "CREATE INDEX ebbtide_edge_relation IF NOT EXISTS "
+    "FOR ()-[r:LINK]-() ON (r.tenant, r.relation)",
+    "ebbtide_vector_model": "CREATE INDEX ebbtide_vector_model IF NOT EXISTS "
+    "FOR (v:EbbVector) ON (v.tenant, v.model)",
+    "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
+    "FOR (a:EbbAudit) ON (a.tenant, a.at)",
+    "ebbtide_text": "CREATE FULLTEXT INDEX ebbtide_text IF NOT EXISTS "
+    "FOR (n:EbbNode) ON EACH [n.text, n.tenant_token] "
+    "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+}
+# Schemas already checked by this process, per server and database.
+_SCHEMA_READY: set[tuple[str, str | None]] = set()
+_SCHEMA_LOCK = threading.Lock()
+
+# Lucene's English stop words: a term made only of these matches nothing, so it must not be
+# sent (the tenant clause alone would match every node).
+LUCENE_STOPWORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with".split()
+)
+MAX_TERMS = 256  # Lucene rejects queries with more than 1024 clauses
+BATCH = 5_000
+PAGE = 1_000
+RETRY_SECONDS = 30.0
+
+_NODE_MAP = "n {.*}"
+_EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
+_PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r:LINK]-()"}
+
+
+def tenant_token(tenant: str) -> str:
+    """A digits-only token for the tenant in the full-text index (analysers leave it whole)."""
+    return str(int(hashlib.sha1(tenant.encode()).hexdigest()[:15], 16))
+
+
+def lucene_query(query: str, token: str) -> str | None:
+    """Any of the query's content words, each a quoted term, AND the tenant's token."""
+    words = [t for t in (content_tokens(query) or tokens(query)) if t not in LUCENE_STOPWORDS]
+    terms = unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
+    if not terms:
+        return None
+    either = " OR ".join(f'text:"{t}"' for t in terms)
+    return f'({either}) AND tenant_token:"{token}"^0'
+
+
+def _filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]:
+    where: list[str] = []
+    params: dict[str, Any] = {}
+    if flt.include_cold:
+        where.append(f"{a}.status IN ['active', 'archived']")
+    else:
+        where.append(f"{a}.tier IN ['hot', 'warm'] AND {a}.status = 'active'")
+    if not flt.include_invalid:
+        where.append(f"{a}.valid_to IS NULL")
+    if flt.exclude_kinds:
+        where.append(f"NOT {a}.kind IN $f_exclude")
+        params["f_exclude"] = sorted(flt.exclude_kinds)
+    if flt.kinds:
+        where.append(f"{a}.kind IN $f_kinds")
+        params["f_kinds"] = sorted(flt.kinds)
+    if flt.scope is not None:
+        where.append(f"{a}.scope = $f_scope")
+        params["f_scope"] = flt.scope
+    if flt.task_tag is not None:
+        where.append(f"{a}.task_tag = $f_task_tag")
+        params["f_task_tag"] = flt.task_tag
+    return " AND ".join(where), params
+
+
+def _vector_label(model: str, dim: int) -> tuple[str, str]:
+    h = hashlib.sha1(model.encode()).hexdigest()[:12]
+    return f"EbbVec_{h}_{dim}", f"ebbtide_vec_{h}_{dim}"
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, Neo4jError | DriverError) and exc.is_retryable()
+
+
+def _values(result: Any) -> list[list[Any]]:
+    return [r.values() for r in result]
+
+
+class ReplayMismatch(StoreUnavailable):
+    """A transaction hit a transient error and could not be replayed: data it had read changed
+    in the meantime. Nothing was written; the operation can be retried."""
+
+
+class _Tx:
+    """One explicit write transaction, opened at its first query, replayable after a transient
+    error: the log holds every query with what it returned."""
+
+    def __init__(self, store: Neo4jStore) -> None:
+        self.store = store
+        self.log: list[tuple[str, dict[str, Any], list[list[Any]]]] = []
+        self.session: Any = None
+        self.tx: Any = None
+
+    def _open(self) -> None:
+        self.session = self.store._new_session(write=True)
+        self.tx = self.session.begin_transaction()
+
+    def _close(self) -> None:
+        if self.session is not None:
+            with suppress(Exception):
+                self.session.close()
+        self.session = self.tx = None
+
+    def run(self, cypher: str, params: dict[str, Any]) -> list[list[Any]]:
+        while True:
+            try:
+                if self.tx is None:
+                    self._open()
+                rows = _values(self.tx.run(cypher, params))
+            except Exception as exc:
+                if not _retryable(exc):
+                    raise self.store._translate(exc) from exc
+                self._recover(exc)
+                continue
+            self.log.append((cypher, params, rows))
+            return rows
+
+    def _recover(self, cause: BaseException) -> None:
+        deadline = time.monotonic() + self.store.retry_seconds
+        delay = 0.05
+        while True:
+            self._close()
+            if time.monotonic() > deadline:
+                raise self.store._translate(cause) from cause
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, 1.0)
+            try:
+                self._open()
+                for cypher, params, rows in self.log:
+                    self.store.round_trips += 1
+                    if _values(self.tx.run(cypher, params)) != rows:
+                        self._close()
+                        raise ReplayMismatch(
+                            "a concurrent write changed what this transaction read; retry"
+                        ) from cause
+                return
+            except ReplayMismatch:
+                raise
+            except Exception as exc:
+                if not _retryable(exc):
+                    self._close()
+                    raise self.store._translate(exc) from exc
+                cause = exc
+
+    def commit(self) -> None:
+        if self.tx is None:
+            return
+        while True:
+            try:
+                self.store.round_trips += 1
+                self.tx.commit()
+                break
+            except Exception as exc:
+                # A lost connection during commit is ambiguous: never replay that.
+                if not (_retryable(exc) and isinstance(exc, neo4j.exceptions.TransientError)):
+                    self._close()
+                    raise self.store._translate(exc) from exc
+                self._recover(exc)
+        self._close()
+
+    def rollback(self) -> None:
+        if self.tx is not None:
+            with suppress(Exception):
+                self.tx.rollback()
+        self._close()
+
+
+class Neo4jStore:
+    """One tenant's graph on a Neo4j server. Thread-safe: each thread has its own sessions and
+    its own `transaction()`."""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        tenant: str = "default",
+        url: str | None = None,
+        retry_seconds: float = RETRY_SECONDS,
+        driver: Any = None,
+    ) -> None:
+        if neo4j is None:
+            raise StoreUnavailable("the Neo4j backend needs the driver: pip install 'ebbtide[neo4j]'")
+        self.uri = uri
+        self.url = url or uri
+        self.database = database
+        self.tenant = tenant
+        self.retry_seconds = retry_seconds
+        self.round_trips = 0  # queries and commits sent; see bench/backends.py
+        self._token = tenant_token(tenant)
+        self._seq = Sequencer()
+        self._local = threading.local()
+        self._sessions: list[Any] = []
+        self._lock = threading.Lock()
+        self._vector_indexes: set[str] = set()
+        self._own_driver = driver is None
+        try:
+            self._driver = driver or neo4j.GraphDatabase.driver(
+                uri, auth=auth, notifications_min_severity="OFF", max_connection_pool_size=50
+            )
+            self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
+            self._ensure_schema()
+        except (Neo4jError, DriverError, ValueError) as exc:
+            self.close()
+            raise StoreUnavailable(f"cannot open Neo4j store at {self.url}: {exc}") from exc
+
+    # plumbing -------------------------------------------------------------------------------
+
+    def _new_session(self, *, write: bool) -> Any:
+        mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+        return self._driver.session(
+            database=self.database, default_access_mode=mode, bookmark_manager=self._bookmarks
+        )
+
+    def _read_session(self) -> Any:
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = self._new_session(write=False)
+            with self._lock:
+                self._sessions.append(session)
+        return session
+
+    def _translate(self, exc: BaseException) -> BaseException:
+        if isinstance(exc, neo4j.exceptions.ServiceUnavailable | neo4j.exceptions.SessionExpired):
+            return StoreUnavailable(f"Neo4j at {self.url} is unreachable: {exc}")
+        if isinstance(exc, neo4j.exceptions.TransientError):
+            return StoreUnavailable(f"Neo4j kept failing transiently: {exc}")
+        return exc
+
+    def _ensure_schema(self) -> None:
+        key = (self.uri, self.database)
+        with _SCHEMA_LOCK:
+            if key in _SCHEMA_READY:
+                return
+            present = set(
+                self._driver.execute_query(
+                    "SHOW INDEXES YIELD name RETURN collect(name)", database_=self.database
+                ).records[0][0]
+            )
+            missing = [q for name, q in SCHEMA.items() if name not in present]
+            for q in missing:
+                with suppress(neo4j.exceptions.ClientError):  # another replica raced us
+                    self._driver.execute_query(q, database_=self.database)
+            if missing:
+                self._driver.execute_query("CALL db.awaitIndexes(300)", database_=self.database)
+            _SCHEMA_READY.add(key)
+
+    def _run(
+        self, cypher: str, *, write: bool = False, expect: int | None = None, **params: Any
+    ) -> list[list[Any]]:
+        """Run one query as this tenant, inside the thread's transaction if there is one.
+
+        `expect`: the first value of the first row must equal it, or the whole write rolls
+        back (a missing endpoint, say)."""
+        params["t"] = self.tenant
+        tx: _Tx | None = getattr(self._local, "tx", None)
+        self.round_trips += 1
+        if tx is not None:
+            rows = tx.run(cypher, params)
+            _check(rows, expect, params)
+            return rows
+        if write:
+
+            def work(t: Any) -> list[list[Any]]:
+                rows = _values(t.run(cypher, params))
+                _check(rows, expect, params)
+                return rows
+
+            self.round_trips += 1  # the commit
+            session = self._new_session(write=True)
+            try:
+                return session.execute_write(work)
+            except (Neo4jError, DriverError) as exc:
+                raise self._translate(exc) from exc
+            finally:
+                session.close()
+        return self._retrying(lambda: _values(self._read_session().run(cypher, params)))
+
+    def _retrying(self, fn: Callable[[], list[list[Any]]]) -> list[list[Any]]:
+        deadline = time.monotonic() + self.retry_seconds
+        delay = 0.05
+        while True:
+            try:
+                return fn()
+            except Exception as exc:
+                if not _retryable(exc) or time.monotonic() > deadline:
+                    raise self._translate(exc) from exc
+                self._drop_read_session()
+                time.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, 1.0)
+
+    def _drop_read_session(self) -> None:
+        session = getattr(self._local, "session", None)
+        self._local.session = None
+        if session is not None:
+            with suppress(Exception):
+                session.close()
+            with self._lock, suppress(ValueError):
+                self._sessions.remove(session)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        if getattr(self._local, "tx", None) is not None:
+            yield
+            return
+        tx = self._local.tx = _Tx(self)
+        try:
+            yield
+        except BaseException:
+            tx.rollback()
+            raise
+        else:
+            tx.commit()
+        finally:
+            self._local.tx = None
+
+    def close(self) -> None:
+        with self._lock:
+            sessions, self._sessions = self._sessions, []
+        for s in sessions:
+            with suppress(Exception):
+                s.close()
+        if self._own_driver and getattr(self, "_driver", None) is not None:
+            with suppress(Exception):
+                self._driver.close()
+
+    # nodes ----------------------------------------------------------------------------------
+
+    def _node_rows(self, nodes: Sequence[Node]) -> list[dict[str, Any]]:
+        rows = []
+        for node, seq in zip(nodes, self._seq.take(len(nodes)), strict=True):
+            p = {k: v for k, v in node_props(node).items() if v is not None}
+            p.update(tenant=self.tenant, tenant_token=self._token, seq=seq)
+            rows.append(p)
+        return rows
+
+    def add_node(self, node: Node) -> None:
+        self.add_nodes([node])
+
+    def add_nodes(self, nodes: Sequence[Node]) -> None:
+        """Bulk insert, one UNWIND per batch, all in one transaction."""
+        with self.transaction():
+            for batch in chunked(self._node_rows(nodes), BATCH):
+                self._run("UNWIND $rows AS p CREATE (n:EbbNode) SET n = p", write=True, rows=batch)
+
+    def update_node(self, node: Node) -> None:
+        p = node_props(node)
+        self._run(
+            "MATCH (n:EbbNode {tenant: $t, id: $id}) SET n += $p", write=True, id=node.id, p=p
+        )
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        rows = self._run(
+            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) RETURN {_NODE_MAP}",
+            ids=unique(ids),
+        )
+        return {r[0]["id"]: props_node(r[0]) for r in rows}
+
+    def find_nodes(
+        self,
+        *,
+        kind: str | None = None,
+        text: str | None = None,
+        scope: str | None = None,
+        attribute: tuple[str, Any] | None = None,
+        valid_only: bool = True,
+        limit: int = 100,
+    ) -> list[Node]:
+        where = ["n.tenant = $t", "n.seq IS NOT NULL"]
+        params: dict[str, Any] = {"limit": limit}
+        if kind is not None:
+            where.append("n.kind = $kind")
+            params["kind"] = kind
+        if text is not None:
+            where.append("n.text_hash = $hash AND n.text = $text")
+            params.update(hash=text_hash(text), text=text)
+        if scope is not None:
+            where.append("n.scope = $scope")
+            params["scope"] = scope
+        if attribute is not None:
+            needle = attribute_needle(*attribute)
+            if needle is None:
+                return []
+            where.append("$needle IN n.attr_keys")
+            params["needle"] = needle
+        if valid_only:
+            where.append("n.valid_to IS NULL")
+        rows = self._run(
+            f"MATCH (n:EbbNode) WHERE {' AND '.join(where)} "
+            f"RETURN {_NODE_MAP} ORDER BY n.created_at, n.seq LIMIT $limit",
+            **params,
+        )
+        return [props_node(r[0]) for r in rows]
+
+    def delete_node(self, node_id: str) -> int:
+        rows = self._run(
+            "CALL () { OPTIONAL MATCH (r:EbbReview {tenant: $t, node_id: $id}) DELETE r } "
+            "CALL () { OPTIONAL MATCH (c:EbbCooldown {tenant: $t, node_id: $id}) DELETE c } "
+            "CALL () { OPTIONAL MATCH (v:EbbVector {tenant: $t, node_id: $id}) "
+            "  WHERE v.model IS NOT NULL DELETE v } "
+            "OPTIONAL MATCH (n:EbbNode {tenant: $t, id: $id}) "
+            "OPTIONAL MATCH (n)-[r:LINK]-() "
+            "WITH n, count(DISTINCT r) AS removed DETACH DELETE n RETURN removed",
+            write=True,
+            id=node_id,
+        )
+        return int(rows[0][0]) if rows else 0
+
+    def iter_nodes(self) -> Iterator[Node]:
+        after = -1
+        while True:
+            rows = self._run(
+                f"MATCH (n:EbbNode {{tenant: $t}}) WHERE n.seq > $after "
+                f"RETURN {_NODE_MAP} ORDER BY n.seq LIMIT {PAGE}",
+                after=after,
+            )
+            if not rows:
+                return
+            after = rows[-1][0]["seq"]
+            for r in rows:
+                yield props_node(r[0])
+
+    # edges ----------------------------------------------------------------------------------
+
+    def add_edge(self, edge: Edge) -> None:
+        self.add_edges([edge])
+
+    def add_edges(self, edges: Sequence[Edge]) -> None:
+        """Bulk insert, one UNWIND per batch, all in one transaction. Both ends must exist."""
+        rows = [
+            {"src": e.src, "dst": e.dst, "p": {**edge_props(e), "tenant": self.tenant, "seq": s}}
+            for e, s in zip(edges, self._seq.take(len(edges)), strict=True)
+        ]
+        with self.transaction():
+            for batch in chunked(rows, BATCH):
+                self._run(
+                    "UNWIND $rows AS row "
+                    "MATCH (a:EbbNode {tenant: $t, id: row.src}) "
+                    "MATCH (b:EbbNode {tenant: $t, id: row.dst}) "
+                    "CREATE (a)-[r:LINK]->(b) SET r = row.p RETURN count(r)",
+                    write=True,
+                    expect=len(batch),
+                    rows=batch,
+                )
+
+    def update_edge(self, edge: Edge) -> None:
+        self._run(
+            "MATCH ()-[r:LINK {tenant: $t, id: $id}]->() SET r += $p",
+            write=True,
+            id=edge.id,
+            p=edge_props(edge),
+        )
+
+    def get_edge(self, src: str, dst: str, relation: str) -> Edge | None:
+        rows = self._run(
+            "MATCH (:EbbNode {tenant: $t, id: $src})-[r:LINK {relation: $rel}]->"
+            f"(:EbbNode {{tenant: $t, id: $dst}}) RETURN {_EDGE_MAP} LIMIT 1",
+            src=src,
+            dst=dst,
+            rel=relation,
+        )
+        return props_edge(rows[0][0]) if rows else None
+
+    def edges_of(
+        self, node_ids: Iterable[str], *, direction: Direction = "both", valid_only: bool = True
+    ) -> list[Edge]:
+        valid = "WHERE r.valid_to IS NULL " if valid_only else ""
+        rows = self._run(
+            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
+            f"MATCH {_PATTERN[direction]} {valid}"
+            f"WITH DISTINCT r RETURN {_EDGE_MAP} ORDER BY r.seq",
+            ids=unique(list(node_ids)),
+        )
+        return [props_edge(r[0]) for r in rows]
+
+    def iter_edges(self) -> Iterator[Edge]:
+        after = -1
+        while True:
+            rows = self._run(
+                f"MATCH ()-[r:LINK]->() WHERE r.tenant = $t AND r.seq > $after "
+                f"RETURN {_EDGE_MAP}, r.seq ORDER BY r.seq LIMIT {PAGE}",
+                after=after,
+            )
+            if not rows:
+                return
+            after = rows[-1][1]
+            for r in rows:
+                yield props_edge(r[0])
+
+    def get_edges(self, ids: Sequence[str]) -> dict[str, Edge]:
+        rows = self._run(
+            f"UNWIND $ids AS i MATCH ()-[r:LINK {{tenant: $t, id: i}}]->() RETURN {_EDGE_MAP}",
+            ids=unique(ids),
+        )
+        return {r[0]["id"]: props_edge(r[0]) for r in rows}
+
+    def find_edges(
+        self,
+        *,
+        relations: Iterable[str] | None = None,
+        task_tag: str | None = None,
+        valid_only: bool = True,
+        limit: int = 1000,
+    ) -> list[Edge]:
+        where = ["r.tenant = $t"]
+        params: dict[str, Any] = {"limit": limit}
+        if relations is not None:
+            where.append("r.relation IN $rels")
+            params["rels"] = sorted(relations)
+        else:
+            where.append("r.seq IS NOT NULL")
+        if task_tag is not None:
+            where.append("r.task_tag = $tag")
+            params["tag"] = task_tag
+        if valid_only:
+            where.append("r.valid_to IS NULL")
+        rows = self._run(
+            f"MATCH ()-[r:LINK]->() WHERE {' AND '.join(where)} "
+            f"RETURN {_EDGE_MAP} ORDER BY r.seq LIMIT $limit",
+            **params,
+        )
+        return [props_edge(r[0]) for r in rows]
+
+    def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
+        rows = self._run(
+            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
+            f"MATCH {_PATTERN[direction]} WHERE r.valid_to IS NULL WITH DISTINCT r "
+            "RETURN r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
+            "r.last_reinforced_at",
+            ids=unique(list(node_ids)),
+        )
+        return [EdgeRow(*r) for r in rows]
+
+    # retrieval ------------------------------------------------------------------------------
+
+    def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+        q = lucene_query(query, self._token)
+        if q is None:
+            return []
+        cond, params = _filter(flt)
+        rows = self._run(
+            "CALL db.index.fulltext.queryNodes('ebbtide_text', $q) YIELD node AS n, score "
+            f"WHERE n.tenant = $t AND {cond} RETURN n.id, score LIMIT $k",
+            q=q,
+            k=k,
+            **params,
+        )
+        return [(r[0], float(r[1])) for r in rows]
+
+    def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
+        cond, params = _filter(flt)
+        rows = self._run(
+            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) WHERE {cond} RETURN n.id",
+            ids=unique(list(ids)),
+            **params,
+        )
+        return {r[0] for r in rows}
+
+    def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]:
+        rows = self._run(
+            "UNWIND $ids AS i MATCH (n:EbbNode {tenant: $t, id: i}) "
+            "RETURN n.id, n.activation, n.q_value",
+            ids=unique(list(ids)),
+        )
+        return {r[0]: NodeBrief(float(r[1] or 0.0), r[2]) for r in rows}
+
+    # vectors --------------------------------------------------------------------------------
+
+    def _ensure_vector_index(self, model: str, dim: int) -> tuple[str, str]:
+        label, index = _vector_label(model, dim)
+        if index not in self._vector_indexes:
+            # Schema changes cannot share a transaction with data: their own auto-commit.
+            self._driver.execute_query(
+                f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (v:{label}) ON v.embedding "
+                f"OPTIONS {{indexConfig: {{`vector.dimensions`: {int(dim)}, "
+                "`vector.similarity_function`: 'cosine'}}",
+                database_=self.database,
+            )
+            self._driver.execute_query(
+                "CALL db.awaitIndex($name, 300)", name=index, database_=self.database
+            )
+            self._vector_indexes.add(index)
+        return label, index
+
+    def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        latest = {i: np.asarray(v, dtype=np.float32) for i, v in items}
+        by_dim: dict[int, list[dict[str, Any]]] = {}
+        for ident, vec in latest.items():
+            by_dim.setdefault(int(vec.size), []).append({"id": ident, "vec": vec.tolist()})
+        labels = {dim: self._ensure_vector_index(model, dim)[0] for dim in by_dim}
+        with self.transaction():
+            for dim, rows in by_dim.items():
+                for batch in chunked(rows, BATCH):
+                    self._run(
+                        "UNWIND $rows AS row MATCH (:EbbNode {tenant: $t, id: row.id}) "
+                        "OPTIONAL MATCH (old:EbbVector {tenant: $t, node_id: row.id, "
+                        "model: $model}) DETACH DELETE old "
+                        f"CREATE (v:EbbVector:{labels[dim]} "
+                        "{tenant: $t, node_id: row.id, model: $model}) "
+                        "WITH v, row CALL db.create.setNodeVectorProperty(v, 'embedding', row.vec)",
+                        write=True,
+                        rows=batch,
+                        model=model,
+                    )
+
+    def vector_search(
+        self, model: str, query: np.ndarray, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        q = np.asarray(query, dtype=np.float32)
+        _, index = _vector_label(model, int(q.size))
+        cond, params = _filter(flt)
+        want = max(4 * k, 40)
+        while True:
+            try:
+                rows = self._run(
+                    "CALL db.index.vector.queryNodes($index, $want, $q) YIELD node AS v "
+                    "WITH count(*) AS seen, collect(CASE WHEN v.tenant = $t AND v.model = $model "
+                    "THEN v END) AS mine "
+                    "RETURN seen, [v IN mine WHERE EXISTS { MATCH (n:EbbNode {tenant: $t, "
+                    f"id: v.node_id}}) WHERE {cond} }} | "
+                    "[v.node_id, vector.similarity.cosine(v.embedding, $q)]] AS hits",
+                    index=index,
+                    want=want,
+                    q=q.tolist(),
+                    model=model,
+                    **params,
+                )
+            except neo4j.exceptions.ClientError as exc:
+                msg = str(exc).lower()
+                if "index" in msg and ("exist" in msg or "no such" in msg):
+                    return []  # nothing was ever stored for this model and dimension
+                raise
+            seen, hits = rows[0]
+            if len(hits) >= k or seen < want:
+                break
+            want *= 4
+        # Neo4j reports cosine as (1 + cos) / 2; callers expect the cosine itself.
+        ranked = sorted(((i, 2.0 * float(s) - 1.0) for i, s in hits), key=lambda h: -h[1])
+        return ranked[:k]
+
+    def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
+        rows = self._run(
+            "MATCH (n:EbbNode {tenant: $t}) WHERE n.seq IS NOT NULL AND NOT EXISTS { "
+            "MATCH (:EbbVector {tenant: $t, node_id: n.id, model: $model}) } "
+            "RETURN n.id, n.text ORDER BY n.seq LIMIT $limit",
+            model=model,
+            limit=limit,
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def vector_counts(self) -> dict[str, int]:
+        rows = self._run(
+            "MATCH (v:EbbVector {tenant: $t}) WHERE v.model IS NOT NULL "
+            "RETURN v.model, count(*)"
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    # usage and maintenance ------------------------------------------------------------------
+
+    def touch(self, node_ids: Iterable[str], edge_ids: Iterable[str], at: float) -> None:
+        nodes, edges = list(node_ids), list(edge_ids)
+        if not nodes and not edges:
+            return
+        self._run(
+            "CALL () { UNWIND $nodes AS i MATCH (n:EbbNode {tenant: $t, id: i}) "
+            "  SET n.last_read_at = $at, n.read_count = coalesce(n.read_count, 0) + 1 } "
+            "CALL () { UNWIND $edges AS i MATCH ()-[r:LINK {tenant: $t, id: i}]->() "
+            "  SET r.last_reinforced_at = CASE WHEN r.last_reinforced_at > $at "
+            "  THEN r.last_reinforced_at ELSE $at END, "
+            "  r.access_count = coalesce(r.access_count, 0) + 1 }",
+            write=True,
+            nodes=nodes,
+            edges=edges,
+            at=at,
+        )
+
+    def graph_arrays(self) -> GraphArrays:
+        rows = self._run(
+            "CALL () { MATCH (n:EbbNode {tenant: $t}) WHERE n.seq IS NOT NULL "
+            "  WITH n ORDER BY n.seq RETURN collect([n.id, n.text, n.pinned, n.created_at, "
+            "  n.last_read_at, n.tier, n.status]) AS nodes } "
+            "CALL () { MATCH (:EbbNode {tenant: $t})-[r:LINK]->() WHERE r.valid_to IS NULL "
+            "  RETURN collect([startNode(r).id, endNode(r).id, r.relation, r.weight, "
+            "  r.last_reinforced_at]) AS edges } "
+            "RETURN nodes, edges"
+        )
+        nodes, edges = rows[0]
+        ids = [r[0] for r in nodes]
+        index = {ident: i for i, ident in enumerate(ids)}
+        nan = float("nan")
+        return GraphArrays(
+            ids=ids,
+            texts=[r[1] for r in nodes],
+            pinned=np.array([bool(r[2]) for r in nodes], dtype=bool),
+            created_at=np.array([r[3] for r in nodes], dtype=np.float64),
+            last_read_at=np.array([nan if r[4] is None else r[4] for r in nodes]),
+            tier=[r[5] for r in nodes],
+            status=[r[6] for r in nodes],
+            src=np.array([index[e[0]] for e in edges], dtype=np.int64),
+            dst=np.array([index[e[1]] for e in edges], dtype=np.int64),
+            relation=[e[2] for e in edges],
+            weight=np.array([e[3] for e in edges], dtype=np.float64),
+            last_reinforced_at=np.array([e[4] for e in edges], dtype=np.float64),
+        )
+
+    def write_activation(
+        self,
+        ids: Sequence[str],
+        activation: Sequence[float],
+        tiers: Sequence[str],
+        statuses: Sequence[str],
+    ) -> None:
+        rows = [
+            [i, float(a), t, s]
+            for i, a, t, s in zip(ids, activation, tiers, statuses, strict=True)
+        ]
+        with self.transaction():
+            for batch in chunked(rows, 4 * BATCH):
+                self._run(
+                    "UNWIND $rows AS row MATCH (n:EbbNode {tenant: $t, id: row[0]}) "
+                    "SET n.activation = row[1], n.tier = row[2], n.status = row[3]",
+                    write=True,
+                    rows=batch,
+                )
+
+    # review queue ---------------------------------------------------------------------------
+
+    def enqueue_review(self, item: PendingReview) -> bool:
+        nonce = random.getrandbits(62)
+        rows = self._run(
+            "MERGE (r:EbbReview {tenant: $t, node_id: $id}) ON CREATE SET r.reason = $reason, "
+            "r.requested_at = $at, r.requested_by = $by, r.nonce = $nonce "
+            "RETURN r.nonce = $nonce",
+            write=True,
+            id=item.node_id,
+            reason=item.reason,
+            at=item.requested_at,
+            by=item.requested_by,
+            nonce=nonce,
+        )
+        return bool(rows[0][0])
+
+    def pending_reviews(self) -> list[PendingReview]:
+        rows = self._run(
+            "MATCH (r:EbbReview {tenant: $t}) WHERE r.node_id IS NOT NULL "
+            "RETURN r.node_id, r.reason, r.requested_at, r.requested_by "
+            "ORDER BY r.requested_at, r.node_id"
+        )
+        return [PendingReview(*r) for r in rows]
+
+    def remove_review(self, node_id: str, *, cooldown_until: float | None = None) -> bool:
+        rows = self._run(
+            "OPTIONAL MATCH (r:EbbReview {tenant: $t, node_id: $id}) DELETE r "
+            "WITH count(r) AS removed "
+            "FOREACH (_ IN CASE WHEN $until IS NULL THEN [] ELSE [1] END | "
+            "  MERGE (c:EbbCooldown {tenant: $t, node_id: $id}) SET c.until = $until) "
+            "RETURN removed",
+            write=True,
+            id=node_id,
+            until=cooldown_until,
+        )
+        return bool(rows[0][0])
+
+    def review_cooldowns(self) -> dict[str, float]:
+        rows = self._run(
+            "MATCH (c:EbbCooldown {tenant: $t}) WHERE c.node_id IS NOT NULL "
+            "RETURN c.node_id, c.until"
+        )
+        return {r[0]: float(r[1]) for r in rows}
+
+    # bookkeeping ----------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._run("MATCH (m:EbbMeta {tenant: $t, key: $key}) RETURN m.value", key=key)
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._run(
+            "MERGE (m:EbbMeta {tenant: $t, key: $key}) SET m.value = $value",
+            write=True,
+            key=key,
+            value=value,
+        )
+
+    def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
+        self._run(
+            "CREATE (:EbbAudit {tenant: $t, at: $at, kind: $kind, payload: $payload})",
+            write=True,
+            at=at,
+            kind=kind,
+            payload=json.dumps(payload, sort_keys=True, default=str),
+        )
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        rows = self._run(
+            "CALL () { MATCH (n:EbbNode {tenant: $t}) WHERE n.seq IS NOT NULL "
+            "  WITH n.kind AS k, n.tier AS tier, n.status AS s, n.pinned AS p, count(*) AS c "
+            "  RETURN collect([k, tier, s, p, c]) AS nodes } "
+            "CALL () { MATCH ()-[r:LINK]->() WHERE r.tenant = $t AND r.relation IS NOT NULL "
+            "  WITH r.relation AS rel, count(*) AS c RETURN collect([rel, c]) AS rels } "
+            "CALL () { MATCH (r:EbbReview {tenant: $t}) WHERE r.node_id IS NOT NULL "
+            "  RETURN count(r) AS reviews } "
+            "RETURN nodes, rels, reviews"
+        )
+        nodes, rels, reviews = rows[0]
+        out: dict[str, dict[str, int]] = {
+            "kind": {},
+            "tier": {},
+            "status": {},
+            "relation": {str(r): int(c) for r, c in rels},
+            "pinned": {"pinned": 0},
+            "review": {"pending": int(reviews)},
+        }
+        for kind, tier, status, pinned, c in nodes:
+            for name, value in (("kind", kind), ("tier", tier), ("status", status)):
+                out[name][str(value)] = out[name].get(str(value), 0) + int(c)
+            if pinned:
+                out["pinned"]["pinned"] += int(c)
+        return out
+
+    # maintenance helpers (not in the protocol) ------------------------------------------------
+
+    def wipe(self) -> None:
+        """Delete everything this tenant has, in batches (tests, `migrate --replace`)."""
+        for label in ("EbbNode", "EbbVector", "EbbMeta", "EbbReview", "EbbCooldown", "EbbAudit"):
+            while True:
+                rows = self._run(
+                    f"MATCH (x:{label}) WHERE x.tenant = $t WITH x LIMIT {BATCH} "
+                    "DETACH DELETE x RETURN count(*)",
+                    write=True,
+                )
+                if not rows or not rows[0][0]:
+                    break
+
+
+def _check(rows: list[list[Any]], expect: int | None, params: dict[str, Any]) -> None:
+    if expect is None:
+        return
+    got = int(rows[0][0]) if rows else 0
+    if got != expect:
+        ends = {e for row in params.get("rows", []) for e in (row.get("src"), row.get("dst"))}
+        raise NotFound("node", ", ".join(sorted(x for x in ends if x)[:5]), "edge endpoint")
+

@@ -1,0 +1,601 @@
+"""Rule-based extraction: transcripts in, typed self-contained items and links out.
+
+Every transcript here is made up for the test."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ebbtide.errors import ValidationError
+from ebbtide.extract import (
+    CAUSAL,
+    Extraction,
+    Item,
+    Message,
+    extract,
+    parse_transcript,
+    rewrite_pronouns,
+    split_sentences,
+)
+
+DATE = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+KINDS = {"fact", "preference", "event", "lesson", "decision", "outcome", "note", "person"}
+RELATIONS = {"caused", "enabled", "prevented", "no_effect", "related", "about"}
+
+
+def run(transcript: str, date: datetime | None = DATE) -> Extraction:
+    return extract(parse_transcript(transcript), date)
+
+
+def find(ex: Extraction, fragment: str, kind: str | None = None) -> int:
+    """The index of the one item whose text holds `fragment` (and is of `kind`)."""
+    hits = [
+        i
+        for i, it in enumerate(ex.items)
+        if fragment.lower() in it.text.lower() and (kind is None or it.kind == kind)
+    ]
+    assert len(hits) == 1, (fragment, [ex.items[i].text for i in hits], texts(ex))
+    return hits[0]
+
+
+def texts(ex: Extraction) -> list[tuple[str, str]]:
+    return [(it.kind, it.text) for it in ex.items]
+
+
+def relations(ex: Extraction, src: int, dst: int) -> set[str]:
+    return {link.relation for link in ex.links if (link.src, link.dst) == (src, dst)}
+
+
+def causal_links(ex: Extraction) -> list[tuple[str, str, str]]:
+    return [
+        (ex.items[ln.src].text, ln.relation, ex.items[ln.dst].text)
+        for ln in ex.links
+        if ln.relation in CAUSAL
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing transcripts
+# ---------------------------------------------------------------------------------------------
+
+
+def test_speaker_lines_with_timestamps_and_continuations():
+    messages = parse_transcript(
+        "[2023-05-08 13:56] Ana: We shipped it.\n"
+        "It took a week.\n"
+        "\n"
+        "2023-05-08T14:02:00Z Ben: Nice work\n"
+        "Chi: thanks"
+    )
+    assert [(m.id, m.speaker) for m in messages] == [("m1", "Ana"), ("m2", "Ben"), ("m3", "Chi")]
+    assert messages[0].text == "We shipped it.\nIt took a week."
+    assert messages[0].time == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert messages[1].time == datetime(2023, 5, 8, 14, 2, tzinfo=UTC)
+    assert messages[2].time is None
+
+
+def test_list_of_dicts_with_ids_aliases_and_captions():
+    messages = parse_transcript(
+        [
+            {
+                "dia_id": "D1:1",
+                "speaker": "Ana",
+                "text": "Look!",
+                "blip_caption": "a photo of a cat",
+            },
+            {"role": "user", "content": "Hello there", "time": "2023-05-08T10:00:00"},
+            {"speaker": "Ana", "text": "Bye", "time": 1683540000},
+        ]
+    )
+    assert [m.id for m in messages] == ["D1:1", "m2", "m3"]
+    assert messages[0].caption == "a photo of a cat"
+    assert messages[1].speaker == "user"
+    assert messages[1].time == datetime(2023, 5, 8, 10, tzinfo=UTC)  # naive is UTC
+    assert messages[2].time == datetime.fromtimestamp(1683540000, UTC)
+
+
+def test_list_of_speaker_strings():
+    messages = parse_transcript(["Ana: first", "Ben: second"], id_prefix="s2.m")
+    assert [(m.id, m.speaker, m.text) for m in messages] == [
+        ("s2.m1", "Ana", "first"),
+        ("s2.m2", "Ben", "second"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "field"),
+    [
+        ("no speaker here", "lines[0]"),
+        ("[not a date] Ana: hi", "lines[0].time"),
+        (42, "messages"),
+        ([{"speaker": "Ana", "text": "a"}, "Ben: b", {"speaker": "Chi"}], "messages[2].text"),
+        (
+            [{"speaker": "Ana", "text": "a"}] * 3 + [{"speaker": "Ana", "text": "   "}],
+            "messages[3].text",
+        ),
+        ([{"text": "hi"}], "messages[0].speaker"),
+        ([{"speaker": "Ana", "text": "hi", "time": "soon"}], "messages[0].time"),
+        (
+            [{"id": "x", "speaker": "A", "text": "a"}, {"id": "x", "speaker": "B", "text": "b"}],
+            "messages[1].id",
+        ),
+        ([{"speaker": "Ana", "text": ["parts"]}], "messages[0].text"),
+        (["just words"], "messages[0]"),
+        ([3.5], "messages[0]"),
+    ],
+)
+def test_bad_input_names_the_field(value, field):
+    with pytest.raises(ValidationError) as err:
+        parse_transcript(value)
+    assert err.value.field == field
+
+
+def test_splitting_sentences_keeps_abbreviations():
+    assert split_sentences("Dr. Lee said hi. Then e.g. this! Ok?\nNew line") == [
+        "Dr. Lee said hi.",
+        "Then e.g. this!",
+        "Ok?",
+        "New line",
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Pronouns and sentences
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I adopted a dog", "Caroline adopted a dog"),
+        ("I love my dog", "Caroline loves Caroline's dog"),
+        ("I really enjoy painting", "Caroline really enjoys painting"),
+        ("I have two kids and I'm tired", "Caroline has two kids and Caroline is tired"),
+        ("I've been there, I'd go again", "Caroline has been there, Caroline would go again"),
+        ("We went camping with our kids", "Caroline and others went camping with Caroline's kids"),
+        ("Did you go?", "Did Melanie go?"),
+        ("What are you painting?", "What is Melanie painting?"),
+        ("You'd be a great counselor", "Melanie would be a great counselor"),
+        ("I hope you like it", "Caroline hopes Melanie likes it"),
+        ("Let me know if you need help", "Let Caroline know if Melanie needs help"),
+        ("Thank you so much", "Thank you so much"),
+        ("It must have taken you ages", "It must have taken Melanie ages"),
+        ("The US is big", "The US is big"),
+    ],
+)
+def test_pronouns_become_names(sentence, expected):
+    assert rewrite_pronouns(sentence, "Caroline", "Melanie") == expected
+
+
+def test_second_person_is_left_alone_without_an_addressee():
+    assert rewrite_pronouns("Did you go?", "Caroline", None) == "Did you go?"
+
+
+def test_first_person_is_resolved_to_the_speaker():
+    ex = run("Caroline: I adopted a dog last week.\nMelanie: Did you name it?")
+    adopted = ex.items[find(ex, "adopted")]
+    assert adopted.text.startswith("Caroline adopted a dog last week")
+    assert adopted.kind == "event"
+    assert ex.items[find(ex, "name it")].text == "Did Caroline name it?"
+
+
+def test_acknowledgements_are_dropped_but_content_is_kept():
+    ex = run(
+        "Ana: haha\n"
+        "Ben: Thanks, Ana!\n"
+        "Ana: Wow, that's great!\n"
+        "Ben: You've got guts.\n"
+        "Ana: Wow, love that painting!"
+    )
+    assert [it.text for it in ex.items if it.kind != "person"] == [
+        "Ana has got guts.",
+        "Wow, love that painting!",
+    ]
+
+
+def test_every_content_turn_yields_an_item():
+    lines = [
+        "Ana: I'm swamped with the kids & work.",
+        "Ben: The transgender stories were so inspiring!",
+        "Ana: Gonna check out career options, which is pretty exciting!",
+        "Ben: By the way, take a look at this.",
+        "Ana: It's special to me.",
+        "Ben: What kinda jobs are you thinkin' of?",
+    ]
+    ex = run("\n".join(lines))
+    covered = {s for it in ex.items if it.kind != "person" for s in it.sources}
+    assert covered == {f"m{i}" for i in range(1, len(lines) + 1)}
+
+
+def test_a_repeated_sentence_is_one_item_with_both_sources():
+    ex = run("Ana: The deploy is on Friday.\nBen: ok\nAna: The deploy is on Friday.")
+    item = ex.items[find(ex, "deploy")]
+    assert item.sources == ["m1", "m3"]
+
+
+def test_a_shared_image_is_described():
+    messages = [
+        Message("m1", "Melanie", "Take a look at this.", caption="a photo of a sunset over a lake")
+    ]
+    ex = extract(messages, DATE)
+    item = ex.items[find(ex, "sunset")]
+    assert item.text == "Melanie shared a photo of a sunset over a lake."
+    assert item.attributes["image"] is True
+
+
+# ---------------------------------------------------------------------------------------------
+# Time
+# ---------------------------------------------------------------------------------------------
+
+
+def test_relative_dates_are_resolved_and_written_into_the_text():
+    ex = run("Caroline: I went to a support group yesterday.")
+    item = ex.items[find(ex, "support group")]
+    assert item.text == "Caroline went to a support group yesterday (7 May 2023)."
+    assert item.kind == "event"
+    assert item.when == datetime(2023, 5, 7, tzinfo=UTC)
+    assert item.attributes["when_phrase"] == "yesterday"
+    assert item.attributes["said_at"] == DATE.isoformat()
+
+
+def test_the_message_time_beats_the_session_date():
+    messages = [Message("m1", "Ana", "We launched yesterday.", datetime(2024, 1, 10, tzinfo=UTC))]
+    item = extract(messages, DATE).items[0]
+    assert item.when == datetime(2024, 1, 9, tzinfo=UTC)
+
+
+def test_without_any_date_relative_phrases_stay_as_they_are():
+    ex = run("Ana: We launched yesterday.", date=None)
+    item = ex.items[find(ex, "launched")]
+    assert item.text == "Ana and others launched yesterday."
+    assert item.when is None and "said_at" not in item.attributes
+
+
+def test_vague_time_sets_no_date():
+    ex = run("Ana: I recently started pottery.")
+    assert ex.items[find(ex, "pottery")].when is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Kinds
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "sentiment"),
+    [
+        ("Ana: I love hiking in the fall.", "positive"),
+        ("Ana: My favorite editor is Vim.", "positive"),
+        ("Ana: I'm a big fan of jazz.", "positive"),
+        ("Ana: I hate flaky tests.", "negative"),
+        ("Ana: I don't like horror movies.", "negative"),
+    ],
+)
+def test_preferences_and_their_sentiment(line, sentiment):
+    item = run(line).items[0]
+    assert item.kind == "preference"
+    assert item.attributes["sentiment"] == sentiment
+
+
+def test_feeling_like_is_not_a_preference():
+    assert run("Ana: I feel like the week flew by.").items[0].kind != "preference"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: I learned that load tests are worth it.",
+        "Ana: Next time we should run the load test first.",
+        "Ana: Never deploy on a Friday.",
+        "Ana: The lesson is to keep backups offsite.",
+    ],
+)
+def test_lessons(line):
+    assert run(line).items[0].kind == "lesson"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: We decided to move the launch.",
+        "Ana: I'm going to apply for the job.",
+        "Ana: We chose Postgres for the ledger.",
+        "Ana: We're switching to weekly releases.",
+    ],
+)
+def test_decisions(line):
+    assert run(line).items[0].kind == "decision"
+
+
+def test_facts_and_notes():
+    ex = run("Ana: I have two kids.\nAna: My mom is a nurse.\nAna: The weather is nice.")
+    assert ex.items[find(ex, "two kids")].kind == "fact"
+    assert ex.items[find(ex, "nurse")].kind == "fact"
+    assert ex.items[find(ex, "weather")].kind == "note"
+
+
+def test_questions_are_kept_and_answers_are_related_to_them():
+    ex = run("Ana: Where did you move to?\nBen: I moved to Lisbon in March.")
+    question, answer = find(ex, "Where did"), find(ex, "Lisbon")
+    assert ex.items[question].attributes["question"] is True
+    assert ex.items[question].text == "Where did Ben move to?"
+    assert relations(ex, question, answer) == {"related"}
+
+
+def test_sentences_of_one_turn_are_related_in_order():
+    ex = run("Ana: I bought a bike. It is red. I ride it daily.")
+    a, b, c = find(ex, "bike"), find(ex, "red"), find(ex, "daily")
+    assert relations(ex, a, b) == {"related"} and relations(ex, b, c) == {"related"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Causal rules
+# ---------------------------------------------------------------------------------------------
+
+
+def test_because_links_cause_to_effect():
+    ex = run("Ana: We rolled back because the error rate spiked.")
+    cause, effect = find(ex, "error rate spiked"), find(ex, "rolled back")
+    assert relations(ex, cause, effect) == {"caused"}
+    assert ex.items[effect].kind == "outcome"
+    assert ex.items[effect].text == "Ana and others rolled back"
+
+
+def test_because_at_the_start_of_a_sentence():
+    ex = run("Ana: Because we skipped code review, a bug reached production.")
+    cause, effect = find(ex, "skipped code review"), find(ex, "bug reached")
+    assert relations(ex, cause, effect) == {"caused"}
+    assert ex.items[cause].kind == "decision"  # someone did it
+
+
+def test_that_caused_links_to_the_previous_turn():
+    ex = run(
+        "Ana: We skipped the load test before the sale.\n"
+        "Ben: That caused a checkout outage on Saturday."
+    )
+    cause, effect = find(ex, "skipped"), find(ex, "outage")
+    assert relations(ex, cause, effect) == {"caused"}
+    assert ex.items[cause].kind == "decision"
+    outage = ex.items[effect]
+    assert outage.kind == "outcome"
+    assert outage.text == "A checkout outage on Saturday (6 May 2023)."
+    assert outage.sources == ["m2"]
+    assert outage.attributes["polarity"] < 0
+
+
+def test_a_definite_noun_phrase_links_to_the_item_that_named_it():
+    ex = run(
+        "Ana: That week we had a checkout outage.\nBen: The outage led to an escalation from Acme."
+    )
+    outage, escalation = find(ex, "checkout outage"), find(ex, "escalation")
+    assert relations(ex, outage, escalation) == {"caused"}
+    assert not any(it.text == "The outage" for it in ex.items)
+
+
+def test_chains_across_turns():
+    ex = run(
+        "Ana: We skipped the load test.\n"
+        "Ben: That caused an outage.\n"
+        "Chi: The outage led to an escalation from Acme."
+    )
+    skipped, outage, escalation = find(ex, "skipped"), find(ex, "an outage"), find(ex, "Acme")
+    assert relations(ex, skipped, outage) == {"caused"}
+    assert relations(ex, outage, escalation) == {"caused"}
+
+
+def test_prevented_keeps_the_bad_thing_as_the_outcome():
+    ex = run("Chi: Adding a circuit breaker prevented the cascade failure in payments.")
+    breaker, failure = find(ex, "circuit breaker", "decision"), find(ex, "cascade failure")
+    assert relations(ex, breaker, failure) == {"prevented"}
+    assert ex.items[failure].attributes["polarity"] < 0  # what did not happen was bad
+
+
+def test_no_data_loss_is_not_a_bad_outcome():
+    ex = run("Ana: The careful migration resulted in no data loss.")
+    outcome = ex.items[find(ex, "no data loss")]
+    assert outcome.kind == "outcome"
+    assert outcome.attributes["polarity_label"] == "positive"
+
+
+def test_a_negated_cue_means_no_effect():
+    ex = run("Chi: Turning on autoscaling did not prevent the slowdown.")
+    cause, effect = find(ex, "autoscaling"), find(ex, "slowdown")
+    assert relations(ex, cause, effect) == {"no_effect"}
+
+
+def test_it_didnt_help_links_what_was_tried_with_no_effect():
+    ex = run("Ben: We added caching. It didn't help.")
+    tried, result = find(ex, "added caching", "decision"), find(ex, "didn't help")
+    assert relations(ex, tried, result) == {"no_effect"}
+    assert ex.items[result].text == "It (Ben and others added caching) didn't help."
+
+
+def test_thanks_to_is_enabled():
+    ex = run("Ben: Thanks to the feature flags, we disabled the broken checkout in seconds.")
+    flags, result = find(ex, "feature flags"), find(ex, "disabled")
+    assert relations(ex, flags, result) == {"enabled"}
+
+
+def test_without_x_y_would_have_happened_is_prevented():
+    ex = run("Chi: Without the backups, we would have lost a week of data.")
+    backups, loss = find(ex, "backups"), find(ex, "lost a week")
+    assert relations(ex, backups, loss) == {"prevented"}
+    assert ex.items[loss].attributes["polarity"] < 0  # read as if it had happened
+
+
+def test_which_links_the_main_clause_to_what_it_did():
+    ex = run("Ben: Later we switched to gradual rollouts, which fixed it for good.")
+    switch = find(ex, "switched to gradual rollouts", "decision")
+    fixed = find(ex, "fixed it for good", "outcome")
+    assert relations(ex, switch, fixed) == {"caused"}
+    assert ex.items[fixed].attributes["polarity"] > 0
+
+
+def test_which_before_a_cue_verb_is_the_cue_verb():
+    ex = run("Hana: Rui set up expiry alerts, which prevented an expired certificate.")
+    alerts, cert = find(ex, "expiry alerts"), find(ex, "expired certificate")
+    assert relations(ex, alerts, cert) == {"prevented"}
+
+
+def test_and_that_refers_to_the_clause_before_it():
+    ex = run("Gus: Rui configured log rotation, and that stopped a full disk before it started.")
+    rotation, disk = find(ex, "log rotation"), find(ex, "full disk")
+    assert relations(ex, rotation, disk) == {"prevented"}
+    assert ex.items[disk].text == "A full disk."
+
+
+def test_an_avoided_effect_is_a_prevention():
+    ex = run("Omar: Because Rui froze deploys, we avoided a weekend outage.")
+    freeze, outage = find(ex, "froze deploys"), find(ex, "weekend outage")
+    assert relations(ex, freeze, outage) == {"prevented"}
+
+
+def test_a_fix_that_did_not_hold_caused_what_came_next():
+    ex = run("Ana: The restart did not fix it after all: the pool ran dry again.")
+    restart = find(ex, "The restart", "event")
+    again = find(ex, "ran dry again", "outcome")
+    assert relations(ex, restart, again) == {"caused"}
+    assert ex.items[again].attributes["polarity"] < 0
+
+
+def test_so_links_two_clauses():
+    ex = run("Ana: We added a retry queue, so the failed jobs were processed later.")
+    queue, processed = find(ex, "retry queue"), find(ex, "processed later")
+    assert relations(ex, queue, processed) == {"caused"}
+
+
+def test_a_pronoun_acting_links_to_what_was_said_before():
+    ex = run("Ana: We switched to the new vendor. It worked great.")
+    switch, worked = find(ex, "new vendor", "decision"), find(ex, "worked great")
+    assert relations(ex, switch, worked) == {"caused"}
+    assert ex.items[worked].attributes["polarity"] > 0
+
+
+def test_as_a_result_links_to_the_previous_sentence():
+    ex = run("Ana: We hired a second on-call engineer.\nBen: As a result, pages went down.")
+    hired, pages = find(ex, "hired"), find(ex, "pages went down")
+    assert relations(ex, hired, pages) == {"caused"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: I'm so happy you had fun!",
+        "Ana: Caroline helped Melanie move last week.",
+        "Ana: They raised money for a good cause.",
+        "Ana: Let me know how it goes!",
+        "Ana: After work, I went to the gym.",
+        "Ana: It has been a while since we talked.",
+        "Ana: The script that I contributed to was shown on the big screen.",
+    ],
+)
+def test_no_causal_claim(line):
+    assert causal_links(run(line)) == []
+
+
+def test_a_person_acting_by_doing_something_credits_the_doing():
+    ex = run("Ana: We prevented the outage by adding a circuit breaker.")
+    breaker, outage = find(ex, "adding a circuit breaker"), find(ex, "The outage")
+    assert relations(ex, breaker, outage) == {"prevented"}
+
+
+def test_a_hypothetical_cue_is_weaker():
+    ex = run("Ana: A dedicated room would help Nate stay focused.")
+    (link,) = [ln for ln in ex.links if ln.relation == "enabled"]
+    assert link.weight < 0.8
+
+
+# ---------------------------------------------------------------------------------------------
+# People
+# ---------------------------------------------------------------------------------------------
+
+
+def test_speakers_and_named_people_are_person_items_with_about_links():
+    ex = run("Ana: My sister Jen visited me yesterday.\nBen: Jen and I went hiking once.")
+    people = {it.text: i for i, it in enumerate(ex.items) if it.kind == "person"}
+    assert set(people) == {"Ana", "Ben", "Jen"}
+    assert ex.items[people["Jen"]].attributes == {"relation": "sister", "of": "Ana"}
+    assert ex.items[people["Ana"]].attributes == {"role": "speaker"}
+    visited = find(ex, "visited")
+    assert relations(ex, visited, people["Jen"]) == {"about"}
+    assert relations(ex, visited, people["Ana"]) == {"about"}  # "me" became "Ana"
+    assert set(ex.items[people["Jen"]].sources) == {"m1", "m2"}
+
+
+def test_the_subject_is_a_stronger_about_than_a_mention():
+    ex = run("Ana: I met Ben at the market.\nBen: ok")
+    people = {it.text: i for i, it in enumerate(ex.items) if it.kind == "person"}
+    met = find(ex, "market")
+    weights = {ln.dst: ln.weight for ln in ex.links if ln.src == met and ln.relation == "about"}
+    assert weights[people["Ana"]] > weights[people["Ben"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------
+
+SAMPLE_WORDS = [
+    "I", "you", "we", "my", "because", "so", "that", "caused", "led", "to", "prevented",
+    "thanks", "without", "would", "have", "it", "didn't", "help", "yesterday", "last", "week",
+    "love", "hate", "the", "outage", "deploy", "Ana", "Jen", "my", "sister", "?", ".", ",",
+    "which", "fixed", "after", "we", "skipped", "haha", "!", "'", ":", "(", ")", "\n",
+]  # fmt: skip
+sentences = st.one_of(
+    st.text(min_size=1, max_size=120),
+    st.lists(st.sampled_from(SAMPLE_WORDS), min_size=1, max_size=25).map(" ".join),
+)
+messages = st.lists(
+    st.tuples(st.sampled_from(["Ana", "Ben", "Chi", "user"]), sentences), max_size=8
+).map(lambda ms: [Message(f"m{i}", s, t) for i, (s, t) in enumerate(ms)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages, st.one_of(st.none(), st.datetimes(timezones=st.just(UTC))))
+def test_every_item_has_a_source_and_links_are_valid(msgs, date):
+    ex = extract(msgs, date)
+    ids = {m.id for m in msgs}
+    for item in ex.items:
+        assert isinstance(item, Item)
+        assert item.kind in KINDS
+        assert item.text.strip()
+        assert item.sources and set(item.sources) <= ids
+    for link in ex.links:
+        assert 0 <= link.src < len(ex.items) and 0 <= link.dst < len(ex.items)
+        assert link.src != link.dst
+        assert link.relation in RELATIONS
+        assert 0 < link.weight <= 1
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+message_like = st.dictionaries(
+    st.sampled_from(["id", "speaker", "text", "time", "role", "content", "caption", "x"]),
+    json_values,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.lists(st.one_of(message_like, st.text(max_size=40), json_values), max_size=5),
+        json_values,
+    )
+)
+def test_parse_transcript_fails_only_with_validation_errors(value):
+    try:
+        parsed = parse_transcript(value)
+    except ValidationError as err:
+        assert err.field
+        return
+    for m in parsed:
+        assert m.id and m.speaker and isinstance(m.text, str)
+    json.dumps([m.id for m in parsed])

@@ -1,0 +1,327 @@
+"""Ingestion adapters against a fake memory that records the calls they make."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from ebbtide.errors import ValidationError
+from ebbtide.extract import Message
+from ebbtide.ingest import SECTION_MAX, SPLIT_OVER, ingest_chat, ingest_markdown_folder
+
+
+@dataclass
+class FakeMemory:
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edges: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+
+    def remember(self, text: str | None = None, kind: str = "note", **kw: Any) -> Any:
+        if "messages" in kw:
+            self.sessions.append(kw)
+            n = len(kw["messages"])
+            return SimpleNamespace(nodes=[None] * (2 * n), edges=[None] * n)
+        node_id = kw["node_id"]
+        self.nodes[node_id] = {"text": text, "kind": kind, **kw}
+        return SimpleNamespace(id=node_id)
+
+    def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
+        assert a in self.nodes and b in self.nodes, "connect before both nodes exist"
+        self.edges.append((a, b, relation, kw))
+
+    def node(self, path: str) -> str:
+        """The id of the document node of `path`."""
+        (ident,) = [i for i, n in self.nodes.items() if n["kind"] == "document" and n["sources"]
+                    == [path]]  # fmt: skip
+        return ident
+
+    def links(self, relation: str = "related") -> set[tuple[str, str]]:
+        return {(a, b) for a, b, r, _ in self.edges if r == relation}
+
+
+def write(root: Path, rel: str, text: str, mtime: float | None = None) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    if mtime is not None:
+        os.utime(p, (mtime, mtime))
+    return p
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------------------------
+
+
+def test_each_markdown_file_becomes_a_document_node(tmp_path):
+    write(tmp_path, "ideas.md", "# Ideas\n\nA garden on the roof.")
+    write(tmp_path, "todo.md", "Buy seeds.")
+    write(tmp_path, "notes.txt", "not markdown")
+    mem = FakeMemory()
+    summary = ingest_markdown_folder(mem, tmp_path)
+    assert (summary.files, summary.nodes, summary.links) == (2, 2, 0)
+    ideas = mem.nodes[mem.node("ideas.md")]
+    assert ideas["text"] == "Ideas\n\nA garden on the roof."
+    assert ideas["attributes"] == {"path": "ideas.md", "title": "Ideas"}
+    assert ideas["provenance"] == "ingest"
+    assert mem.nodes[mem.node("todo.md")]["text"] == "todo\n\nBuy seeds."  # title: file name
+
+
+def test_wiki_and_relative_links_connect_files_in_any_order(tmp_path):
+    write(tmp_path, "a.md", "See [[zeta]] and [the plan](sub/plan.md#goals) and [[sub/plan|it]].")
+    write(tmp_path, "sub/plan.md", "# Plan\n\nBack to [start](../a.md).")
+    write(tmp_path, "zeta.md", "Last file, linked from the first.")
+    mem = FakeMemory()
+    summary = ingest_markdown_folder(mem, tmp_path)
+    a, plan, zeta = mem.node("a.md"), mem.node("sub/plan.md"), mem.node("zeta.md")
+    assert mem.links() == {(a, zeta), (a, plan), (plan, a)}  # one edge per pair
+    assert summary.links == 3 and summary.unresolved_links == 0
+
+
+def test_a_link_by_path_wins_over_a_file_of_the_same_name_elsewhere(tmp_path):
+    write(tmp_path, "a/x.md", "in a folder")
+    write(tmp_path, "x.md", "at the top")
+    write(tmp_path, "home.md", "[[x]] and [[a/x]]")
+    write(tmp_path, "b/note.md", "[up](../x.md)")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    home, note = mem.node("home.md"), mem.node("b/note.md")
+    top, nested = mem.node("x.md"), mem.node("a/x.md")
+    assert mem.links() == {(home, top), (home, nested), (note, top)}
+
+
+def test_links_to_missing_files_are_counted_not_created(tmp_path):
+    write(
+        tmp_path, "a.md", "[[Nowhere]] [gone](gone.md) ![pic](p.png) [web](https://x.org) [top](#a)"
+    )
+    mem = FakeMemory()
+    summary = ingest_markdown_folder(mem, tmp_path)
+    assert summary.unresolved_links == 2
+    assert mem.edges == [] and len(mem.nodes) == 1
+
+
+def test_links_in_code_are_not_links(tmp_path):
+    write(tmp_path, "a.md", "```\n[[b]]\n```\nInline `[[b]]` too.")
+    write(tmp_path, "b.md", "B")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    assert mem.edges == []
+
+
+def test_a_long_file_is_split_into_sections_about_the_file(tmp_path):
+    body = "\n\n".join(f"## Day {i}\n\n" + "Worked on the garden. " * 30 for i in range(4))
+    write(tmp_path, "log.md", f"# Log\n\nThe garden diary.\n\n{body}\n\n## End\n\nSee [[other]].")
+    write(tmp_path, "other.md", "Other")
+    assert len(body) > SPLIT_OVER
+    mem = FakeMemory()
+    summary = ingest_markdown_folder(mem, tmp_path)
+    log = mem.node("log.md")
+    doc = mem.nodes[log]
+    assert doc["text"] == "Log\n\nThe garden diary.\n\nSections: Day 0; Day 1; Day 2; Day 3; End"
+    sections = {i: n for i, n in mem.nodes.items() if n["kind"] == "note"}
+    assert len(sections) == 5
+    assert mem.links("about") == {(s, log) for s in sections}
+    end = next(i for i, n in sections.items() if n["attributes"]["heading"] == "End")
+    assert sections[end]["text"] == "Log › End\n\nSee [[other]]."
+    assert sections[end]["sources"] == ["log.md#end"]
+    assert mem.links() == {(end, mem.node("other.md"))}  # the link starts from its section
+    assert summary.nodes == 7 and summary.links == 6
+
+
+def test_a_very_long_section_is_stored_in_parts(tmp_path):
+    paragraphs = "\n\n".join(f"Paragraph {i}. " + "x" * 900 for i in range(20))
+    write(tmp_path, "big.md", f"# Big\n\n## Only\n\n{paragraphs}")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    parts = [n for n in mem.nodes.values() if n["kind"] == "note"]
+    assert len(parts) > 1
+    assert all(len(n["text"]) <= SECTION_MAX + 100 for n in parts)
+    assert parts[1]["text"].startswith("Big › Only (part 2)\n\nParagraph")
+
+
+def test_the_file_time_dates_its_nodes_and_links(tmp_path):
+    stamp = datetime(2024, 2, 1, 12, tzinfo=UTC).timestamp()
+    write(tmp_path, "a.md", "[[b]]", mtime=stamp)
+    write(tmp_path, "b.md", "B")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    assert mem.nodes[mem.node("a.md")]["at"] == datetime(2024, 2, 1, 12, tzinfo=UTC)
+    (edge,) = mem.edges
+    assert edge[3]["at"] == datetime(2024, 2, 1, 12, tzinfo=UTC)
+
+
+def test_front_matter_gives_title_and_tags(tmp_path):
+    write(
+        tmp_path,
+        "n.md",
+        "---\ntitle: 'Roof garden'\ntags:\n  - plants\n  - home\n---\n# Intro\n\nSoil.",
+    )
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    node = mem.nodes[mem.node("n.md")]
+    assert node["attributes"] == {
+        "path": "n.md",
+        "title": "Roof garden",
+        "tags": ["plants", "home"],
+    }
+    assert node["text"].startswith("Roof garden\n\n# Intro")  # the heading stays in the body
+
+
+def test_hidden_folders_are_skipped(tmp_path):
+    write(tmp_path, ".obsidian/cache.md", "x")
+    write(tmp_path, "visible.md", "y")
+    mem = FakeMemory()
+    assert ingest_markdown_folder(mem, tmp_path).files == 1
+
+
+def test_ingesting_again_updates_the_same_nodes(tmp_path):
+    write(tmp_path, "a.md", "first")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    write(tmp_path, "a.md", "second")
+    ingest_markdown_folder(mem, tmp_path)
+    (node,) = mem.nodes.values()
+    assert node["text"] == "a\n\nsecond"
+
+
+def test_progress_counts_up_to_the_total(tmp_path):
+    for name in "abc":
+        write(tmp_path, f"{name}.md", name)
+    seen: list[tuple[int, int]] = []
+    ingest_markdown_folder(
+        FakeMemory(), tmp_path, progress=lambda n, total: seen.append((n, total))
+    )
+    assert seen == [(1, 6)] * 6
+
+
+def test_a_path_that_is_not_a_folder_is_rejected(tmp_path):
+    with pytest.raises(ValidationError) as err:
+        ingest_markdown_folder(FakeMemory(), tmp_path / "missing")
+    assert err.value.field == "path"
+
+
+# ---------------------------------------------------------------------------------------------
+# Chat
+# ---------------------------------------------------------------------------------------------
+
+
+def dump(tmp_path: Path, name: str, data: Any) -> Path:
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return p
+
+
+def test_a_json_list_of_messages_is_one_session(tmp_path):
+    p = dump(tmp_path, "chat.json", [{"speaker": "Ana", "text": "I adopted a dog."}, "Ben: Nice!"])
+    mem = FakeMemory()
+    summary = ingest_chat(mem, p)
+    (session,) = mem.sessions
+    assert session["date"] is None
+    assert session["messages"] == [
+        Message("m1", "Ana", "I adopted a dog."),
+        Message("m2", "Ben", "Nice!"),
+    ]
+    assert (summary.files, summary.sessions, summary.messages) == (1, 1, 2)
+    assert (summary.nodes, summary.links) == (4, 2)  # counted from what remember returned
+
+
+def test_a_locomo_like_conversation_is_remembered_session_by_session(tmp_path):
+    conversation = {
+        "speaker_a": "Ana",
+        "speaker_b": "Ben",
+        "session_2_date_time": "9:00 am on 3 June, 2023",
+        "session_2": [{"speaker": "Ben", "dia_id": "D2:1", "text": "We moved."}],
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": "Ana", "dia_id": "D1:1", "text": "I went hiking yesterday."},
+            {
+                "speaker": "Ben",
+                "dia_id": "D1:2",
+                "text": "Look",
+                "blip_caption": "a photo of a hill",
+            },
+        ],
+    }
+    p = dump(tmp_path, "conv.json", {"sample_id": "c1", "conversation": conversation, "qa": []})
+    mem = FakeMemory()
+    progress: list[tuple[int, int]] = []
+    summary = ingest_chat(mem, p, progress=lambda n, t: progress.append((n, t)))
+    assert [s["date"] for s in mem.sessions] == [
+        datetime(2023, 5, 8, 13, 56, tzinfo=UTC),
+        datetime(2023, 6, 3, 9, 0, tzinfo=UTC),
+    ]
+    assert [m.id for m in mem.sessions[0]["messages"]] == ["D1:1", "D1:2"]
+    assert mem.sessions[0]["messages"][1].caption == "a photo of a hill"
+    assert summary.sessions == 2 and progress == [(1, 2), (1, 2)]
+
+
+def test_several_conversations_keep_their_turn_ids_apart(tmp_path):
+    conv = {"session_1": [{"speaker": "Ana", "dia_id": "D1:1", "text": "Hi there, it rained."}]}
+    p = dump(tmp_path, "all.json", [{"sample_id": "a", "conversation": conv},
+                                    {"sample_id": "b", "conversation": conv}])  # fmt: skip
+    mem = FakeMemory()
+    ingest_chat(mem, p)
+    assert [s["messages"][0].id for s in mem.sessions] == ["a:D1:1", "b:D1:1"]
+
+
+def test_sessions_with_their_own_dates(tmp_path):
+    data = {
+        "sessions": [
+            {"date": "2024-03-01T10:00:00Z", "messages": ["Ana: first"]},
+            {"messages": ["Ana: second"]},
+        ]
+    }
+    mem = FakeMemory()
+    ingest_chat(mem, dump(tmp_path, "s.json", data))
+    assert [s["date"] for s in mem.sessions] == [datetime(2024, 3, 1, 10, tzinfo=UTC), None]
+    assert [s["messages"][0].id for s in mem.sessions] == ["s1.m1", "s2.m1"]
+
+
+def test_jsonl_groups_messages_by_session(tmp_path):
+    lines = [
+        {"session": "x", "speaker": "Ana", "text": "one", "time": "2024-01-01T09:00:00Z"},
+        {"session": "y", "speaker": "Ben", "text": "two"},
+        {"session": "x", "speaker": "Ben", "text": "three"},
+    ]
+    p = dump(tmp_path, "chat.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n\n")
+    mem = FakeMemory()
+    summary = ingest_chat(mem, p)
+    assert [[m.text for m in s["messages"]] for s in mem.sessions] == [["one", "three"], ["two"]]
+    assert mem.sessions[0]["messages"][0].time == datetime(2024, 1, 1, 9, tzinfo=UTC)
+    assert summary.messages == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "field"),
+    [
+        ("bad.jsonl", '{"speaker": "Ana", "text": "ok"}\nnot json\n', "line 2"),
+        ("bad.jsonl", "[1, 2]\n", "line 1"),
+        ("bad.json", "{nope", "path"),
+        ("bad.json", '{"unknown": 1}', "path"),
+        ("bad.json", '[{"speaker": "Ana"}]', "messages[0].text"),
+        (
+            "bad.json",
+            '{"sessions": [{"messages": [{"text": "x"}]}]}',
+            "sessions[0].messages[0].speaker",
+        ),
+        ("bad.json", '{"messages": ["Ana: hi"], "date": "someday"}', "date"),
+        ("chat.txt", "Ana: hi", "path"),
+    ],
+)
+def test_bad_chat_files_name_what_is_wrong(tmp_path, name, content, field):
+    with pytest.raises(ValidationError) as err:
+        ingest_chat(FakeMemory(), dump(tmp_path, name, content))
+    assert err.value.field == field
+
+
+def test_a_missing_chat_file_is_rejected(tmp_path):
+    with pytest.raises(ValidationError) as err:
+        ingest_chat(FakeMemory(), tmp_path / "nope.json")
+    assert err.value.field == "path"

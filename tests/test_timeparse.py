@@ -1,0 +1,225 @@
+"""Temporal expressions: named scenarios against a fixed 'now', and properties."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ebbtide.timeparse import TimeSpan, describe, parse_datetime, query_window, resolve
+
+# Monday 8 May 2023, early afternoon.
+NOW = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def one(text: str, now: datetime = NOW) -> TimeSpan:
+    spans = resolve(text, now)
+    assert len(spans) == 1, spans
+    return spans[0]
+
+
+def days(span: TimeSpan) -> tuple[date, date]:
+    """First and last day the span covers."""
+    return span.start.date(), (span.end - timedelta(microseconds=1)).date()
+
+
+def test_yesterday_is_the_day_before_now():
+    span = one("I went to a support group yesterday and it was great")
+    assert span.phrase == "yesterday"
+    assert days(span) == (date(2023, 5, 7), date(2023, 5, 7))
+    assert span.precision == "day"
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("the day before yesterday", date(2023, 5, 6), date(2023, 5, 6)),
+        ("this morning", date(2023, 5, 8), date(2023, 5, 8)),
+        ("tonight", date(2023, 5, 8), date(2023, 5, 8)),
+        ("tomorrow", date(2023, 5, 9), date(2023, 5, 9)),
+        ("last Saturday", date(2023, 5, 6), date(2023, 5, 6)),
+        ("next Friday", date(2023, 5, 12), date(2023, 5, 12)),
+        ("this Wednesday", date(2023, 5, 10), date(2023, 5, 10)),
+        ("three days ago", date(2023, 5, 5), date(2023, 5, 5)),
+        ("in two days", date(2023, 5, 10), date(2023, 5, 10)),
+        ("she joined last Tues.", date(2023, 5, 2), date(2023, 5, 2)),
+    ],
+)
+def test_days_relative_to_now(text, first, last):
+    assert days(one(text)) == (first, last)
+
+
+def test_last_week_is_the_previous_monday_to_sunday():
+    span = one("last week was rough")
+    assert days(span) == (date(2023, 5, 1), date(2023, 5, 7))
+    assert span.precision == "week"
+    assert describe(span) == "the week of 1 May 2023"
+
+
+def test_last_weekend_is_the_saturday_and_sunday_before_this_week():
+    assert days(one("we hiked last weekend")) == (date(2023, 5, 6), date(2023, 5, 7))
+
+
+def test_last_month_and_last_year_are_calendar_units():
+    assert days(one("last month")) == (date(2023, 4, 1), date(2023, 4, 30))
+    assert describe(one("last month")) == "April 2023"
+    assert days(one("last year")) == (date(2022, 1, 1), date(2022, 12, 31))
+
+
+def test_weeks_ago_is_approximate_around_the_day():
+    span = one("two weeks ago we met")
+    assert span.precision == "approx"
+    assert span.anchor.date() == date(2023, 4, 24)
+    assert span.start < span.anchor < span.end
+    assert describe(span) == "around 24 April 2023"
+
+
+def test_a_few_days_ago_is_rough():
+    span = one("a few days ago")
+    assert span.precision == "approx"
+    assert span.start.date() <= date(2023, 5, 5) <= span.end.date()
+
+
+def test_months_ago_names_the_calendar_month():
+    assert describe(one("three months ago")) == "February 2023"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["on 8 May", "May 8, 2023", "the 8th of May", "2023-05-08", "8 May, 2023", "May 8th"],
+)
+def test_calendar_dates_in_several_spellings(text):
+    assert days(one(text)) == (date(2023, 5, 8), date(2023, 5, 8))
+
+
+def test_month_with_a_year_covers_the_month():
+    span = one("in May 2023")
+    assert days(span) == (date(2023, 5, 1), date(2023, 5, 31))
+    assert span.phrase == "May 2023"  # the longest phrase wins over "in May"
+
+
+def test_a_bare_month_is_past_unless_the_text_speaks_of_the_future():
+    assert one("I went there in June").start.date() == date(2022, 6, 1)
+    assert one("I'll go there in June").start.date() == date(2023, 6, 1)
+
+
+def test_a_bare_weekday_follows_the_tense():
+    assert one("We met on Saturday").start.date() == date(2023, 5, 6)
+    assert one("We will meet on Saturday").start.date() == date(2023, 5, 13)
+
+
+def test_seasons():
+    assert days(one("last summer")) == (date(2022, 6, 1), date(2022, 8, 31))
+    assert describe(one("in the winter of 2022")) == "winter 2022/23"
+
+
+def test_years_need_a_preposition():
+    assert describe(one("back in 2019")) == "2019"
+    assert resolve("we had 2019 tickets", NOW) == []
+
+
+def test_recently_is_vague_and_has_no_words():
+    span = one("I recently started pottery")
+    assert span.precision == "vague"
+    assert span.end == NOW
+    assert describe(span) is None
+
+
+def test_rolling_windows():
+    span = one("in the past three days")
+    assert span.precision == "range"
+    assert span.end == NOW and span.start == NOW - timedelta(days=3)
+
+
+@pytest.mark.parametrize(
+    "text", ["31 February", "May I help you?", "I may go", "it's fine", "the Sun is hot", "on wed"]
+)
+def test_no_time_where_there_is_none(text):
+    assert resolve(text, NOW) == []
+
+
+def test_several_phrases_in_order():
+    spans = resolve("Yesterday was busy, and last month even more", NOW)
+    assert [s.phrase for s in spans] == ["Yesterday", "last month"]
+
+
+def test_the_timezone_of_now_is_kept():
+    tz = timezone(timedelta(hours=-7))
+    span = one("yesterday", datetime(2023, 5, 8, 1, 0, tzinfo=tz))
+    assert span.start == datetime(2023, 5, 7, tzinfo=tz)
+
+
+def test_query_window_of_a_question_about_last_week():
+    window = query_window("what did we decide last week?", NOW)
+    assert window is not None and days(window) == (date(2023, 5, 1), date(2023, 5, 7))
+
+
+def test_query_window_since_and_before():
+    since = query_window("what changed since last month", NOW)
+    assert since is not None and since.start.date() == date(2023, 4, 1) and since.end == NOW
+    before = query_window("what happened before May 2023", NOW)
+    assert before is not None and before.end.date() == date(2023, 5, 1)
+    assert before.start.year == 1
+
+
+def test_query_window_spans_every_phrase():
+    window = query_window("between last month and yesterday", NOW)
+    assert window is not None
+    assert days(window) == (date(2023, 4, 1), date(2023, 5, 7))
+
+
+def test_query_window_is_none_without_time():
+    assert query_window("When did Caroline go to the support group?", NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+        ("10:37 am on 27 June, 2023", datetime(2023, 6, 27, 10, 37, tzinfo=UTC)),
+        ("12:05 am on 1 January, 2024", datetime(2024, 1, 1, 0, 5, tzinfo=UTC)),
+        ("May 8, 2023 9:15", datetime(2023, 5, 8, 9, 15, tzinfo=UTC)),
+        ("2023-05-08T13:56", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),
+        ("2023-05-08T13:56:00+02:00", datetime(2023, 5, 8, 11, 56, tzinfo=UTC)),
+        ("8 May 2023", datetime(2023, 5, 8, tzinfo=UTC)),
+    ],
+)
+def test_parse_datetime(value, expected):
+    assert parse_datetime(value) == expected
+
+
+@pytest.mark.parametrize("value", ["", "hello", "8 May", "31 February, 2023"])
+def test_parse_datetime_without_a_full_date_is_none(value):
+    assert parse_datetime(value) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------
+
+WORDS = [
+    "yesterday", "last", "next", "this", "week", "month", "year", "ago", "in", "on", "May",
+    "June", "2023", "8", "31st", "of", "two", "a", "few", "days", "Saturday", "summer", "the",
+    "past", "recently", "before", "since", "9999", "0", "-", ",", "I", "went", "will",
+]  # fmt: skip
+texts = st.one_of(
+    st.text(max_size=200), st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+)
+nows = st.datetimes(
+    min_value=datetime(1, 1, 2), max_value=datetime(9998, 12, 30), timezones=st.just(UTC)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, nows)
+def test_resolve_never_raises_and_spans_are_well_formed(text, now):
+    spans = resolve(text, now)
+    flat = " ".join(text.split()).lower()
+    for span in spans:
+        assert span.start < span.end
+        assert span.phrase.lower() in flat
+        assert span.start <= span.anchor < span.end
+        describe(span)
+    query_window(text, now)
