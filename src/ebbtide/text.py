@@ -65,16 +65,16 @@ def containment(query: str, text: str) -> float:
     return len(q & {stem(t) for t in tokens(text)}) / len(q) if q else 0.0
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 MATCH expression: any of the query's content words (BM25 ranks the overlap).
-
-    Each term is quoted, so user text can never be parsed as FTS5 syntax.
-    """
+def query_terms(text: str) -> list[str]:
+    """The distinct words a full-text query searches for (content words if there are any)."""
     terms = content_tokens(text) or tokens(text)
-    unique = list(dict.fromkeys(t.replace('"', "") for t in terms if t))
-    if not unique:
-        return None
-    return " OR ".join(f'"{t}"' for t in unique)
+    return list(dict.fromkeys(t.replace('"', "") for t in terms if t))
+
+
+def fts_query(terms: list[str], op: str = "OR") -> str | None:
+    """An FTS5 MATCH expression over `terms`. Each term is quoted, so user text can never be
+    parsed as FTS5 syntax."""
+    return f" {op} ".join(f'"{t}"' for t in terms) or None
 
 
 def shorten(text: str, width: int = 80) -> str:

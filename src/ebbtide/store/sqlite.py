@@ -15,7 +15,7 @@ import numpy as np
 from ..clock import from_ts
 from ..errors import StoreUnavailable
 from ..model import Edge, Node
-from ..text import fts_query
+from ..text import fts_query, query_terms
 from .base import Direction, EdgeRow, GraphArrays, NodeBrief, PendingReview, SearchFilter
 
 SCHEMA_VERSION = "1"
@@ -157,6 +157,8 @@ _EDGE_INSERT = (
     f"INSERT INTO edges({', '.join(EDGE_COLUMNS)}) VALUES ({','.join('?' * len(EDGE_COLUMNS))})"
 )
 _EDGE_SELECT = "SELECT " + ", ".join(EDGE_COLUMNS) + " FROM edges"
+# A word in this many nodes is common: see text_search.
+COMMON_DF = 2_000
 # SQLite caps host parameters per statement; chunk IN (...) lists below it.
 _CHUNK = 900
 
@@ -232,6 +234,8 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self._depth = 0
         self._vectors = _VectorCache()
+        self._df_cache: dict[str, int] = {}
+        self._df_size = 0
         self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         if path != ":memory:":
             self._db.execute("PRAGMA journal_mode = WAL")
@@ -487,7 +491,28 @@ class SQLiteStore:
         return (" AND ".join(where) or "1"), params
 
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
-        match = fts_query(query)
+        """BM25 over the query's words. Words found in more than COMMON_DF nodes are left out
+        of the OR query (they would make BM25 score a large share of the store and add little
+        to the ranking) and only required together (AND) when nothing rarer is asked for, as
+        a common-terms query does; below COMMON_DF nodes this is plain BM25."""
+        terms = query_terms(query)
+        if not terms:
+            return []
+        rare = [t for t in terms if self._doc_frequency(t) < COMMON_DF]
+        if len(rare) == len(terms):
+            plans = [fts_query(terms)]
+        elif rare:
+            # Candidates must hold a rare word; the common words still add to their BM25.
+            plans = [f"({fts_query(rare)}) AND ({fts_query(terms)})"]
+        else:
+            plans = [fts_query(terms, "AND"), fts_query(terms)]
+        for match in plans:
+            found = self._bm25(match, k, flt)
+            if found:
+                return found
+        return []
+
+    def _bm25(self, match: str | None, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
         if match is None:
             return []
         cond, params = self._filter_sql(flt)
@@ -499,6 +524,20 @@ class SQLiteStore:
         )
         # bm25() is lower-is-better; flip the sign so callers see higher-is-better.
         return [(r[0], -float(r[1])) for r in rows]
+
+    def _doc_frequency(self, term: str) -> int:
+        """How many nodes hold `term`, counted up to COMMON_DF and cached; the cache starts
+        over whenever the store has grown by a tenth."""
+        size = self._read("SELECT coalesce(max(rowid), 0) FROM nodes")[0][0]
+        if size > self._df_size * 1.1 or size < self._df_size:
+            self._df_cache.clear()
+            self._df_size = size
+        if term not in self._df_cache:
+            self._df_cache[term] = self._read(
+                "SELECT count(*) FROM (SELECT 1 FROM nodes_fts WHERE nodes_fts MATCH ? LIMIT ?)",
+                (f'"{term}"', COMMON_DF),
+            )[0][0]
+        return self._df_cache[term]
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = self._filter_sql(flt)
