@@ -33,7 +33,7 @@ def populate(memory, n_nodes: int, synth: Synth) -> float:
     ids: list[str] = []
     start = time.perf_counter()
     while len(ids) < n_nodes:
-        with memory.store.transaction():
+        with memory.batch():
             for _ in range(min(1000, n_nodes - len(ids))):
                 if len(ids) % 10 == 9:
                     d, o = synth.decision()
@@ -61,6 +61,7 @@ def one_size(size: int, path: str, samples: int) -> dict:
 
     synth = Synth(seed=size)
     memory = open_memory(path)
+    embeddings = memory.embedder.name if memory.embedder else "none"
     populate_s = populate(memory, size, synth)
     memory.maintain()
     stats = memory.stats()
@@ -68,6 +69,7 @@ def one_size(size: int, path: str, samples: int) -> dict:
     memory.recall(queries[0])  # warm caches the way a running server would have them
     res = {
         "size": size,
+        "embeddings": embeddings,
         "nodes": stats.nodes,
         "edges": stats.edges,
         "populate_s": round(populate_s, 1),
@@ -229,6 +231,11 @@ def main() -> None:
     p.add_argument("--samples", type=int, default=200)
     p.add_argument("--mcp-samples", type=int, default=100)
     p.add_argument("--no-reference", action="store_true")
+    p.add_argument(
+        "--embeddings",
+        choices=["local", "http", "none"],
+        help="EBBTIDE_EMBEDDINGS for ebbtide's side (default: the environment's)",
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--child", choices=["size", "decisions"])
     p.add_argument("--one", type=int)
@@ -237,6 +244,9 @@ def main() -> None:
     if args.child:
         args.mode = args.child
         return child(args)
+    if args.embeddings:
+        # Children and the MCP server inherit it.
+        os.environ["EBBTIDE_EMBEDDINGS"] = args.embeddings
 
     report: dict = {"sizes": [], "compare": []}
     with tempfile.TemporaryDirectory(prefix="ebbtide-bench-") as tmp:
@@ -270,7 +280,10 @@ def main() -> None:
                     "mcp p95 ms": r["mcp"][op]["p95_ms"],
                 }
             )
-    print("ebbtide on SQLite (in process, and over MCP stdio round trip)")
+    models = sorted({r["embeddings"] for r in report["sizes"]})
+    print(
+        f"ebbtide on SQLite, embeddings {', '.join(models)} (in process, and MCP stdio round trip)"
+    )
     print(table(rows, ["nodes", "edges", "op", "p50 ms", "p95 ms", "mcp p50 ms", "mcp p95 ms"]))
     print()
     print(

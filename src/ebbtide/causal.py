@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from . import scoring
 from .config import DAY, Config
@@ -38,6 +40,8 @@ from .text import containment, shorten, similarity
 PRODUCING = frozenset({"caused", "enabled"})
 # A near-duplicate text names the same thing ("Checkout outage" vs "checkout outage.").
 SAME_THING = 0.8
+# Embedding cosine at which a text names the same thing in other words.
+CLOSE_MEANING = 0.75
 # A partial match must share this much of the question's words…
 MIN_COVER = 0.4
 # …and score at least this share of the best BM25 match.
@@ -63,6 +67,8 @@ class Ctx:
     store: Store
     config: Config
     now: float
+    # Embeds a text for vector search, when embeddings are on: (model name, vector).
+    embed: Callable[[str], tuple[str, np.ndarray]] | None = None
 
 
 def node_polarity(node: Node) -> float:
@@ -77,26 +83,32 @@ def match_nodes(
     question, a product's codename say, decide between look-alikes)."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     hits = ctx.store.text_search(text, 30, flt)
-    if not hits:
+    cosine: dict[str, float] = {}
+    if ctx.embed is not None:
+        cosine = dict(ctx.store.vector_search(*ctx.embed(text), 10, flt))
+    if not hits and not cosine:
         return []
-    top = hits[0][1] or 1.0
-    nodes = ctx.store.get_nodes([i for i, _ in hits])
+    top = hits[0][1] if hits and hits[0][1] > 0 else 1.0
+    bm25 = dict(hits)
+    ids = list(dict.fromkeys([*bm25, *cosine]))
+    nodes = ctx.store.get_nodes(ids)
     scored = []
-    for rank, (ident, bm25) in enumerate(hits):
+    for rank, ident in enumerate(ids):
         node = nodes[ident]
         sim = similarity(text, node.text)
-        relative = bm25 / top if top > 0 else 0.0
+        relative = bm25.get(ident, 0.0) / top
         cover = containment(text, node.text)
-        scored.append((node, sim, cover, relative, rank))
+        scored.append((node, sim, cover, relative, cosine.get(ident, 0.0), rank))
+    # Words first; meaning (embeddings) only when no node shares enough of the words.
     near = [s for s in scored if s[1] >= SAME_THING]
     if near:
-        pool = [(n, sim, rank) for n, sim, _, _, rank in near]
+        pool = [(n, sim, rank) for n, sim, _, _, _, rank in near]
     else:
         pool = [
             (n, cover * relative, rank)
-            for n, _, cover, relative, rank in scored
+            for n, _, cover, relative, _, rank in scored
             if cover >= MIN_COVER and relative >= MIN_RELATIVE
-        ]
+        ] or [(n, cos, rank) for n, _, _, _, cos, rank in scored if cos >= CLOSE_MEANING]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]
 

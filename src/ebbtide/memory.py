@@ -260,7 +260,17 @@ class Memory(CausalOps):
         return TranscriptResult(messages=len(turns), nodes=unique, edges=edges)
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group many writes (a bulk load): one transaction, and one embedding call for all
+        new texts at the end instead of one per write."""
+        with self.store.transaction(), self._batch_embedding():
+            yield
+
+    @contextmanager
     def _batch_embedding(self) -> Iterator[None]:
+        if self._unembedded is not None:  # already inside a batch
+            yield
+            return
         self._unembedded = []
         try:
             yield

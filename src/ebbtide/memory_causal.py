@@ -6,8 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from . import causal, patterns, predictions, scoring, validate
 from .config import Config
+from .embed import Embedder
 from .errors import NotFound, ValidationError
 from .model import (
     CAUSAL_RELATIONS,
@@ -38,12 +41,20 @@ META_PATTERNS_MINED = "patterns_mined_lessons"
 class CausalOps:
     store: Store
     config: Config
+    embedder: Embedder | None
 
     def now(self) -> datetime: ...  # provided by Memory
     def recall(self, query: str, k: int = 10, **kw: object) -> RecallResult: ...
 
     def _ctx(self) -> causal.Ctx:
-        return causal.Ctx(self.store, self.config, self.now().timestamp())
+        embed = None
+        if self.embedder is not None:
+            embedder = self.embedder
+
+            def embed(text: str) -> tuple[str, np.ndarray]:
+                return embedder.name, embedder.embed([text])[0]
+
+        return causal.Ctx(self.store, self.config, self.now().timestamp(), embed)
 
     # search ------------------------------------------------------------------------------
 
