@@ -55,7 +55,7 @@ def test_remember_with_links_connects_to_existing_nodes(memory):
 
 def test_a_link_found_by_graph_spreading_explains_the_edge_it_came_through(memory):
     incident = memory.remember("Checkout outage on Black Friday", "event")
-    cause = memory.remember("Skipped load testing of the payment gateway", "decision")
+    cause = memory.remember("Merged the pull request without review", "decision")
     memory.connect(cause.id, incident.id, "caused")
     hits = memory.recall("checkout outage").hits
     ids = [h.node.id for h in hits]

@@ -18,6 +18,8 @@ MIN_CANDIDATES = 30
 # Seeds for spreading come from the top of the fused text/vector lists.
 MAX_SEEDS = 10
 RECALL_HOPS = 2
+# Nearest neighbours exist for any query; below this cosine they are not related to it.
+MIN_COSINE = 0.3
 
 
 def recall(
@@ -38,7 +40,9 @@ def recall(
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
     if vector is not None:
-        lists["vector"] = [i for i, _ in store.vector_search(*vector, n_candidates, flt)]
+        lists["vector"] = [
+            i for i, cos in store.vector_search(*vector, n_candidates, flt) if cos >= MIN_COSINE
+        ]
 
     pre = scoring.rrf(lists, config.rrf_k)
     seed_ids = sorted(pre, key=pre.__getitem__, reverse=True)[:MAX_SEEDS]
