@@ -97,3 +97,35 @@ def test_sleep_consolidates_and_reports(tmp_path, capsys):
     assert main(["sleep", "--store", str(store), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["patterns_added"] >= 1 and report["maintain"]["nodes"] >= 3
+
+
+def test_ingest_a_markdown_folder_links_pages_and_dates_them_by_mtime(tmp_path, capsys):
+    import os
+    import time
+
+    notes = tmp_path / "notes"
+    (notes / "sub").mkdir(parents=True)
+    (notes / "kafka.md").write_text("# Kafka\n\nWe run three brokers. See [[queue-choice]].\n")
+    (notes / "queue-choice.md").write_text("# Queue choice\n\nManaged queue wins on cost.\n")
+    (notes / "sub" / "ops.md").write_text("# Ops\n\nRunbook: see [kafka](../kafka.md).\n")
+    old = int(time.time()) - 10 * 86_400  # ten days ago: older, still warm
+    os.utime(notes / "kafka.md", (old, old))
+    store = tmp_path / "i.db"
+    assert main(["ingest", str(notes), "--store", str(store)]) == 0
+    with open_memory(store) as m:
+        kafka = m.recall("how many Kafka brokers").hits[0].node
+        assert "three brokers" in kafka.text
+        assert kafka.created_at.timestamp() == old
+        linked = {n.node.text.splitlines()[0] for n in m.neighbors(kafka.id).neighbors}
+        assert any("Queue choice" in t for t in linked) and any("Ops" in t for t in linked)
+
+
+def test_reembed_fills_in_vectors_for_nodes_stored_without_embeddings(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    with open_memory(store, embeddings="none") as m:
+        m.remember("Caroline adopted a golden retriever")
+    assert main(["reembed", "--store", str(store)]) == 0
+    assert "embedded 1 node" in capsys.readouterr().out
+    with open_memory(store) as m:
+        hit = m.recall("what pet does Caroline have?").hits[0]
+        assert "vector" in hit.why.lists

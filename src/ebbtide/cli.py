@@ -136,6 +136,36 @@ def cmd_sleep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from .ingest import ingest_chat, ingest_markdown_folder
+
+    path = Path(args.path)
+    with open_memory(args.store) as memory, Progress(console=err, transient=True) as bar:
+        task = bar.add_task(f"ingesting {path.name}", total=None)
+
+        def progress(advance: int, total: int) -> None:
+            bar.update(task, advance=advance, total=total)
+
+        if path.is_dir():
+            summary = ingest_markdown_folder(memory, path, progress=progress)
+        else:
+            summary = ingest_chat(memory, path, progress=progress)
+    console.print(
+        f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s) "
+        f"in {summary.seconds:.1f} s"
+    )
+    return 0
+
+
+def cmd_reembed(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory, Progress(console=err, transient=True) as bar:
+        model = memory.embedder.name if memory.embedder else "none"
+        task = bar.add_task(f"embedding with {model}", total=None)
+        n = memory.reembed(progress=lambda adv, total: bar.update(task, advance=adv, total=total))
+    console.print(f"embedded {n} node(s) with {model}")
+    return 0
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     with open_memory(args.store) as memory:
         if args.action == "list":
@@ -233,6 +263,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("maintain", parents=[common], help="re-tier and archive now").set_defaults(
         fn=cmd_maintain
     )
+    p = sub.add_parser(
+        "ingest", parents=[common], help="a Markdown folder or a chat transcript (JSON/JSONL)"
+    )
+    p.add_argument("path")
+    p.set_defaults(fn=cmd_ingest)
+    sub.add_parser(
+        "reembed", parents=[common], help="embed nodes that lack a vector for the current model"
+    ).set_defaults(fn=cmd_reembed)
     sub.add_parser(
         "sleep", parents=[common], help="consolidate: maintain, mine patterns, find updates"
     ).set_defaults(fn=cmd_sleep)

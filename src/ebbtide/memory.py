@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -258,6 +258,24 @@ class Memory(CausalOps):
         fresh = self.store.get_nodes([n.id for n in nodes])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return TranscriptResult(messages=len(turns), nodes=unique, edges=edges)
+
+    def reembed(
+        self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Give every node a vector from the current embedding model (after switching models,
+        or for nodes stored with embeddings off). Returns how many were embedded."""
+        if self.embedder is None:
+            raise ValidationError("EBBTIDE_EMBEDDINGS", "is none: there is no model to embed with")
+        total = self.stats().nodes
+        done = 0
+        while batch := self.store.missing_vectors(self.embedder.name, batch_size):
+            vectors = self.embedder.embed([text for _, text in batch])
+            ids = [ident for ident, _ in batch]
+            self.store.put_vectors(self.embedder.name, list(zip(ids, vectors, strict=True)))
+            done += len(batch)
+            if progress is not None:
+                progress(len(batch), total)
+        return done
 
     @contextmanager
     def batch(self) -> Iterator[None]:
