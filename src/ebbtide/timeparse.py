@@ -213,7 +213,8 @@ def _offset(m: re.Match[str], ctx: _Ctx, sign: int) -> _Span:
 
 
 def _rolling(m: re.Match[str], ctx: _Ctx) -> _Span:
-    n, _ = _count(m)
+    # "the last 0 weeks" names no time at all: treat it as one.
+    n = max(1, _count(m)[0])
     days = {"day": 1, "week": 7, "weekend": 7, "month": 30, "year": 365}[m["unit"].lower()] * n
     if m["dir"].lower() == "next":
         return ctx.now, ctx.now + timedelta(days=days), "range"
