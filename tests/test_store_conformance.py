@@ -1,4 +1,4 @@
-"""What every store backend must do. Parametrised over backends; SQLite runs everywhere."""
+"""What every store backend must do: SQLite, Kùzu and a real Neo4j server (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -12,21 +12,21 @@ from ebbtide.store import PendingReview, SearchFilter, open_store
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite"])
-def store(request, tmp_path):
-    s = open_store(str(tmp_path / "conformance.db"))
+@pytest.fixture
+def store(store_url):
+    s = open_store(store_url("conformance"))
     yield s
     s.close()
 
 
 def node(ident, text, kind="note", **kw):
-    return Node(id=ident, kind=kind, text=text, created_at=T0, updated_at=T0, **kw)
+    kw = {"created_at": T0, "updated_at": T0, **kw}
+    return Node(id=ident, kind=kind, text=text, **kw)
 
 
 def edge(ident, src, dst, relation="related", **kw):
-    return Edge(
-        id=ident, src=src, dst=dst, relation=relation, created_at=T0, last_reinforced_at=T0, **kw
-    )
+    kw = {"created_at": T0, "last_reinforced_at": T0, **kw}
+    return Edge(id=ident, src=src, dst=dst, relation=relation, **kw)
 
 
 def test_a_node_round_trips_with_every_field(store):
@@ -164,8 +164,9 @@ def test_find_nodes_by_attribute_and_validity(store):
 
 
 def test_iterating_yields_everything_in_insertion_order(store):
-    for i in range(2500):
-        store.add_node(node(f"n{i}", f"text {i}"))
+    with store.transaction():  # one commit: a server fsyncs each one
+        for i in range(2500):
+            store.add_node(node(f"n{i}", f"text {i}"))
     assert [n.id for n in store.iter_nodes()] == [f"n{i}" for i in range(2500)]
 
 
@@ -222,3 +223,228 @@ def test_missing_vectors_lists_nodes_without_one_for_the_model(store):
     store.put_vectors("m", [("a", unit(1, 0))])
     assert store.missing_vectors("m", 10) == [("b", "beta")]
     assert store.missing_vectors("other", 10) == [("a", "alpha"), ("b", "beta")]
+
+
+# Behaviour the protocol implies but the first tests left open ---------------------------------
+
+
+def test_reads_inside_a_transaction_see_its_own_writes(store):
+    with store.transaction():
+        store.add_node(node("a", "checkout outage on friday"))
+        store.add_node(node("b", "rollback plan"))
+        store.add_edge(edge("e", "a", "b", "caused"))
+        assert set(store.get_nodes(["a", "b"])) == {"a", "b"}
+        assert [n.id for n in store.find_nodes(text="rollback plan")] == ["b"]
+        assert store.text_search("checkout outage", 5, SearchFilter())[0][0] == "a"
+        assert store.get_edge("a", "b", "caused").id == "e"
+        assert [e.id for e in store.edges_of(["a"])] == ["e"]
+        store.update_node(store.get_nodes(["a"])["a"].model_copy(update={"q_value": 0.5}))
+        assert store.briefs(["a"])["a"].q_value == 0.5
+    assert store.get_nodes(["a"])["a"].q_value == 0.5
+
+
+def test_an_edge_to_a_missing_node_fails_and_leaves_nothing(store):
+    store.add_node(node("a", "a"))
+    with pytest.raises(Exception), store.transaction():  # noqa: B017 - each engine its own
+        store.add_node(node("b", "b"))
+        store.add_edge(edge("e", "a", "ghost"))
+    assert store.get_nodes(["b"]) == {} and store.edges_of(["a"]) == []
+
+
+def test_update_clears_fields_set_to_none(store):
+    store.add_node(node("a", "a", q_value=1.0, valid_to=T0, superseded_by="x", task_tag="t"))
+    n = store.get_nodes(["a"])["a"]
+    cleared = n.model_copy(update={"q_value": None, "valid_to": None, "superseded_by": None})
+    store.update_node(cleared)
+    assert store.get_nodes(["a"])["a"] == cleared
+    store.add_node(node("b", "b"))
+    store.add_edge(edge("e", "a", "b", valid_to=T0, context="c"))
+    e = store.get_edge("a", "b", "related").model_copy(update={"valid_to": None, "context": None})
+    store.update_edge(e)
+    assert store.get_edge("a", "b", "related") == e
+
+
+def test_search_filters_cover_scope_tag_kind_status_and_validity(store):
+    store.add_node(node("a", "deploy pipeline", scope="s1", task_tag="t1"))
+    store.add_node(node("b", "deploy pipeline", kind="decision", scope="s2"))
+    store.add_node(node("c", "deploy pipeline", kind="prediction"))
+    store.add_node(node("d", "deploy pipeline", status="archived", tier="frozen"))
+    store.add_node(node("e", "deploy pipeline", status="forgotten"))
+    store.add_node(node("f", "deploy pipeline", valid_to=T0))
+
+    def ids(**kw):
+        hits = {h[0] for h in store.text_search("deploy pipeline", 10, SearchFilter(**kw))}
+        assert store.filter_ids("abcdef", SearchFilter(**kw)) == hits
+        return hits
+
+    assert ids() == {"a", "b"}
+    assert ids(include_cold=True) == {"a", "b", "d"}
+    assert ids(include_cold=True, include_invalid=True) == {"a", "b", "d", "f"}
+    assert ids(exclude_kinds=frozenset()) == {"a", "b", "c"}
+    assert ids(kinds=frozenset({"decision"})) == {"b"}
+    assert ids(scope="s1") == {"a"}
+    assert ids(task_tag="t1") == {"a"}
+
+
+def test_text_search_of_only_stop_words_matches_nothing_it_should_not(store):
+    store.add_node(node("a", "pool party"))
+    for q in ["not", "the and", "no", "   "]:
+        assert store.text_search(q, 5, SearchFilter()) == []
+
+
+def test_find_nodes_by_exact_long_text_scope_and_order(store):
+    long = "word " * 4000
+    store.add_node(node("x", long.strip(), kind="document"))
+    store.add_node(node("a", "same", scope="s", created_at=T0 + timedelta(days=2)))
+    store.add_node(node("b", "same", scope="s", created_at=T0 + timedelta(days=1)))
+    store.add_node(node("c", "same", scope="other"))
+    assert [n.id for n in store.find_nodes(text=long.strip())] == ["x"]
+    assert [n.id for n in store.find_nodes(text="same", scope="s")] == ["b", "a"]
+    assert [n.id for n in store.find_nodes(text="same", limit=2)] == ["c", "b"]
+    assert [n.id for n in store.find_nodes(kind="document")] == ["x"]
+
+
+def test_find_nodes_by_number_and_flag_attributes(store):
+    store.add_node(node("a", "a", attributes={"n": 3, "on": True, "deep": {"k": "v"}}))
+    store.add_node(node("b", "b", attributes={"n": "3"}))
+    assert [n.id for n in store.find_nodes(attribute=("n", 3))] == ["a"]
+    assert [n.id for n in store.find_nodes(attribute=("n", "3"))] == ["b"]
+    assert [n.id for n in store.find_nodes(attribute=("on", True))] == ["a"]
+    assert store.find_nodes(attribute=("missing", 1)) == []
+
+
+def test_adjacent_follows_direction_and_skips_invalid_edges(store):
+    for i in "abcd":
+        store.add_node(node(i, i))
+    store.add_edge(edge("ab", "a", "b", weight=0.5))
+    store.add_edge(edge("ca", "c", "a", "caused"))
+    store.add_edge(edge("ad", "a", "d", valid_to=T0))
+    assert {r.id for r in store.adjacent(["a"], direction="out")} == {"ab"}
+    assert {r.id for r in store.adjacent(["a"], direction="in")} == {"ca"}
+    rows = {r.id: r for r in store.adjacent(["a", "b"])}
+    assert set(rows) == {"ab", "ca"}
+    assert rows["ab"] == ("ab", "a", "b", "related", 0.5, T0.timestamp())
+    assert {e.id for e in store.edges_of(["a"], valid_only=False)} == {"ab", "ca", "ad"}
+    assert store.adjacent([]) == [] and store.adjacent(["nope"]) == []
+
+
+def test_touch_never_moves_a_reinforcement_clock_back(store):
+    store.add_node(node("a", "a"))
+    store.add_node(node("b", "b"))
+    store.add_edge(edge("e", "a", "b", last_reinforced_at=T0 + timedelta(days=5)))
+    store.touch([], ["e"], T0.timestamp())
+    e = store.get_edge("a", "b", "related")
+    assert e.last_reinforced_at == T0 + timedelta(days=5) and e.access_count == 1
+    store.touch(["a", "a"], [], T0.timestamp())
+    assert store.get_nodes(["a"])["a"].read_count == 2
+
+
+def test_activation_shows_in_briefs_and_counts_are_complete(store):
+    store.add_node(node("a", "a", pinned=True))
+    store.add_node(node("b", "b", kind="decision", q_value=0.25))
+    store.add_edge(edge("e", "a", "b", "caused", valid_to=T0))
+    store.write_activation(["a", "b"], [0.5, 0.125], ["warm", "cold"], ["active", "archived"])
+    assert store.briefs(["a", "b", "zz"]) == {"a": (0.5, None), "b": (0.125, 0.25)}
+    store.enqueue_review(PendingReview("b", "r", 1.0, "maintain"))
+    assert store.counts() == {
+        "kind": {"note": 1, "decision": 1},
+        "tier": {"warm": 1, "cold": 1},
+        "status": {"active": 1, "archived": 1},
+        "relation": {"caused": 1},
+        "pinned": {"pinned": 1},
+        "review": {"pending": 1},
+    }
+
+
+def test_an_empty_store_counts_zero(store):
+    assert store.counts() == {
+        "kind": {},
+        "tier": {},
+        "status": {},
+        "relation": {},
+        "pinned": {"pinned": 0},
+        "review": {"pending": 0},
+    }
+    assert store.graph_arrays().ids == [] and store.pending_reviews() == []
+    assert list(store.iter_nodes()) == [] and list(store.iter_edges()) == []
+
+
+def test_deleting_a_node_drops_its_vectors_and_cooldown(store):
+    store.add_node(node("a", "a"))
+    store.add_node(node("b", "b"))
+    store.put_vectors("m", [("a", unit(1, 0)), ("b", unit(0, 1))])
+    store.remove_review("a", cooldown_until=5.0)
+    store.delete_node("a")
+    assert store.vector_counts() == {"m": 1} and store.review_cooldowns() == {}
+    assert [h[0] for h in store.vector_search("m", unit(1, 0), 5, SearchFilter())] == ["b"]
+
+
+def test_iterating_edges_and_reviews_keeps_their_order(store):
+    for i in range(5):
+        store.add_node(node(f"n{i}", f"n{i}"))
+    for i in range(4):
+        store.add_edge(edge(f"e{i}", f"n{i}", f"n{i + 1}"))
+    assert [e.id for e in store.iter_edges()] == ["e0", "e1", "e2", "e3"]
+    store.enqueue_review(PendingReview("n2", "r", 2.0, "agent"))
+    store.enqueue_review(PendingReview("n1", "r", 1.0, "agent"))
+    store.enqueue_review(PendingReview("n4", "r", 3.0, "agent"))
+    store.enqueue_review(PendingReview("n3", "r", 3.0, "agent"))  # a tie keeps queue order
+    assert [p.node_id for p in store.pending_reviews()] == ["n1", "n2", "n4", "n3"]
+    store.append_audit("deleted", {"node": "n1", "when": T0}, 3.0)
+
+
+def test_vector_search_respects_scope_and_returns_fewer_than_k(store):
+    store.add_node(node("a", "a", scope="s1"))
+    store.add_node(node("b", "b", scope="s2"))
+    store.put_vectors("m", [("a", unit(1, 0)), ("b", unit(1, 1))])
+    assert [h[0] for h in store.vector_search("m", unit(1, 0), 10, SearchFilter(scope="s2"))] == [
+        "b"
+    ]
+
+
+def test_one_tenant_never_sees_another(store, store_url):
+    """Same ids in two stores (two files, or two tenants of one Neo4j database): every read
+    method of one sees only its own data."""
+    other = open_store(store_url("other"))
+    try:
+        for s, label in ((store, "mine"), (other, "theirs")):
+            s.add_node(node("a", f"shared word {label}", kind="decision", attributes={"k": 1}))
+            s.add_node(node("b", f"shared word {label} b"))
+            s.add_edge(edge("e", "a", "b", "caused", task_tag="t"))
+            s.put_vectors("m", [("a", unit(1, 0)), ("b", unit(0, 1))])
+            s.enqueue_review(PendingReview("b", label, 1.0, "agent"))
+            s.remove_review("a", cooldown_until=2.0)
+            s.set_meta("owner", label)
+        other.add_node(node("only-theirs", "shared word theirs extra"))
+        other.put_vectors("m", [("only-theirs", unit(1, 0.01))])
+
+        mine = {"a", "b"}
+        assert set(store.get_nodes(["a", "b", "only-theirs"])) == mine
+        assert all("mine" in n.text for n in store.get_nodes(["a", "b"]).values())
+        assert {n.id for n in store.find_nodes(attribute=("k", 1))} == {"a"}
+        assert {n.id for n in store.find_nodes(text="shared word theirs extra")} == set()
+        assert {n.id for n in store.iter_nodes()} == mine
+        assert {h[0] for h in store.text_search("shared word theirs", 10, SearchFilter())} == mine
+        assert store.filter_ids(["a", "only-theirs"], SearchFilter()) == {"a"}
+        assert set(store.briefs(["a", "only-theirs"])) == {"a"}
+        assert {h[0] for h in store.vector_search("m", unit(1, 0), 10, SearchFilter())} == mine
+        assert store.vector_counts() == {"m": 2}
+        assert {i for i, _ in store.missing_vectors("m", 10)} == set()
+        assert [e.id for e in store.iter_edges()] == ["e"]
+        assert len(store.edges_of(["a", "b"])) == 1 and len(store.adjacent(["a", "b"])) == 1
+        assert set(store.get_edges(["e"])) == {"e"} and len(store.find_edges(task_tag="t")) == 1
+        assert store.get_edge("a", "b", "caused").id == "e"
+        assert store.graph_arrays().ids == ["a", "b"]
+        assert [p.reason for p in store.pending_reviews()] == ["mine"]
+        assert store.review_cooldowns() == {"a": 2.0}
+        assert store.get_meta("owner") == "mine"
+        assert sum(store.counts()["kind"].values()) == 2
+        assert store.counts()["review"] == {"pending": 1}
+        # Writes stay home too.
+        store.touch(["a"], ["e"], 9.0)
+        store.delete_node("b")
+        assert other.get_nodes(["a"])["a"].read_count == 0
+        assert set(other.get_nodes(["a", "b"])) == {"a", "b"}
+        assert other.get_edge("a", "b", "caused") is not None
+    finally:
+        other.close()

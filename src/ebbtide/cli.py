@@ -291,7 +291,36 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("config", parents=[common], help="MCP client config snippets")
     p.add_argument("--client", default="all", choices=["all", *CLIENTS])
     p.set_defaults(fn=cmd_config)
+    p = sub.add_parser("migrate", help="copy a memory to another store, e.g. SQLite to Neo4j")
+    p.add_argument("source", help="store URL or path to copy from")
+    p.add_argument("target", help="store URL or path to copy into (empty unless --merge)")
+    p.add_argument("--merge", action="store_true", help="update a non-empty target by id")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(fn=cmd_migrate)
     return parser
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from .migrate import migrate
+
+    with Progress(console=err, transient=True) as bar:
+        tasks = {phase: bar.add_task(phase, total=None) for phase in ("export", "import")}
+        report = migrate(
+            args.source,
+            args.target,
+            merge=args.merge,
+            progress=lambda phase, done, total: bar.update(
+                tasks[phase], completed=done, total=total
+            ),
+        )
+    if args.json:
+        _print_json(report)
+    else:
+        err.print(
+            f"migrated {report.nodes} nodes, {report.edges} edges, {report.reviews} reviews "
+            f"from {report.source} to {report.target} in {report.seconds:.1f} s"
+        )
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,7 @@ wrong (never the key). Proxies come from the usual ``*_proxy`` variables.
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import logging
 import threading
@@ -29,7 +30,7 @@ __all__ = ["HttpEmbedder", "endpoint_url"]
 
 log = logging.getLogger("ebbtide.embed")
 
-_RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+_RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 _MAX_RETRY_AFTER_S = 20.0
 _LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
@@ -170,7 +171,7 @@ class HttpEmbedder:
                     problem = f"cannot connect ({reason})"
                 if attempt >= self.max_retries:
                     raise EmbeddingUnavailable(f"embedding server {where}: {problem}") from exc
-            except (ConnectionError, OSError) as exc:  # reset mid-answer, broken pipe, …
+            except (OSError, http.client.HTTPException) as exc:  # reset mid-answer, …
                 problem = f"connection failed ({exc})"
                 if attempt >= self.max_retries:
                     raise EmbeddingUnavailable(f"embedding server {where}: {problem}") from exc

@@ -22,9 +22,7 @@ __all__ = [
     "open_store",
 ]
 
-NEO4J_SCHEMES = frozenset(
-    {"neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc"}
-)
+NEO4J_SCHEMES = frozenset({"neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc"})
 _NEO4J_PARAMS = frozenset({"tenant", "database"})
 MAX_TENANT = 200
 
@@ -54,8 +52,7 @@ def open_store(url: str, config: Config | None = None) -> Store:
     elif scheme:
         raise ValidationError(
             "store",
-            f"unknown store scheme {scheme!r}; use sqlite://, neo4j://, bolt://, kuzu:// "
-            "or a path",
+            f"unknown store scheme {scheme!r}; use sqlite://, neo4j://, bolt://, kuzu:// or a path",
         )
     else:
         path = url

@@ -76,9 +76,7 @@ def text_hash(text: str) -> str:
 
 def _canonical(value: Any) -> str | None:
     """JSON of a scalar the way SQLite's json_extract compares it (true == 1, 1.0 == 1)."""
-    if isinstance(value, bool):
-        value = int(value)
-    elif isinstance(value, float) and value.is_integer():
+    if isinstance(value, bool) or (isinstance(value, float) and value.is_integer()):
         value = int(value)
     if value is None or isinstance(value, dict | list):
         return None

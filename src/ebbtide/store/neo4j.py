@@ -10,8 +10,9 @@ constraints on `(tenant, id)`.
   terms, so it is never parsed as query syntax, and a tenant token is a required clause.
 * Vectors sit on `:EbbVector` nodes, one vector index per (model, dimension); the index gives
   candidates, exact cosine re-scores them.
-* Neighbourhoods are one query per hop (UNWIND over the frontier), never one per node; bulk
-  writes are one UNWIND per batch.
+* Neighbourhoods are one query per hop (UNWIND over the frontier), never one per node.
+  Inserts inside a transaction are queued and sent as one UNWIND per batch just before the
+  next query or the commit, so an import or a maintenance pass costs a few round trips.
 * Reads outside a transaction are auto-commit queries, retried on transient errors; writes
   outside one run as the driver's managed write transactions (retried by the driver).
   `transaction()` is one explicit transaction: if it hits a transient error (a deadlock, a
@@ -25,7 +26,6 @@ replicas' writes once the server has them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import threading
@@ -38,7 +38,8 @@ import numpy as np
 
 from ..errors import NotFound, StoreUnavailable
 from ..model import Edge, Node
-from ..text import content_tokens, tokens
+from ._cypher import SCHEMA, lucene_query, search_filter, tenant_token, vector_label
+from ._neo4j_tx import ReplayMismatch, Tx, retryable, values
 from ._props import (
     Sequencer,
     attribute_needle,
@@ -58,48 +59,11 @@ try:
 except ImportError:  # pragma: no cover - exercised only without the extra
     neo4j = None  # type: ignore[assignment]
 
-SCHEMA: dict[str, str] = {
-    "ebbtide_node_id": "CREATE CONSTRAINT ebbtide_node_id IF NOT EXISTS "
-    "FOR (n:EbbNode) REQUIRE (n.tenant, n.id) IS UNIQUE",
-    "ebbtide_edge_id": "CREATE CONSTRAINT ebbtide_edge_id IF NOT EXISTS "
-    "FOR ()-[r:LINK]-() REQUIRE (r.tenant, r.id) IS UNIQUE",
-    "ebbtide_meta_key": "CREATE CONSTRAINT ebbtide_meta_key IF NOT EXISTS "
-    "FOR (m:EbbMeta) REQUIRE (m.tenant, m.key) IS UNIQUE",
-    "ebbtide_review_node": "CREATE CONSTRAINT ebbtide_review_node IF NOT EXISTS "
-    "FOR (r:EbbReview) REQUIRE (r.tenant, r.node_id) IS UNIQUE",
-    "ebbtide_cooldown_node": "CREATE CONSTRAINT ebbtide_cooldown_node IF NOT EXISTS "
-    "FOR (c:EbbCooldown) REQUIRE (c.tenant, c.node_id) IS UNIQUE",
-    "ebbtide_vector_key": "CREATE CONSTRAINT ebbtide_vector_key IF NOT EXISTS "
-    "FOR (v:EbbVector) REQUIRE (v.tenant, v.node_id, v.model) IS UNIQUE",
-    "ebbtide_node_seq": "CREATE INDEX ebbtide_node_seq IF NOT EXISTS "
-    "FOR (n:EbbNode) ON (n.tenant, n.seq)",
-    "ebbtide_node_kind": "CREATE INDEX ebbtide_node_kind IF NOT EXISTS "
-    "FOR (n:EbbNode) ON (n.tenant, n.kind)",
-    "ebbtide_node_text": "CREATE INDEX ebbtide_node_text IF NOT EXISTS "
-    "FOR (n:EbbNode) ON (n.tenant, n.text_hash)",
-    "ebbtide_edge_seq": "CREATE INDEX ebbtide_edge_seq IF NOT EXISTS "
-    "FOR ()-[r:LINK]-() ON (r.tenant, r.seq)",
-    "ebbtide_edge_relation": "CREATE INDEX ebbtide_edge_relation IF NOT EXISTS "
-    "FOR ()-[r:LINK]-() ON (r.tenant, r.relation)",
-    "ebbtide_vector_model": "CREATE INDEX ebbtide_vector_model IF NOT EXISTS "
-    "FOR (v:EbbVector) ON (v.tenant, v.model)",
-    "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
-    "FOR (a:EbbAudit) ON (a.tenant, a.at)",
-    "ebbtide_text": "CREATE FULLTEXT INDEX ebbtide_text IF NOT EXISTS "
-    "FOR (n:EbbNode) ON EACH [n.text, n.tenant_token] "
-    "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
-}
-# Schemas already checked by this process, per server and database.
+__all__ = ["Neo4jStore", "ReplayMismatch"]
+
 _SCHEMA_READY: set[tuple[str, str | None]] = set()
 _SCHEMA_LOCK = threading.Lock()
 
-# Lucene's English stop words: a term made only of these matches nothing, so it must not be
-# sent (the tenant clause alone would match every node).
-LUCENE_STOPWORDS = frozenset(
-    "a an and are as at be but by for if in into is it no not of on or such that the their "
-    "then there these they this to was will with".split()
-)
-MAX_TERMS = 256  # Lucene rejects queries with more than 1024 clauses
 BATCH = 5_000
 PAGE = 1_000
 RETRY_SECONDS = 30.0
@@ -109,145 +73,48 @@ _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
 _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r:LINK]-()"}
 
 
-def tenant_token(tenant: str) -> str:
-    """A digits-only token for the tenant in the full-text index (analysers leave it whole)."""
-    return str(int(hashlib.sha1(tenant.encode()).hexdigest()[:15], 16))
+class _Drivers:
+    """One driver (one connection pool) per server and credentials in a process, however many
+    tenants' stores use it; closed when the last store closes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: dict[tuple[str, Any], list[Any]] = {}  # key -> [driver, users]
+
+    def acquire(self, uri: str, auth: tuple[str, str] | None) -> Any:
+        key = (uri, auth)
+        with self._lock:
+            entry = self._pool.get(key)
+            if entry is None:
+                driver = neo4j.GraphDatabase.driver(
+                    uri,
+                    auth=auth,
+                    notifications_min_severity="OFF",
+                    max_connection_pool_size=100,
+                    connection_acquisition_timeout=30.0,
+                )
+                try:
+                    driver.verify_connectivity()  # fail now, not after 30 s of retries
+                except BaseException:
+                    driver.close()
+                    raise
+                entry = self._pool[key] = [driver, 0]
+            entry[1] += 1
+            return entry[0]
+
+    def release(self, driver: Any) -> None:
+        with self._lock:
+            for key, entry in list(self._pool.items()):
+                if entry[0] is driver:
+                    entry[1] -= 1
+                    if entry[1] <= 0:
+                        del self._pool[key]
+                        with suppress(Exception):
+                            driver.close()
+                    return
 
 
-def lucene_query(query: str, token: str) -> str | None:
-    """Any of the query's content words, each a quoted term, AND the tenant's token."""
-    words = [t for t in (content_tokens(query) or tokens(query)) if t not in LUCENE_STOPWORDS]
-    terms = unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
-    if not terms:
-        return None
-    either = " OR ".join(f'text:"{t}"' for t in terms)
-    return f'({either}) AND tenant_token:"{token}"^0'
-
-
-def _filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]:
-    where: list[str] = []
-    params: dict[str, Any] = {}
-    if flt.include_cold:
-        where.append(f"{a}.status IN ['active', 'archived']")
-    else:
-        where.append(f"{a}.tier IN ['hot', 'warm'] AND {a}.status = 'active'")
-    if not flt.include_invalid:
-        where.append(f"{a}.valid_to IS NULL")
-    if flt.exclude_kinds:
-        where.append(f"NOT {a}.kind IN $f_exclude")
-        params["f_exclude"] = sorted(flt.exclude_kinds)
-    if flt.kinds:
-        where.append(f"{a}.kind IN $f_kinds")
-        params["f_kinds"] = sorted(flt.kinds)
-    if flt.scope is not None:
-        where.append(f"{a}.scope = $f_scope")
-        params["f_scope"] = flt.scope
-    if flt.task_tag is not None:
-        where.append(f"{a}.task_tag = $f_task_tag")
-        params["f_task_tag"] = flt.task_tag
-    return " AND ".join(where), params
-
-
-def _vector_label(model: str, dim: int) -> tuple[str, str]:
-    h = hashlib.sha1(model.encode()).hexdigest()[:12]
-    return f"EbbVec_{h}_{dim}", f"ebbtide_vec_{h}_{dim}"
-
-
-def _retryable(exc: BaseException) -> bool:
-    return isinstance(exc, Neo4jError | DriverError) and exc.is_retryable()
-
-
-def _values(result: Any) -> list[list[Any]]:
-    return [r.values() for r in result]
-
-
-class ReplayMismatch(StoreUnavailable):
-    """A transaction hit a transient error and could not be replayed: data it had read changed
-    in the meantime. Nothing was written; the operation can be retried."""
-
-
-class _Tx:
-    """One explicit write transaction, opened at its first query, replayable after a transient
-    error: the log holds every query with what it returned."""
-
-    def __init__(self, store: Neo4jStore) -> None:
-        self.store = store
-        self.log: list[tuple[str, dict[str, Any], list[list[Any]]]] = []
-        self.session: Any = None
-        self.tx: Any = None
-
-    def _open(self) -> None:
-        self.session = self.store._new_session(write=True)
-        self.tx = self.session.begin_transaction()
-
-    def _close(self) -> None:
-        if self.session is not None:
-            with suppress(Exception):
-                self.session.close()
-        self.session = self.tx = None
-
-    def run(self, cypher: str, params: dict[str, Any]) -> list[list[Any]]:
-        while True:
-            try:
-                if self.tx is None:
-                    self._open()
-                rows = _values(self.tx.run(cypher, params))
-            except Exception as exc:
-                if not _retryable(exc):
-                    raise self.store._translate(exc) from exc
-                self._recover(exc)
-                continue
-            self.log.append((cypher, params, rows))
-            return rows
-
-    def _recover(self, cause: BaseException) -> None:
-        deadline = time.monotonic() + self.store.retry_seconds
-        delay = 0.05
-        while True:
-            self._close()
-            if time.monotonic() > deadline:
-                raise self.store._translate(cause) from cause
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 1.0)
-            try:
-                self._open()
-                for cypher, params, rows in self.log:
-                    self.store.round_trips += 1
-                    if _values(self.tx.run(cypher, params)) != rows:
-                        self._close()
-                        raise ReplayMismatch(
-                            "a concurrent write changed what this transaction read; retry"
-                        ) from cause
-                return
-            except ReplayMismatch:
-                raise
-            except Exception as exc:
-                if not _retryable(exc):
-                    self._close()
-                    raise self.store._translate(exc) from exc
-                cause = exc
-
-    def commit(self) -> None:
-        if self.tx is None:
-            return
-        while True:
-            try:
-                self.store.round_trips += 1
-                self.tx.commit()
-                break
-            except Exception as exc:
-                # A lost connection during commit is ambiguous: never replay that.
-                if not (_retryable(exc) and isinstance(exc, neo4j.exceptions.TransientError)):
-                    self._close()
-                    raise self.store._translate(exc) from exc
-                self._recover(exc)
-        self._close()
-
-    def rollback(self) -> None:
-        if self.tx is not None:
-            with suppress(Exception):
-                self.tx.rollback()
-        self._close()
+_DRIVERS = _Drivers()
 
 
 class Neo4jStore:
@@ -266,24 +133,27 @@ class Neo4jStore:
         driver: Any = None,
     ) -> None:
         if neo4j is None:
-            raise StoreUnavailable("the Neo4j backend needs the driver: pip install 'ebbtide[neo4j]'")
+            raise StoreUnavailable(
+                "the Neo4j backend needs the driver: pip install 'ebbtide[neo4j]'"
+            )
         self.uri = uri
         self.url = url or uri
         self.database = database
         self.tenant = tenant
         self.retry_seconds = retry_seconds
         self.round_trips = 0  # queries and commits sent; see bench/backends.py
+        self.replays = 0  # transactions replayed after a transient error
         self._token = tenant_token(tenant)
         self._seq = Sequencer()
         self._local = threading.local()
         self._sessions: list[Any] = []
         self._lock = threading.Lock()
         self._vector_indexes: set[str] = set()
-        self._own_driver = driver is None
+        self._driver: Any = driver
+        self._shared = driver is None
         try:
-            self._driver = driver or neo4j.GraphDatabase.driver(
-                uri, auth=auth, notifications_min_severity="OFF", max_connection_pool_size=50
-            )
+            if self._shared:
+                self._driver = _DRIVERS.acquire(uri, auth)
             self._bookmarks = neo4j.GraphDatabase.bookmark_manager()
             self._ensure_schema()
         except (Neo4jError, DriverError, ValueError) as exc:
@@ -339,7 +209,9 @@ class Neo4jStore:
         `expect`: the first value of the first row must equal it, or the whole write rolls
         back (a missing endpoint, say)."""
         params["t"] = self.tenant
-        tx: _Tx | None = getattr(self._local, "tx", None)
+        tx: Tx | None = getattr(self._local, "tx", None)
+        if tx is not None and tx.pending:
+            self._flush(tx)
         self.round_trips += 1
         if tx is not None:
             rows = tx.run(cypher, params)
@@ -348,7 +220,7 @@ class Neo4jStore:
         if write:
 
             def work(t: Any) -> list[list[Any]]:
-                rows = _values(t.run(cypher, params))
+                rows = values(t.run(cypher, params))
                 _check(rows, expect, params)
                 return rows
 
@@ -360,7 +232,7 @@ class Neo4jStore:
                 raise self._translate(exc) from exc
             finally:
                 session.close()
-        return self._retrying(lambda: _values(self._read_session().run(cypher, params)))
+        return self._retrying(lambda: values(self._read_session().run(cypher, params)))
 
     def _retrying(self, fn: Callable[[], list[list[Any]]]) -> list[list[Any]]:
         deadline = time.monotonic() + self.retry_seconds
@@ -369,7 +241,7 @@ class Neo4jStore:
             try:
                 return fn()
             except Exception as exc:
-                if not _retryable(exc) or time.monotonic() > deadline:
+                if not retryable(exc) or time.monotonic() > deadline:
                     raise self._translate(exc) from exc
                 self._drop_read_session()
                 time.sleep(delay * (0.5 + random.random()))
@@ -384,19 +256,46 @@ class Neo4jStore:
             with self._lock, suppress(ValueError):
                 self._sessions.remove(session)
 
+    def _insert(self, kind: str, rows: list[dict[str, Any]]) -> None:
+        """Queue inserts in the thread's transaction (merging with the last batch of the same
+        kind); outside one, write them now in their own."""
+        if not rows:
+            return
+        with self.transaction():
+            tx: Tx = self._local.tx
+            if tx.pending and tx.pending[-1][0] == kind:
+                tx.pending[-1][1].extend(rows)
+            else:
+                tx.pending.append((kind, rows))
+
+    def _flush(self, tx: Tx) -> None:
+        pending, tx.pending = tx.pending, []
+        for kind, rows in pending:
+            for batch in chunked(rows, BATCH):
+                if kind == "nodes":
+                    self._run("UNWIND $rows AS p CREATE (n:EbbNode) SET n = p", rows=batch)
+                else:
+                    self._run(
+                        "UNWIND $rows AS row "
+                        "MATCH (a:EbbNode {tenant: $t, id: row.src}) "
+                        "MATCH (b:EbbNode {tenant: $t, id: row.dst}) "
+                        "CREATE (a)-[r:LINK]->(b) SET r = row.p RETURN count(r)",
+                        expect=len(batch),
+                        rows=batch,
+                    )
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         if getattr(self._local, "tx", None) is not None:
             yield
             return
-        tx = self._local.tx = _Tx(self)
+        tx = self._local.tx = Tx(self)
         try:
             yield
+            tx.commit()  # the queued inserts go out first, inside it
         except BaseException:
             tx.rollback()
             raise
-        else:
-            tx.commit()
         finally:
             self._local.tx = None
 
@@ -406,9 +305,9 @@ class Neo4jStore:
         for s in sessions:
             with suppress(Exception):
                 s.close()
-        if self._own_driver and getattr(self, "_driver", None) is not None:
-            with suppress(Exception):
-                self._driver.close()
+        if self._shared and self._driver is not None:
+            _DRIVERS.release(self._driver)
+        self._driver = None
 
     # nodes ----------------------------------------------------------------------------------
 
@@ -424,10 +323,8 @@ class Neo4jStore:
         self.add_nodes([node])
 
     def add_nodes(self, nodes: Sequence[Node]) -> None:
-        """Bulk insert, one UNWIND per batch, all in one transaction."""
-        with self.transaction():
-            for batch in chunked(self._node_rows(nodes), BATCH):
-                self._run("UNWIND $rows AS p CREATE (n:EbbNode) SET n = p", write=True, rows=batch)
+        """Bulk insert: one UNWIND per batch, in one transaction."""
+        self._insert("nodes", self._node_rows(nodes))
 
     def update_node(self, node: Node) -> None:
         p = node_props(node)
@@ -512,22 +409,12 @@ class Neo4jStore:
         self.add_edges([edge])
 
     def add_edges(self, edges: Sequence[Edge]) -> None:
-        """Bulk insert, one UNWIND per batch, all in one transaction. Both ends must exist."""
+        """Bulk insert: one UNWIND per batch, in one transaction. Both ends must exist."""
         rows = [
             {"src": e.src, "dst": e.dst, "p": {**edge_props(e), "tenant": self.tenant, "seq": s}}
             for e, s in zip(edges, self._seq.take(len(edges)), strict=True)
         ]
-        with self.transaction():
-            for batch in chunked(rows, BATCH):
-                self._run(
-                    "UNWIND $rows AS row "
-                    "MATCH (a:EbbNode {tenant: $t, id: row.src}) "
-                    "MATCH (b:EbbNode {tenant: $t, id: row.dst}) "
-                    "CREATE (a)-[r:LINK]->(b) SET r = row.p RETURN count(r)",
-                    write=True,
-                    expect=len(batch),
-                    rows=batch,
-                )
+        self._insert("edges", rows)
 
     def update_edge(self, edge: Edge) -> None:
         self._run(
@@ -623,7 +510,7 @@ class Neo4jStore:
         q = lucene_query(query, self._token)
         if q is None:
             return []
-        cond, params = _filter(flt)
+        cond, params = search_filter(flt)
         rows = self._run(
             "CALL db.index.fulltext.queryNodes('ebbtide_text', $q) YIELD node AS n, score "
             f"WHERE n.tenant = $t AND {cond} RETURN n.id, score LIMIT $k",
@@ -634,7 +521,7 @@ class Neo4jStore:
         return [(r[0], float(r[1])) for r in rows]
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
-        cond, params = _filter(flt)
+        cond, params = search_filter(flt)
         rows = self._run(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) WHERE {cond} RETURN n.id",
             ids=unique(list(ids)),
@@ -653,7 +540,7 @@ class Neo4jStore:
     # vectors --------------------------------------------------------------------------------
 
     def _ensure_vector_index(self, model: str, dim: int) -> tuple[str, str]:
-        label, index = _vector_label(model, dim)
+        label, index = vector_label(model, dim)
         if index not in self._vector_indexes:
             # Schema changes cannot share a transaction with data: their own auto-commit.
             self._driver.execute_query(
@@ -693,8 +580,8 @@ class Neo4jStore:
         self, model: str, query: np.ndarray, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
         q = np.asarray(query, dtype=np.float32)
-        _, index = _vector_label(model, int(q.size))
-        cond, params = _filter(flt)
+        _, index = vector_label(model, int(q.size))
+        cond, params = search_filter(flt)
         want = max(4 * k, 40)
         while True:
             try:
@@ -736,8 +623,7 @@ class Neo4jStore:
 
     def vector_counts(self) -> dict[str, int]:
         rows = self._run(
-            "MATCH (v:EbbVector {tenant: $t}) WHERE v.model IS NOT NULL "
-            "RETURN v.model, count(*)"
+            "MATCH (v:EbbVector {tenant: $t}) WHERE v.model IS NOT NULL RETURN v.model, count(*)"
         )
         return {r[0]: int(r[1]) for r in rows}
 
@@ -797,8 +683,7 @@ class Neo4jStore:
         statuses: Sequence[str],
     ) -> None:
         rows = [
-            [i, float(a), t, s]
-            for i, a, t, s in zip(ids, activation, tiers, statuses, strict=True)
+            [i, float(a), t, s] for i, a, t, s in zip(ids, activation, tiers, statuses, strict=True)
         ]
         with self.transaction():
             for batch in chunked(rows, 4 * BATCH):
@@ -812,10 +697,10 @@ class Neo4jStore:
     # review queue ---------------------------------------------------------------------------
 
     def enqueue_review(self, item: PendingReview) -> bool:
-        nonce = random.getrandbits(62)
+        nonce = self._seq.take()[0]  # unique, and orders ties by when they were queued
         rows = self._run(
             "MERGE (r:EbbReview {tenant: $t, node_id: $id}) ON CREATE SET r.reason = $reason, "
-            "r.requested_at = $at, r.requested_by = $by, r.nonce = $nonce "
+            "r.requested_at = $at, r.requested_by = $by, r.nonce = $nonce, r.seq = $nonce "
             "RETURN r.nonce = $nonce",
             write=True,
             id=item.node_id,
@@ -830,7 +715,7 @@ class Neo4jStore:
         rows = self._run(
             "MATCH (r:EbbReview {tenant: $t}) WHERE r.node_id IS NOT NULL "
             "RETURN r.node_id, r.reason, r.requested_at, r.requested_by "
-            "ORDER BY r.requested_at, r.node_id"
+            "ORDER BY r.requested_at, r.seq"
         )
         return [PendingReview(*r) for r in rows]
 
@@ -926,4 +811,3 @@ def _check(rows: list[list[Any]], expect: int | None, params: dict[str, Any]) ->
     if got != expect:
         ends = {e for row in params.get("rows", []) for e in (row.get("src"), row.get("dst"))}
         raise NotFound("node", ", ".join(sorted(x for x in ends if x)[:5]), "edge endpoint")
-

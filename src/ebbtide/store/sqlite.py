@@ -580,7 +580,7 @@ class SQLiteStore:
         out: list[tuple[str, float]] = []
         # Over-fetch, then filter: most top candidates usually pass.
         want = k
-        while want <= 4 * len(ids):
+        while True:
             top = np.argpartition(-scores, min(want, len(ids)) - 1)[: min(want, len(ids))]
             top = top[np.argsort(-scores[top])]
             candidates = [ids[i] for i in top]
@@ -681,7 +681,8 @@ class SQLiteStore:
 
     def pending_reviews(self) -> list[PendingReview]:
         rows = self._read(
-            "SELECT node_id, reason, requested_at, requested_by FROM review ORDER BY requested_at"
+            "SELECT node_id, reason, requested_at, requested_by FROM review "
+            "ORDER BY requested_at, rowid"
         )
         return [PendingReview(*r) for r in rows]
 

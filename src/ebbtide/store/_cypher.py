@@ -1,0 +1,95 @@
+"""Query shapes for the Neo4j backend: schema, full-text queries, search filters."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..text import content_tokens, tokens
+from ._props import unique
+from .base import SearchFilter
+
+SCHEMA: dict[str, str] = {
+    "ebbtide_node_id": "CREATE CONSTRAINT ebbtide_node_id IF NOT EXISTS "
+    "FOR (n:EbbNode) REQUIRE (n.tenant, n.id) IS UNIQUE",
+    "ebbtide_edge_id": "CREATE CONSTRAINT ebbtide_edge_id IF NOT EXISTS "
+    "FOR ()-[r:LINK]-() REQUIRE (r.tenant, r.id) IS UNIQUE",
+    "ebbtide_meta_key": "CREATE CONSTRAINT ebbtide_meta_key IF NOT EXISTS "
+    "FOR (m:EbbMeta) REQUIRE (m.tenant, m.key) IS UNIQUE",
+    "ebbtide_review_node": "CREATE CONSTRAINT ebbtide_review_node IF NOT EXISTS "
+    "FOR (r:EbbReview) REQUIRE (r.tenant, r.node_id) IS UNIQUE",
+    "ebbtide_cooldown_node": "CREATE CONSTRAINT ebbtide_cooldown_node IF NOT EXISTS "
+    "FOR (c:EbbCooldown) REQUIRE (c.tenant, c.node_id) IS UNIQUE",
+    "ebbtide_vector_key": "CREATE CONSTRAINT ebbtide_vector_key IF NOT EXISTS "
+    "FOR (v:EbbVector) REQUIRE (v.tenant, v.node_id, v.model) IS UNIQUE",
+    "ebbtide_node_seq": "CREATE INDEX ebbtide_node_seq IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.seq)",
+    "ebbtide_node_kind": "CREATE INDEX ebbtide_node_kind IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.kind)",
+    "ebbtide_node_text": "CREATE INDEX ebbtide_node_text IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.text_hash)",
+    "ebbtide_edge_seq": "CREATE INDEX ebbtide_edge_seq IF NOT EXISTS "
+    "FOR ()-[r:LINK]-() ON (r.tenant, r.seq)",
+    "ebbtide_edge_relation": "CREATE INDEX ebbtide_edge_relation IF NOT EXISTS "
+    "FOR ()-[r:LINK]-() ON (r.tenant, r.relation)",
+    "ebbtide_vector_model": "CREATE INDEX ebbtide_vector_model IF NOT EXISTS "
+    "FOR (v:EbbVector) ON (v.tenant, v.model)",
+    "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
+    "FOR (a:EbbAudit) ON (a.tenant, a.at)",
+    "ebbtide_text": "CREATE FULLTEXT INDEX ebbtide_text IF NOT EXISTS "
+    "FOR (n:EbbNode) ON EACH [n.text, n.tenant_token] "
+    "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
+}
+# Schemas already checked by this process, per server and database.
+# Lucene's English stop words: a term made only of these matches nothing, so it must not be
+# sent (the tenant clause alone would match every node).
+_LUCENE_STOPWORDS_TEXT = """
+a an and are as at be but by for if in into is it no not of on or such that the their then there
+these they this to was will with
+"""
+LUCENE_STOPWORDS = frozenset(_LUCENE_STOPWORDS_TEXT.split())
+MAX_TERMS = 256  # Lucene rejects queries with more than 1024 clauses
+
+
+def tenant_token(tenant: str) -> str:
+    """A digits-only token for the tenant in the full-text index (analysers leave it whole)."""
+    return str(int(hashlib.sha1(tenant.encode()).hexdigest()[:15], 16))
+
+
+def lucene_query(query: str, token: str) -> str | None:
+    """Any of the query's content words, each a quoted term, AND the tenant's token."""
+    words = [t for t in (content_tokens(query) or tokens(query)) if t not in LUCENE_STOPWORDS]
+    terms = unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
+    if not terms:
+        return None
+    either = " OR ".join(f'text:"{t}"' for t in terms)
+    return f'({either}) AND tenant_token:"{token}"^0'
+
+
+def search_filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]:
+    where: list[str] = []
+    params: dict[str, Any] = {}
+    if flt.include_cold:
+        where.append(f"{a}.status IN ['active', 'archived']")
+    else:
+        where.append(f"{a}.tier IN ['hot', 'warm'] AND {a}.status = 'active'")
+    if not flt.include_invalid:
+        where.append(f"{a}.valid_to IS NULL")
+    if flt.exclude_kinds:
+        where.append(f"NOT {a}.kind IN $f_exclude")
+        params["f_exclude"] = sorted(flt.exclude_kinds)
+    if flt.kinds:
+        where.append(f"{a}.kind IN $f_kinds")
+        params["f_kinds"] = sorted(flt.kinds)
+    if flt.scope is not None:
+        where.append(f"{a}.scope = $f_scope")
+        params["f_scope"] = flt.scope
+    if flt.task_tag is not None:
+        where.append(f"{a}.task_tag = $f_task_tag")
+        params["f_task_tag"] = flt.task_tag
+    return " AND ".join(where), params
+
+
+def vector_label(model: str, dim: int) -> tuple[str, str]:
+    h = hashlib.sha1(model.encode()).hexdigest()[:12]
+    return f"EbbVec_{h}_{dim}", f"ebbtide_vec_{h}_{dim}"

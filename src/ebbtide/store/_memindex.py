@@ -1,0 +1,164 @@
+"""An in-memory index beside an embedded database that only this process can write (Kùzu):
+filter fields per node, BM25 postings over node text, valid edges by endpoint, vectors by model.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..text import content_tokens, stem, tokens
+from ._props import unique
+from .base import SearchFilter
+
+K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
+
+
+def _terms(text: str) -> list[str]:
+    return [stem(t) for t in tokens(text)]
+
+
+@dataclass
+class NodeInfo:
+    """What filtering and ranking need of a node."""
+
+    seq: int
+    kind: str
+    scope: str
+    task_tag: str | None
+    tier: str
+    status: str
+    valid: bool
+    activation: float
+    q_value: float | None
+    hash: str
+
+    def passes(self, flt: SearchFilter) -> bool:
+        if flt.include_cold:
+            if self.status not in ("active", "archived"):
+                return False
+        elif self.tier not in ("hot", "warm") or self.status != "active":
+            return False
+        return (
+            (flt.include_invalid or self.valid)
+            and self.kind not in flt.exclude_kinds
+            and (not flt.kinds or self.kind in flt.kinds)
+            and (flt.scope is None or self.scope == flt.scope)
+            and (flt.task_tag is None or self.task_tag == flt.task_tag)
+        )
+
+
+@dataclass
+class VectorSet:
+    ids: list[str | None] = field(default_factory=list)
+    row: dict[str, int] = field(default_factory=dict)
+    matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+
+    def put(self, ident: str, vec: np.ndarray) -> None:
+        r = self.row.get(ident)
+        if r is None:
+            r = self.row[ident] = len(self.ids)
+            self.ids.append(ident)
+            if r >= self.matrix.shape[0] or self.matrix.shape[1] != vec.size:
+                grown = np.zeros((max(64, 2 * (r + 1)), vec.size), dtype=np.float32)
+                if self.matrix.size and self.matrix.shape[1] == vec.size:
+                    grown[: self.matrix.shape[0]] = self.matrix
+                self.matrix = grown
+        self.matrix[r] = vec
+
+
+class MemoryIndex:
+    """The in-memory side of the store (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, NodeInfo] = {}
+        self.by_hash: dict[str, set[str]] = defaultdict(set)
+        self.postings: dict[str, dict[str, int]] = defaultdict(dict)
+        self.doc_terms: dict[str, list[str]] = {}
+        self.lengths: dict[str, int] = {}
+        self.total = 0
+        self.edges: dict[str, list[Any]] = {}  # id -> [src, dst, relation, weight, at, valid]
+        self.out: dict[str, set[str]] = defaultdict(set)
+        self.inc: dict[str, set[str]] = defaultdict(set)
+        self.vectors: dict[str, VectorSet] = {}
+
+    def put_node(self, p: dict[str, Any], text: str) -> None:
+        ident = p["id"]
+        self.drop_node(ident, keep_edges=True)
+        self.nodes[ident] = NodeInfo(
+            p["seq"],
+            p["kind"],
+            p["scope"],
+            p["task_tag"],
+            p["tier"],
+            p["status"],
+            p["valid_to"] is None,
+            float(p["activation"] or 0.0),
+            p["q_value"],
+            p["text_hash"],
+        )
+        self.by_hash[p["text_hash"]].add(ident)
+        counts = Counter(_terms(text))
+        for term, tf in counts.items():
+            self.postings[term][ident] = tf
+        self.doc_terms[ident] = list(counts)
+        self.lengths[ident] = sum(counts.values())
+        self.total += self.lengths[ident]
+
+    def drop_node(self, ident: str, *, keep_edges: bool = False) -> None:
+        info = self.nodes.pop(ident, None)
+        if info is None:
+            return
+        self.by_hash[info.hash].discard(ident)
+        self.total -= self.lengths.pop(ident, 0)
+        for term in self.doc_terms.pop(ident, ()):
+            docs = self.postings[term]
+            docs.pop(ident, None)
+            if not docs:
+                del self.postings[term]
+        if not keep_edges:
+            for eid in self.out.pop(ident, set()) | self.inc.pop(ident, set()):
+                e = self.edges.pop(eid, None)
+                if e is not None:
+                    self.out[e[0]].discard(eid)
+                    self.inc[e[1]].discard(eid)
+            self.vectors.clear()
+
+    def put_edge(self, p: dict[str, Any]) -> None:
+        e = [p["src"], p["dst"], p["relation"], p["weight"], p["last_reinforced_at"]]
+        self.edges[p["id"]] = [*e, p["valid_to"] is None]
+        self.out[p["src"]].add(p["id"])
+        self.inc[p["dst"]].add(p["id"])
+
+    def search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+        words = unique([stem(t) for t in (content_tokens(query) or tokens(query))])
+        n = len(self.lengths)
+        if not n or not words:
+            return []
+        avg = self.total / n or 1.0
+        scores: dict[str, float] = defaultdict(float)
+        for word in words:
+            docs = self.postings.get(word)
+            if not docs:
+                continue
+            idf = math.log((n - len(docs) + 0.5) / (len(docs) + 0.5))
+            idf = idf if idf > 0 else 1e-6
+            for doc, tf in docs.items():
+                norm = K1 * (1 - B + B * self.lengths[doc] / avg)
+                scores[doc] += idf * tf * (K1 + 1) / (tf + norm)
+        # Best first (ties: oldest first); most of the top passes the filter, so take a few
+        # times k before sorting everything.
+        want = 4 * k
+        while True:
+            top = heapq.nlargest(
+                want, scores.items(), key=lambda kv: (kv[1], -self.nodes[kv[0]].seq)
+            )
+            hits = [(i, s) for i, s in top if self.nodes[i].passes(flt)]
+            if len(hits) >= k or want >= len(scores):
+                return hits[:k]
+            want *= 8

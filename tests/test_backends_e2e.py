@@ -1,0 +1,310 @@
+"""The same memory on every backend: SQLite, Kùzu and a real Neo4j server, through `open_memory`.
+
+The scenarios an agent depends on, run unchanged per backend; then Neo4j's own promises:
+stateless replicas sharing one server, transactions that survive a deadlock, a recall that
+costs a handful of round trips, and the MCP server started with `EBBTIDE_STORE=neo4j://…`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import anyio
+import pytest
+
+from ebbtide import NotFound, open_memory
+from ebbtide.model import Node
+
+
+@pytest.fixture
+def mem(store_url, clock):
+    m = open_memory(store_url("e2e"), clock=clock)
+    yield m
+    m.close()
+
+
+def test_remember_recall_and_why(mem):
+    incident = mem.remember("Checkout outage on Black Friday", "event")
+    cause = mem.remember("Merged the pull request without review", "decision")
+    owner = mem.remember("Ana owns the checkout service", "fact", links=[{"target": incident.id}])
+    mem.connect(cause.id, incident.id, "caused")
+    assert mem.remember("Checkout outage on Black Friday", "event").id == incident.id
+
+    hits = mem.recall("checkout outage").hits
+    ids = [h.node.id for h in hits]
+    assert ids[0] == incident.id and {cause.id, owner.id} <= set(ids)
+    assert "text" in hits[0].why.lists and hits[0].why.origin == "seed"
+    hop = hits[ids.index(cause.id)].why
+    assert hop.origin == "hop" and hop.hops == 1
+    assert hop.via[0].relation == "caused" and hop.via[0].contribution > 0
+    assert mem.get(incident.id).read_count == 2  # remembered again, then recalled
+    assert {n.node.id for n in mem.neighbors(incident.id).neighbors} == {cause.id, owner.id}
+
+
+def test_maintain_tiers_and_the_review_queue(mem, clock):
+    old = mem.remember("Legacy FTP server credentials rotation")
+    doomed = mem.remember("Obsolete runbook for the old cluster")
+    policy = mem.remember("On-call escalation policy", pinned=True)
+    hub = mem.remember("Current CI pipeline on GitHub Actions")
+    for i in range(3):
+        mem.connect(hub.id, mem.remember(f"CI job number {i} caches dependencies").id)
+    clock.advance(days=200)
+    mem.reinforce(hub.id)
+    report = mem.maintain()
+    assert old.id in report.archived and policy.id not in report.archived
+    assert mem.get(old.id).tier == "frozen" and mem.get(policy.id).tier == "hot"
+    assert mem.recall("FTP server credentials").hits == []
+    assert [h.node.id for h in mem.recall("FTP credentials", include_cold=True).hits] == [old.id]
+    queued = {i.node.id for i in mem.review_queue().items}
+    assert {old.id, doomed.id} <= queued and policy.id not in queued
+
+    mem.connect(doomed.id, hub.id)
+    assert mem.approve(doomed.id).removed_edges == 1
+    with pytest.raises(NotFound):
+        mem.get(doomed.id)
+    mem.reject(old.id)
+    assert mem.get(old.id).status == "active"
+    assert old.id not in {i.node.id for i in mem.review_queue().items}
+    stats = mem.stats()
+    assert stats.pinned == 1 and stats.pending_review == len(queued) - 2
+
+
+def test_decisions_chains_and_interventions(mem, clock):
+    a = mem.record_decision(
+        "Skipped the load test before the sale", "Checkout outage on Saturday", "caused",
+        task_tag="checkout",
+    )  # fmt: skip
+    clock.advance(hours=2)
+    b = mem.record_decision(
+        "Checkout outage on Saturday", "Escalation from Acme Retail", "caused", task_tag="checkout"
+    )
+    clock.advance(hours=2)
+    mem.record_decision(
+        "Escalation from Acme Retail", "Acme threatened to churn", "caused", task_tag="checkout"
+    )
+    mem.record_decision(
+        "Added a circuit breaker to payments", "Cascade failure across payments", "prevented",
+        task_tag="payments",
+    )  # fmt: skip
+    assert a.outcome.id == b.decision.id  # one episode node, joined across records
+    assert a.decision.q_value < 0 and a.outcome.polarity < 0
+
+    chain = mem.trace_cause_chain("Acme threatened to churn").chains[0]
+    assert [s.decision for s in chain.steps] == [
+        "Skipped the load test before the sale",
+        "Checkout outage on Saturday",
+        "Escalation from Acme Retail",
+    ]
+    assert mem.trace_cause("checkout outage").causes[0].lesson.decision.startswith("Skipped")
+    verdict = mem.intervention_query("skip the load test before the sale")
+    assert verdict.verdict == "DANGER" and verdict.prediction_id is not None
+    better = mem.counterfactual_query("add a circuit breaker", "skip the load test")
+    assert better.preferred == "decision"
+
+
+def test_a_failed_operation_writes_nothing(mem):
+    before = mem.stats().nodes
+    with pytest.raises(NotFound):
+        mem.record_decision("Tried a thing", "It went fine", influenced_by=["no-such-node"])
+    assert mem.stats().nodes == before
+
+
+def test_export_import_round_trip_is_lossless(mem, store_url, clock, tmp_path):
+    a = mem.remember("Ünïcode 'quotes' and \"doubles\"", attributes={"k": [1, {"x": None}]})
+    b = mem.remember("Pinned thing", "person", pinned=True, scope="team")
+    mem.connect(a.id, b.id, "about", 0.7, context="ctx")
+    mem.record_decision("Skipped the canary", "Weekend outage", task_tag="deploys")
+    mem.record_fact("db.host", "pg1")
+    mem.record_fact("db.host", "pg2")
+    mem.forget(a.id, "stale")
+    mem.maintain()
+    first = io.StringIO()
+    n = mem.export_jsonl(first)
+
+    # Through SQLite and back into this backend's other store: byte-for-byte the same.
+    with open_memory(tmp_path / "copy.db", clock=clock) as copy:
+        assert copy.import_jsonl(first.getvalue().splitlines()) == n
+        middle = io.StringIO()
+        copy.export_jsonl(middle)
+    assert middle.getvalue() == first.getvalue()
+    with open_memory(store_url("e2e-back"), clock=clock) as back:
+        back.import_jsonl(middle.getvalue().splitlines())
+        last = io.StringIO()
+        back.export_jsonl(last)
+        assert back.recall("weekend outage").hits
+    assert last.getvalue() == first.getvalue()
+
+
+# Neo4j's own promises ---------------------------------------------------------------------------
+
+neo4j_only = pytest.mark.parametrize("backend", [pytest.param("neo4j", marks=pytest.mark.neo4j)])
+
+
+@neo4j_only
+def test_replicas_share_one_graph_through_the_server(store_url, clock):
+    url = store_url("replicas")
+    with open_memory(url, clock=clock) as one, open_memory(url, clock=clock) as two:
+        note = one.remember("Replica one wrote this about the billing cron")
+        hits = two.recall("billing cron").hits
+        assert [h.node.id for h in hits] == [note.id]
+        two.forget(note.id)
+        assert [i.node.id for i in one.review_queue().items] == [note.id]
+
+
+@neo4j_only
+def test_a_recall_costs_a_handful_of_round_trips(mem):
+    hub = mem.remember("Payments service runbook")
+    for i in range(20):
+        mem.remember(f"Payments incident {i} notes", links=[{"target": hub.id}])
+    mem.maintain()
+    store = mem.store
+    before = store.round_trips
+    hits = mem.recall("payments incident").hits
+    spent = store.round_trips - before
+    assert hits
+    # meta x2, text, briefs, adjacent per hop (2), filter, briefs, nodes, touch (+ commit)
+    assert spent <= 12, spent
+
+
+def _deadlock(url, clock, read_first: bool) -> tuple[list[BaseException], list[dict], int]:
+    """Two transactions take two nodes' locks in opposite orders; Neo4j aborts one."""
+    with open_memory(url, clock=clock) as mem:
+        nodes = {n.text: n for n in (mem.remember("x"), mem.remember("y"))}
+    stores = [open_memory(url, clock=clock).store for _ in range(2)]
+    barrier = threading.Barrier(2, timeout=30)
+    errors: list[BaseException] = []
+
+    def worker(store, order, tag):
+        try:
+            with store.transaction():
+                for step, text in enumerate(order):
+                    node = nodes[text]
+                    if read_first:
+                        node = store.get_nodes([node.id])[node.id]
+                    store.update_node(node.model_copy(update={"attributes": {tag: step}}))
+                    if step == 0:
+                        barrier.wait()  # each holds one lock and now wants the other's
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=worker, args=(stores[0], "xy", "t0")),
+        threading.Thread(target=worker, args=(stores[1], "yx", "t1")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    for s in stores:
+        s.close()
+    with open_memory(url, clock=clock) as mem:
+        return (
+            errors,
+            [mem.get(nodes[t].id).attributes for t in "xy"],
+            stores[0].replays + stores[1].replays,
+        )
+
+
+@neo4j_only
+def test_a_deadlocked_transaction_is_replayed_not_lost(store_url, clock):
+    errors, written, replays = _deadlock(store_url("deadlock"), clock, read_first=False)
+    assert errors == [] and replays >= 1
+    # Both committed, one after the other: the last one's writes, whole.
+    assert written in ([{"t0": 0}, {"t0": 1}], [{"t1": 1}, {"t1": 0}])
+
+
+@neo4j_only
+def test_a_replay_that_would_read_changed_data_fails_instead(store_url, clock):
+    from ebbtide.store.neo4j import ReplayMismatch
+
+    errors, written, replays = _deadlock(store_url("conflict"), clock, read_first=True)
+    # The loser had read a node the winner then changed: replaying blind would lose an update.
+    assert len(errors) == 1 and isinstance(errors[0], ReplayMismatch), errors
+    assert replays == 1
+    assert written in ([{"t0": 0}, {"t0": 1}], [{"t1": 1}, {"t1": 0}])
+
+
+@neo4j_only
+def test_bulk_writes_go_out_in_a_few_round_trips(store_url):
+    from datetime import UTC, datetime
+
+    from ebbtide.store import open_store
+
+    store = open_store(store_url("bulk"))
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    before = store.round_trips
+    with store.transaction():
+        for i in range(3000):
+            store.add_node(Node(id=f"n{i}", kind="note", text=f"n {i}", created_at=t0,
+                                updated_at=t0))  # fmt: skip
+    assert store.round_trips - before <= 3  # one UNWIND per 5000 rows, and the commit
+    assert sum(store.counts()["kind"].values()) == 3000
+    store.close()
+
+
+@neo4j_only
+def test_mcp_over_stdio_on_neo4j(store_url):
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    exe = shutil.which("ebbtide") or str(Path(sys.executable).with_name("ebbtide"))
+    params = StdioServerParameters(
+        command=exe, args=["serve"], env={**os.environ, "EBBTIDE_STORE": store_url("mcp")}
+    )
+
+    async def go():
+        async with Client(params) as client:
+            a = await client.call_tool(
+                "remember", {"text": "Ana owns the payments service", "kind": "fact"}
+            )
+            assert not a.is_error, a.content
+            node_id = a.structured_content["node"]["id"]
+            dec = await client.call_tool(
+                "record_decision",
+                {"decision": "Skipped the canary", "outcome": "Weekend outage", "task_tag": "d"},
+            )
+            assert dec.structured_content["polarity"] < 0
+            verdict = await client.call_tool("intervention_query", {"action": "skip the canary"})
+            assert verdict.structured_content["verdict"] == "DANGER"
+            hits = await client.call_tool("recall", {"query": "who owns payments?", "k": 3})
+            assert hits.structured_content["hits"][0]["node"]["id"] == node_id
+            bad = await client.call_tool("connect", {"a": "nope", "b": node_id})
+            assert bad.is_error and "a: no node" in bad.content[0].text
+
+    anyio.run(go)
+
+
+@pytest.mark.parametrize("backend", [pytest.param("kuzu", marks=pytest.mark.kuzu)])
+def test_kuzu_admits_one_process_at_a_time(store_url, clock):
+    """Documented limit: while one process holds a Kùzu database, another cannot open it."""
+    import subprocess
+
+    url = store_url("locked")
+    with open_memory(url, clock=clock) as mem:
+        mem.remember("held by this process")
+        probe = (
+            "import sys\nfrom ebbtide import open_memory\n"
+            "try:\n    open_memory(sys.argv[1], embeddings='none').stats()\n"
+            "except Exception as exc:\n    print(type(exc).__name__, exc)\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", probe, url], capture_output=True, text=True, timeout=120
+        ).stdout
+    assert out.startswith("StoreUnavailable") and "one at a time" in out
+
+
+def test_an_unreachable_neo4j_is_store_unavailable_at_once():
+    pytest.importorskip("neo4j")
+    import time
+
+    from ebbtide import StoreUnavailable
+
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable, match="cannot open Neo4j store"):
+        open_memory("bolt://127.0.0.1:9?tenant=x", embeddings="none")
+    assert time.monotonic() - started < 10

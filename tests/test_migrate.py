@@ -1,0 +1,85 @@
+"""`ebbtide migrate FROM TO`: SQLite to another backend and back loses nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from ebbtide import ValidationError, open_memory
+from ebbtide.cli import main
+from ebbtide.consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN
+from ebbtide.migrate import migrate
+
+
+def populate(path, clock) -> None:
+    """Every kind of record an export holds: links, episodes, superseded facts, archived and
+    forgotten nodes, a pending review and a review cooldown."""
+    with open_memory(path, clock=clock) as m:
+        old = m.remember("Legacy FTP server credentials rotation")
+        kept = m.remember("Rarely used but precious recipe", attributes={"k": [1, {"x": None}]})
+        hub = m.remember("Current CI pipeline", "project", pinned=True, scope="team")
+        for i in range(12):
+            m.remember(f"CI job {i} caches dependencies", links=[{"target": hub.id}])
+        m.record_decision("Skipped the canary", "Weekend outage in checkout", task_tag="deploys")
+        m.record_fact("db.host", "pg1")
+        m.record_fact("db.host", "pg2")
+        clock.advance(days=200)
+        m.reinforce(hub.id)
+        m.maintain()
+        m.reject(kept.id)  # a cooldown
+        m.forget(m.remember("Obsolete runbook").id, "replaced")
+        assert old.id in {i.node.id for i in m.review_queue().items}
+
+
+def export(url, clock) -> str:
+    out = io.StringIO()
+    with open_memory(url, clock=clock) as m:
+        m.export_jsonl(out)
+    return out.getvalue()
+
+
+def bookkeeping(url, clock) -> tuple:
+    with open_memory(url, clock=clock) as m:
+        s = m.store
+        return s.get_meta(META_LAST_MAINTAIN), s.get_meta(META_ACTIVATION_REF), s.review_cooldowns()
+
+
+def test_a_round_trip_through_each_backend_is_lossless(store_url, tmp_path, clock):
+    origin, back = str(tmp_path / "origin.db"), str(tmp_path / "back.db")
+    populate(origin, clock)
+    middle = store_url("migrated")
+    seen: list[tuple[str, int, int]] = []
+    there = migrate(origin, middle, progress=lambda *a: seen.append(a))
+    home = migrate(middle, back)
+    assert there.nodes == home.nodes > 15 and there.edges == home.edges > 12
+    assert there.reviews == home.reviews >= 2
+    assert export(back, clock) == export(middle, clock) == export(origin, clock)
+    assert bookkeeping(back, clock) == bookkeeping(middle, clock) == bookkeeping(origin, clock)
+    assert {p for p, *_ in seen} == {"export", "import"}
+    assert seen[-1][1] == seen[-1][2] == there.nodes + there.edges + there.reviews
+    with open_memory(middle, clock=clock) as m:
+        assert m.recall("weekend outage", include_cold=True).hits  # it works, not only exports
+
+
+def test_a_non_empty_target_needs_merge_which_updates_by_id(tmp_path, clock):
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    populate(a, clock)
+    migrate(a, b)
+    with pytest.raises(ValidationError, match="merge"):
+        migrate(a, b)
+    report = migrate(a, b, merge=True)
+    assert not report.bulk and export(a, clock) == export(b, clock)
+    with pytest.raises(ValidationError, match="differ"):
+        migrate(a, a, merge=True)
+
+
+def test_the_cli_migrates_with_a_report(tmp_path, clock, capsys):
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    populate(a, clock)
+    assert main(["migrate", a, f"sqlite:///{b}", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["nodes"] > 15 and report["target"].endswith("b.db")
+    assert main(["migrate", a, b]) == 2
+    assert "merge" in capsys.readouterr().err
