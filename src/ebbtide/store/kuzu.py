@@ -46,7 +46,15 @@ from ._props import (
     text_hash,
     unique,
 )
-from .base import Direction, EdgeRow, GraphArrays, NodeBrief, PendingReview, SearchFilter
+from .base import (
+    Direction,
+    EdgeRow,
+    GraphArrays,
+    NodeBrief,
+    PendingReview,
+    SearchFilter,
+    graph_arrays_from_rows,
+)
 from .sqlite import NODE_COLUMNS
 
 NODE_TYPES: dict[str, str] = {
@@ -630,23 +638,7 @@ class KuzuStore:
             "MATCH ()-[r:LINK]->() WHERE r.valid_to IS NULL "
             "RETURN r.src, r.dst, r.relation, r.weight, r.last_reinforced_at"
         )
-        ids = [r[0] for r in nodes]
-        index = {ident: i for i, ident in enumerate(ids)}
-        nan = float("nan")
-        return GraphArrays(
-            ids=ids,
-            texts=[r[1] for r in nodes],
-            pinned=np.array([bool(r[2]) for r in nodes], dtype=bool),
-            created_at=np.array([r[3] for r in nodes], dtype=np.float64),
-            last_read_at=np.array([nan if r[4] is None else r[4] for r in nodes]),
-            tier=[r[5] for r in nodes],
-            status=[r[6] for r in nodes],
-            src=np.array([index[e[0]] for e in edges], dtype=np.int64),
-            dst=np.array([index[e[1]] for e in edges], dtype=np.int64),
-            relation=[e[2] for e in edges],
-            weight=np.array([e[3] for e in edges], dtype=np.float64),
-            last_reinforced_at=np.array([e[4] for e in edges], dtype=np.float64),
-        )
+        return graph_arrays_from_rows(nodes, edges)
 
     def write_activation(
         self,
