@@ -41,8 +41,12 @@ class Tx:
         self.log: list[tuple[str, dict[str, Any], list[list[Any]]]] = []
         self.session: Any = None
         self.tx: Any = None
-        # Inserts wait here and go out as one UNWIND before the next query or the commit.
+        # Inserts wait here and go out as one query before the next query or the commit.
         self.pending: list[tuple[str, list[dict[str, Any]]]] = []
+        # Nodes this transaction created, and the edges it made: no other transaction can
+        # link a node it cannot see yet, so an edge touching one is known here without asking.
+        self.created_nodes: set[str] = set()
+        self.created_edges: dict[tuple[str, str, str], Any] = {}
 
     def _open(self) -> None:
         self.session = self.store._new_session(write=True)

@@ -51,7 +51,15 @@ from ._props import (
     text_hash,
     unique,
 )
-from .base import Direction, EdgeRow, GraphArrays, NodeBrief, PendingReview, SearchFilter
+from .base import (
+    Direction,
+    EdgeRow,
+    GraphArrays,
+    NodeBrief,
+    PendingReview,
+    SearchFilter,
+    graph_arrays_from_rows,
+)
 
 try:
     import neo4j
@@ -67,6 +75,7 @@ _SCHEMA_LOCK = threading.Lock()
 BATCH = 5_000
 PAGE = 1_000
 RETRY_SECONDS = 30.0
+META_TTL = 5.0
 
 _NODE_MAP = "n {.*}"
 _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
@@ -149,6 +158,7 @@ class Neo4jStore:
         self._sessions: list[Any] = []
         self._lock = threading.Lock()
         self._vector_indexes: set[str] = set()
+        self._meta: dict[str, tuple[float, str | None]] = {}
         self._driver: Any = driver
         self._shared = driver is None
         try:
@@ -168,10 +178,13 @@ class Neo4jStore:
             database=self.database, default_access_mode=mode, bookmark_manager=self._bookmarks
         )
 
-    def _read_session(self) -> Any:
-        session = getattr(self._local, "session", None)
+    def _session(self, *, write: bool) -> Any:
+        """This thread's session for auto-commit queries, one for reads, one for writes."""
+        name = "write_session" if write else "read_session"
+        session = getattr(self._local, name, None)
         if session is None:
-            session = self._local.session = self._new_session(write=False)
+            session = self._new_session(write=write)
+            setattr(self._local, name, session)
             with self._lock:
                 self._sessions.append(session)
         return session
@@ -202,26 +215,37 @@ class Neo4jStore:
             _SCHEMA_READY.add(key)
 
     def _run(
-        self, cypher: str, *, write: bool = False, expect: int | None = None, **params: Any
+        self,
+        cypher: str,
+        *,
+        write: bool = False,
+        expect: int | None = None,
+        autocommit: bool = False,
+        **params: Any,
     ) -> list[list[Any]]:
         """Run one query as this tenant, inside the thread's transaction if there is one.
 
         `expect`: the first value of the first row must equal it, or the whole write rolls
-        back (a missing endpoint, say)."""
+        back (a missing endpoint, say). `autocommit`: a write outside a transaction goes in one
+        round trip instead of two, retried like a read; only for writes that may be applied
+        twice after an ambiguous failure (usage counters)."""
         params["t"] = self.tenant
+        edge_rows = params.pop("edge_rows", [])
         tx: Tx | None = getattr(self._local, "tx", None)
         if tx is not None and tx.pending:
             self._flush(tx)
         self.round_trips += 1
         if tx is not None:
             rows = tx.run(cypher, params)
-            _check(rows, expect, params)
+            _check(rows, expect, edge_rows)
             return rows
+        if write and autocommit:
+            return self._retrying(lambda: values(self._session(write=True).run(cypher, params)))
         if write:
 
             def work(t: Any) -> list[list[Any]]:
                 rows = values(t.run(cypher, params))
-                _check(rows, expect, params)
+                _check(rows, expect, edge_rows)
                 return rows
 
             self.round_trips += 1  # the commit
@@ -232,7 +256,13 @@ class Neo4jStore:
                 raise self._translate(exc) from exc
             finally:
                 session.close()
-        return self._retrying(lambda: values(self._read_session().run(cypher, params)))
+        return self._retrying(lambda: values(self._session(write=False).run(cypher, params)))
+
+    def _list(self, cypher: str, **params: Any) -> list[Any]:
+        """A read that returns one row holding one collected list: one Bolt message for the
+        whole answer instead of one per row (each costs the driver two socket reads)."""
+        rows = self._run(cypher, **params)
+        return rows[0][0] if rows else []
 
     def _retrying(self, fn: Callable[[], list[list[Any]]]) -> list[list[Any]]:
         deadline = time.monotonic() + self.retry_seconds
@@ -243,18 +273,19 @@ class Neo4jStore:
             except Exception as exc:
                 if not retryable(exc) or time.monotonic() > deadline:
                     raise self._translate(exc) from exc
-                self._drop_read_session()
+                self._drop_sessions()
                 time.sleep(delay * (0.5 + random.random()))
                 delay = min(delay * 2, 1.0)
 
-    def _drop_read_session(self) -> None:
-        session = getattr(self._local, "session", None)
-        self._local.session = None
-        if session is not None:
-            with suppress(Exception):
-                session.close()
-            with self._lock, suppress(ValueError):
-                self._sessions.remove(session)
+    def _drop_sessions(self) -> None:
+        for name in ("read_session", "write_session"):
+            session = getattr(self._local, name, None)
+            setattr(self._local, name, None)
+            if session is not None:
+                with suppress(Exception):
+                    session.close()
+                with self._lock, suppress(ValueError):
+                    self._sessions.remove(session)
 
     def _insert(self, kind: str, rows: list[dict[str, Any]]) -> None:
         """Queue inserts in the thread's transaction (merging with the last batch of the same
@@ -269,20 +300,46 @@ class Neo4jStore:
                 tx.pending.append((kind, rows))
 
     def _flush(self, tx: Tx) -> None:
+        """Send the queued inserts: as one query while they fit in a batch (a `remember` with
+        its links is one round trip), else one query per batch."""
         pending, tx.pending = tx.pending, []
+        parts: list[str] = []
+        params: dict[str, Any] = {}
+        edge_rows: list[dict[str, Any]] = []
+        size = 0
+
+        def send() -> None:
+            nonlocal parts, params, edge_rows, size
+            if not parts:
+                return
+            counts = [f"c{i}" for i, part in enumerate(parts) if "RETURN" in part]
+            made = " + ".join(counts) if counts else "0"
+            self._run(
+                " ".join(parts) + f" RETURN {made}",
+                expect=len(edge_rows),
+                edge_rows=edge_rows,
+                **params,
+            )
+            parts, params, edge_rows, size = [], {}, [], 0
+
         for kind, rows in pending:
             for batch in chunked(rows, BATCH):
+                if size + len(batch) > BATCH:
+                    send()
+                i = len(parts)
+                params[f"r{i}"] = batch
+                size += len(batch)
                 if kind == "nodes":
-                    self._run("UNWIND $rows AS p CREATE (n:EbbNode) SET n = p", rows=batch)
+                    parts.append(f"CALL () {{ UNWIND $r{i} AS p CREATE (n:EbbNode) SET n = p }}")
                 else:
-                    self._run(
-                        "UNWIND $rows AS row "
+                    edge_rows.extend(batch)
+                    parts.append(
+                        f"CALL () {{ UNWIND $r{i} AS row "
                         "MATCH (a:EbbNode {tenant: $t, id: row.src}) "
                         "MATCH (b:EbbNode {tenant: $t, id: row.dst}) "
-                        "CREATE (a)-[r:LINK]->(b) SET r = row.p RETURN count(r)",
-                        expect=len(batch),
-                        rows=batch,
+                        f"CREATE (a)-[r:LINK]->(b) SET r = row.p RETURN count(r) AS c{i} }}"
                     )
+        send()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -295,6 +352,7 @@ class Neo4jStore:
             tx.commit()  # the queued inserts go out first, inside it
         except BaseException:
             tx.rollback()
+            self._meta.clear()  # it may hold a setting this transaction wrote
             raise
         finally:
             self._local.tx = None
@@ -324,7 +382,9 @@ class Neo4jStore:
 
     def add_nodes(self, nodes: Sequence[Node]) -> None:
         """Bulk insert: one UNWIND per batch, in one transaction."""
-        self._insert("nodes", self._node_rows(nodes))
+        with self.transaction():
+            self._insert("nodes", self._node_rows(nodes))
+            self._local.tx.created_nodes.update(n.id for n in nodes)
 
     def update_node(self, node: Node) -> None:
         p = node_props(node)
@@ -333,11 +393,11 @@ class Neo4jStore:
         )
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
-        rows = self._run(
-            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) RETURN {_NODE_MAP}",
+        found = self._list(
+            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) RETURN collect({_NODE_MAP})",
             ids=unique(ids),
         )
-        return {r[0]["id"]: props_node(r[0]) for r in rows}
+        return {p["id"]: props_node(p) for p in found}
 
     def find_nodes(
         self,
@@ -368,14 +428,18 @@ class Neo4jStore:
             params["needle"] = needle
         if valid_only:
             where.append("n.valid_to IS NULL")
-        rows = self._run(
+        found = self._list(
             f"MATCH (n:EbbNode) WHERE {' AND '.join(where)} "
-            f"RETURN {_NODE_MAP} ORDER BY n.created_at, n.seq LIMIT $limit",
+            f"WITH n ORDER BY n.created_at, n.seq LIMIT $limit RETURN collect({_NODE_MAP})",
             **params,
         )
-        return [props_node(r[0]) for r in rows]
+        return [props_node(p) for p in found]
 
     def delete_node(self, node_id: str) -> int:
+        tx: Tx | None = getattr(self._local, "tx", None)
+        if tx is not None:  # what it knew about new nodes' edges may no longer hold
+            tx.created_nodes.clear()
+            tx.created_edges.clear()
         rows = self._run(
             "CALL () { OPTIONAL MATCH (r:EbbReview {tenant: $t, node_id: $id}) DELETE r } "
             "CALL () { OPTIONAL MATCH (c:EbbCooldown {tenant: $t, node_id: $id}) DELETE c } "
@@ -392,16 +456,16 @@ class Neo4jStore:
     def iter_nodes(self) -> Iterator[Node]:
         after = -1
         while True:
-            rows = self._run(
+            page = self._list(
                 f"MATCH (n:EbbNode {{tenant: $t}}) WHERE n.seq > $after "
-                f"RETURN {_NODE_MAP} ORDER BY n.seq LIMIT {PAGE}",
+                f"WITH n ORDER BY n.seq LIMIT {PAGE} RETURN collect({_NODE_MAP})",
                 after=after,
             )
-            if not rows:
+            if not page:
                 return
-            after = rows[-1][0]["seq"]
-            for r in rows:
-                yield props_node(r[0])
+            after = page[-1]["seq"]
+            for p in page:
+                yield props_node(p)
 
     # edges ----------------------------------------------------------------------------------
 
@@ -414,9 +478,17 @@ class Neo4jStore:
             {"src": e.src, "dst": e.dst, "p": {**edge_props(e), "tenant": self.tenant, "seq": s}}
             for e, s in zip(edges, self._seq.take(len(edges)), strict=True)
         ]
-        self._insert("edges", rows)
+        with self.transaction():
+            self._insert("edges", rows)
+            made = self._local.tx.created_edges
+            for e, row in zip(edges, rows, strict=True):
+                made[(e.src, e.dst, e.relation)] = props_edge({**row["p"], **row})
 
     def update_edge(self, edge: Edge) -> None:
+        tx: Tx | None = getattr(self._local, "tx", None)
+        if tx is not None and (key := (edge.src, edge.dst, edge.relation)) in tx.created_edges:
+            p = {**edge_props(edge), "src": edge.src, "dst": edge.dst}
+            tx.created_edges[key] = props_edge(p)
         self._run(
             "MATCH ()-[r:LINK {tenant: $t, id: $id}]->() SET r += $p",
             write=True,
@@ -425,6 +497,10 @@ class Neo4jStore:
         )
 
     def get_edge(self, src: str, dst: str, relation: str) -> Edge | None:
+        tx: Tx | None = getattr(self._local, "tx", None)
+        if tx is not None and (src in tx.created_nodes or dst in tx.created_nodes):
+            made = tx.created_edges.get((src, dst, relation))  # no round trip (see Tx)
+            return None if made is None else made.model_copy()
         rows = self._run(
             "MATCH (:EbbNode {tenant: $t, id: $src})-[r:LINK {relation: $rel}]->"
             f"(:EbbNode {{tenant: $t, id: $dst}}) RETURN {_EDGE_MAP} LIMIT 1",
@@ -438,34 +514,35 @@ class Neo4jStore:
         self, node_ids: Iterable[str], *, direction: Direction = "both", valid_only: bool = True
     ) -> list[Edge]:
         valid = "WHERE r.valid_to IS NULL " if valid_only else ""
-        rows = self._run(
+        found = self._list(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
             f"MATCH {_PATTERN[direction]} {valid}"
-            f"WITH DISTINCT r RETURN {_EDGE_MAP} ORDER BY r.seq",
+            f"WITH DISTINCT r ORDER BY r.seq RETURN collect({_EDGE_MAP})",
             ids=unique(list(node_ids)),
         )
-        return [props_edge(r[0]) for r in rows]
+        return [props_edge(p) for p in found]
 
     def iter_edges(self) -> Iterator[Edge]:
         after = -1
         while True:
-            rows = self._run(
+            page = self._list(
                 f"MATCH ()-[r:LINK]->() WHERE r.tenant = $t AND r.seq > $after "
-                f"RETURN {_EDGE_MAP}, r.seq ORDER BY r.seq LIMIT {PAGE}",
+                f"WITH r ORDER BY r.seq LIMIT {PAGE} RETURN collect([{_EDGE_MAP}, r.seq])",
                 after=after,
             )
-            if not rows:
+            if not page:
                 return
-            after = rows[-1][1]
-            for r in rows:
-                yield props_edge(r[0])
+            after = page[-1][1]
+            for p, _ in page:
+                yield props_edge(p)
 
     def get_edges(self, ids: Sequence[str]) -> dict[str, Edge]:
-        rows = self._run(
-            f"UNWIND $ids AS i MATCH ()-[r:LINK {{tenant: $t, id: i}}]->() RETURN {_EDGE_MAP}",
+        found = self._list(
+            f"UNWIND $ids AS i MATCH ()-[r:LINK {{tenant: $t, id: i}}]->() "
+            f"RETURN collect({_EDGE_MAP})",
             ids=unique(ids),
         )
-        return {r[0]["id"]: props_edge(r[0]) for r in rows}
+        return {p["id"]: props_edge(p) for p in found}
 
     def find_edges(
         self,
@@ -487,22 +564,22 @@ class Neo4jStore:
             params["tag"] = task_tag
         if valid_only:
             where.append("r.valid_to IS NULL")
-        rows = self._run(
+        found = self._list(
             f"MATCH ()-[r:LINK]->() WHERE {' AND '.join(where)} "
-            f"RETURN {_EDGE_MAP} ORDER BY r.seq LIMIT $limit",
+            f"WITH r ORDER BY r.seq LIMIT $limit RETURN collect({_EDGE_MAP})",
             **params,
         )
-        return [props_edge(r[0]) for r in rows]
+        return [props_edge(p) for p in found]
 
     def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
-        rows = self._run(
+        found = self._list(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
             f"MATCH {_PATTERN[direction]} WHERE r.valid_to IS NULL WITH DISTINCT r "
-            "RETURN r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
-            "r.last_reinforced_at",
+            "RETURN collect([r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
+            "r.last_reinforced_at])",
             ids=unique(list(node_ids)),
         )
-        return [EdgeRow(*r) for r in rows]
+        return [EdgeRow(*r) for r in found]
 
     # retrieval ------------------------------------------------------------------------------
 
@@ -511,31 +588,34 @@ class Neo4jStore:
         if q is None:
             return []
         cond, params = search_filter(flt)
-        rows = self._run(
+        found = self._list(
             "CALL db.index.fulltext.queryNodes('ebbtide_text', $q) YIELD node AS n, score "
-            f"WHERE n.tenant = $t AND {cond} RETURN n.id, score LIMIT $k",
+            f"WHERE n.tenant = $t AND {cond} WITH n, score LIMIT $k "
+            "RETURN collect([n.id, score])",
             q=q,
             k=k,
             **params,
         )
-        return [(r[0], float(r[1])) for r in rows]
+        return [(i, float(score)) for i, score in found]
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = search_filter(flt)
-        rows = self._run(
-            f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) WHERE {cond} RETURN n.id",
-            ids=unique(list(ids)),
-            **params,
+        return set(
+            self._list(
+                f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) WHERE {cond} "
+                "RETURN collect(n.id)",
+                ids=unique(list(ids)),
+                **params,
+            )
         )
-        return {r[0] for r in rows}
 
     def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]:
-        rows = self._run(
+        found = self._list(
             "UNWIND $ids AS i MATCH (n:EbbNode {tenant: $t, id: i}) "
-            "RETURN n.id, n.activation, n.q_value",
+            "RETURN collect([n.id, n.activation, n.q_value])",
             ids=unique(list(ids)),
         )
-        return {r[0]: NodeBrief(float(r[1] or 0.0), r[2]) for r in rows}
+        return {i: NodeBrief(float(a or 0.0), q) for i, a, q in found}
 
     # vectors --------------------------------------------------------------------------------
 
@@ -612,14 +692,14 @@ class Neo4jStore:
         return ranked[:k]
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
-        rows = self._run(
+        found = self._list(
             "MATCH (n:EbbNode {tenant: $t}) WHERE n.seq IS NOT NULL AND NOT EXISTS { "
             "MATCH (:EbbVector {tenant: $t, node_id: n.id, model: $model}) } "
-            "RETURN n.id, n.text ORDER BY n.seq LIMIT $limit",
+            "WITH n ORDER BY n.seq LIMIT $limit RETURN collect([n.id, n.text])",
             model=model,
             limit=limit,
         )
-        return [(r[0], r[1]) for r in rows]
+        return [(i, text) for i, text in found]
 
     def vector_counts(self) -> dict[str, int]:
         rows = self._run(
@@ -641,6 +721,7 @@ class Neo4jStore:
             "  THEN r.last_reinforced_at ELSE $at END, "
             "  r.access_count = coalesce(r.access_count, 0) + 1 }",
             write=True,
+            autocommit=True,
             nodes=nodes,
             edges=edges,
             at=at,
@@ -657,23 +738,7 @@ class Neo4jStore:
             "RETURN nodes, edges"
         )
         nodes, edges = rows[0]
-        ids = [r[0] for r in nodes]
-        index = {ident: i for i, ident in enumerate(ids)}
-        nan = float("nan")
-        return GraphArrays(
-            ids=ids,
-            texts=[r[1] for r in nodes],
-            pinned=np.array([bool(r[2]) for r in nodes], dtype=bool),
-            created_at=np.array([r[3] for r in nodes], dtype=np.float64),
-            last_read_at=np.array([nan if r[4] is None else r[4] for r in nodes]),
-            tier=[r[5] for r in nodes],
-            status=[r[6] for r in nodes],
-            src=np.array([index[e[0]] for e in edges], dtype=np.int64),
-            dst=np.array([index[e[1]] for e in edges], dtype=np.int64),
-            relation=[e[2] for e in edges],
-            weight=np.array([e[3] for e in edges], dtype=np.float64),
-            last_reinforced_at=np.array([e[4] for e in edges], dtype=np.float64),
-        )
+        return graph_arrays_from_rows(nodes, edges)
 
     def write_activation(
         self,
@@ -712,12 +777,12 @@ class Neo4jStore:
         return bool(rows[0][0])
 
     def pending_reviews(self) -> list[PendingReview]:
-        rows = self._run(
+        found = self._list(
             "MATCH (r:EbbReview {tenant: $t}) WHERE r.node_id IS NOT NULL "
-            "RETURN r.node_id, r.reason, r.requested_at, r.requested_by "
-            "ORDER BY r.requested_at, r.seq"
+            "WITH r ORDER BY r.requested_at, r.seq "
+            "RETURN collect([r.node_id, r.reason, r.requested_at, r.requested_by])"
         )
-        return [PendingReview(*r) for r in rows]
+        return [PendingReview(*r) for r in found]
 
     def remove_review(self, node_id: str, *, cooldown_until: float | None = None) -> bool:
         rows = self._run(
@@ -733,17 +798,24 @@ class Neo4jStore:
         return bool(rows[0][0])
 
     def review_cooldowns(self) -> dict[str, float]:
-        rows = self._run(
+        found = self._list(
             "MATCH (c:EbbCooldown {tenant: $t}) WHERE c.node_id IS NOT NULL "
-            "RETURN c.node_id, c.until"
+            "RETURN collect([c.node_id, c.until])"
         )
-        return {r[0]: float(r[1]) for r in rows}
+        return {i: float(until) for i, until in found}
 
     # bookkeeping ----------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
+        """Settings (when maintenance last ran, the activation reference) are read on every
+        recall and change about once a day: a replica keeps each for META_TTL seconds."""
+        hit = self._meta.get(key)
+        if hit is not None and time.monotonic() - hit[0] < META_TTL:
+            return hit[1]
         rows = self._run("MATCH (m:EbbMeta {tenant: $t, key: $key}) RETURN m.value", key=key)
-        return rows[0][0] if rows else None
+        value = rows[0][0] if rows else None
+        self._meta[key] = (time.monotonic(), value)
+        return value
 
     def set_meta(self, key: str, value: str) -> None:
         self._run(
@@ -752,6 +824,7 @@ class Neo4jStore:
             key=key,
             value=value,
         )
+        self._meta[key] = (time.monotonic(), value)
 
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
         self._run(
@@ -804,10 +877,10 @@ class Neo4jStore:
                     break
 
 
-def _check(rows: list[list[Any]], expect: int | None, params: dict[str, Any]) -> None:
+def _check(rows: list[list[Any]], expect: int | None, edges: list[dict[str, Any]]) -> None:
     if expect is None:
         return
     got = int(rows[0][0]) if rows else 0
     if got != expect:
-        ends = {e for row in params.get("rows", []) for e in (row.get("src"), row.get("dst"))}
-        raise NotFound("node", ", ".join(sorted(x for x in ends if x)[:5]), "edge endpoint")
+        ends = sorted({e for row in edges for e in (row.get("src"), row.get("dst")) if e})
+        raise NotFound("node", ", ".join(ends[:5]), "edge endpoint")
