@@ -34,7 +34,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     memory = open_memory(args.store)
     try:
-        build_server(memory, profile=args.profile).run("stdio")
+        server = build_server(memory, profile=args.profile)
+        if args.transport == "http":
+            from .server.http import serve_http
+
+            serve_http(server, memory, args.host, args.port)
+        else:
+            server.run("stdio")
     finally:
         memory.close()
     return 0
@@ -249,13 +255,21 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", help="machine-readable output")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("serve", parents=[common], help="MCP server over stdio")
+    p = sub.add_parser("serve", parents=[common], help="MCP server (stdio, or HTTP)")
     p.add_argument(
         "--profile",
         default=os.environ.get("EBBTIDE_PROFILE", "default"),
         choices=["default", "ebb", "causal-memory", "all"],
         help="tool set: compact default, Ebb's names, causal-memory's 17, or all",
     )
+    p.add_argument(
+        "--transport",
+        default=os.environ.get("EBBTIDE_TRANSPORT", "stdio"),
+        choices=["stdio", "http"],
+        help="stdio for one client; http (streamable HTTP at /mcp, stateless) for replicas",
+    )
+    p.add_argument("--host", default=os.environ.get("EBBTIDE_HOST", "127.0.0.1"))
+    p.add_argument("--port", type=int, default=int(os.environ.get("EBBTIDE_PORT", "8765")))
     p.set_defaults(fn=cmd_serve)
     sub.add_parser("demo", parents=[common], help="narrated demo, then client setup").set_defaults(
         fn=cmd_demo

@@ -15,7 +15,7 @@ from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
 from .embed import Embedder, get_embedder
-from .errors import NotFound, ValidationError
+from .errors import EbbtideError, NotFound, StoreUnavailable, ValidationError
 from .memory_causal import CausalOps
 from .model import (
     CAUSAL_RELATIONS,
@@ -67,6 +67,16 @@ class Memory(CausalOps):
 
     def close(self) -> None:
         self.store.close()
+
+    def ping(self) -> None:
+        """One real read against the store: raises StoreUnavailable when it cannot answer
+        (what a load balancer's readiness probe asks before sending traffic)."""
+        try:
+            self.store.get_nodes(["ebbtide:ping"])
+        except EbbtideError:
+            raise
+        except Exception as exc:
+            raise StoreUnavailable(f"{self.store.url}: {exc}") from exc
 
     def __enter__(self) -> Memory:
         return self

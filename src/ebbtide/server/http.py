@@ -1,0 +1,51 @@
+"""The MCP server over streamable HTTP, for replicas behind a load balancer.
+
+Stateless: every request is answered on its own (no MCP session pinned to a replica), with
+plain JSON responses, so any replica can take any request and a load balancer needs no
+stickiness. What a replica holds is a connection pool and short-lived caches (see the store);
+the memory itself lives in the store, which is why the replicas must share a server store
+(Neo4j) rather than each its own SQLite file.
+
+`/healthz` answers while the process runs; `/readyz` answers 200 only when the store does
+(one real read), so a replica whose database is unreachable is taken out of rotation.
+"""
+
+from __future__ import annotations
+
+import anyio.to_thread
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .. import __version__
+from ..errors import EbbtideError
+from ..memory import Memory
+
+MCP_PATH = "/mcp"
+
+
+def http_app(server: MCPServer, memory: Memory, host: str) -> Starlette:
+    """The Starlette app: the MCP endpoint at /mcp plus the two probes."""
+
+    @server.custom_route("/healthz", methods=["GET"], include_in_schema=False)
+    async def healthz(_: Request) -> Response:
+        return JSONResponse({"status": "ok", "version": __version__})
+
+    @server.custom_route("/readyz", methods=["GET"], include_in_schema=False)
+    async def readyz(_: Request) -> Response:
+        try:
+            await anyio.to_thread.run_sync(memory.ping)
+        except EbbtideError as exc:
+            return JSONResponse({"status": "unavailable", "error": str(exc)}, status_code=503)
+        return JSONResponse({"status": "ready", "store": memory.store.url})
+
+    return server.streamable_http_app(
+        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host
+    )
+
+
+def serve_http(server: MCPServer, memory: Memory, host: str, port: int) -> None:
+    """Serve until interrupted."""
+    uvicorn.run(http_app(server, memory, host), host=host, port=port, log_level="warning")
