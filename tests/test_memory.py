@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ebbtide import NotFound, ValidationError
+from ebbtide import Config, NotFound, ValidationError, open_memory
 from ebbtide.model import Link
 
 
@@ -189,6 +189,17 @@ def test_maintain_runs_by_itself_when_stale(memory, clock):
     assert memory.stats().last_maintain is None
     memory.recall("alive")
     assert memory.stats().last_maintain == clock()
+
+
+def test_a_replica_with_auto_maintenance_off_leaves_it_to_the_scheduler(tmp_path, clock):
+    with open_memory(
+        tmp_path / "r.db", clock=clock, config=Config().with_(auto_maintain_days=0)
+    ) as replica:
+        replica.remember("Served by one of many replicas")
+        replica.recall("replicas")
+        assert replica.stats().last_maintain is None
+        replica.maintain()
+        assert replica.stats().last_maintain == clock()
 
 
 def test_record_decision_links_decision_to_outcome_and_scores_it(memory):

@@ -52,7 +52,8 @@ class Config:
     grace_days: float = 7.0
     # A rejected deletion is not proposed again for this long.
     review_cooldown_days: float = 30.0
-    # maintain() runs by itself when the last run is older than this (clock time).
+    # maintain() runs by itself when the last run is older than this (clock time); 0 turns
+    # that off, for replicas whose maintenance runs from one scheduler instead.
     auto_maintain_days: float = 1.0
     coefficients: MappingProxyType[str, float] = field(
         default_factory=lambda: _frozen(DEFAULT_COEFFICIENTS)
@@ -97,6 +98,8 @@ class Config:
             raise ValidationError("thresholds", "need hot > warm > cold >= 0")
         if self.max_hops < 0:
             raise ValidationError("max_hops", "must be >= 0")
+        if self.auto_maintain_days < 0:
+            raise ValidationError("auto_maintain_days", "must be >= 0 (0 turns it off)")
         if self.sqlite_synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValidationError("sqlite_synchronous", "must be OFF, NORMAL, FULL or EXTRA")
 

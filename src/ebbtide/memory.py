@@ -561,6 +561,8 @@ class Memory(CausalOps):
         return SleepReport(maintain=report, patterns_added=len(mined), updates_pending=len(pending))
 
     def _maybe_maintain(self) -> None:
+        if not self.config.auto_maintain_days:
+            return
         last = self.store.get_meta(META_LAST_MAINTAIN)
         if (
             last is None
