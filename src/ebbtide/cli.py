@@ -15,6 +15,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from . import __version__
+from .bench_locomo import add_arguments as add_locomo_arguments
 from .clientconfig import CLIENTS, snippet
 from .config import default_store_url
 from .errors import EbbtideError
@@ -311,7 +312,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--merge", action="store_true", help="update a non-empty target by id")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(fn=cmd_migrate)
+    p = sub.add_parser("bench", help="benchmarks")
+    bench = p.add_subparsers(dest="bench", required=True)
+    p = bench.add_parser(
+        "locomo", help="turn retrieval on LoCoMo conversations: ebbtide, BM25, causal-memory"
+    )
+    add_locomo_arguments(p)
+    p.set_defaults(fn=cmd_bench_locomo)
     return parser
+
+
+def cmd_bench_locomo(args: argparse.Namespace) -> int:
+    from .bench_locomo import run_from_args
+
+    return run_from_args(args)
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:

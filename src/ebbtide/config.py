@@ -62,8 +62,10 @@ class Config:
     max_hops: int = 3
     hop_decay: float = 0.6
     spread_threshold: float = 0.01
-    # Reciprocal Rank Fusion constant and the share of activation in the final score.
-    rrf_k: int = 60
+    # Reciprocal Rank Fusion constant and the share of activation in the final score. A small
+    # constant lets the top of each list lead (60, the classic value, flattens ranks 1-10 to
+    # within 15% of each other; measured on LoCoMo, bench/locomo.py, 5 finds more).
+    rrf_k: int = 5
     activation_blend: float = 0.25
     # Q-learning rate for decisions, Hebbian rate for co-activated pairs.
     q_alpha: float = 0.3

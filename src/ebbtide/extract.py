@@ -54,6 +54,7 @@ ANAPHORIC = 0.7
 WEAK = 0.5
 HYPOTHETICAL = 0.6  # factor for "would cause", "could prevent"
 RELATED = 0.5  # consecutive items of one turn, a question and its answer
+REPLY = 0.4  # an item of a turn and the opening item of the reply to it
 MENTION = 0.6  # `about` weight when a person is named but is not the subject
 ANTECEDENT_TURNS = 3  # "That caused ..." looks back at most this many turns
 NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
@@ -957,6 +958,11 @@ class _Extractor:
             prev = self.drafts[first - 1]
             if prev.question and prev.msg == k - 1 and not self._linked(first - 1, mine[0]):
                 self._link(first - 1, mine[0], "related", RELATED)
+            i = first - 1
+            while i >= 0 and self.drafts[i].msg == k - 1:
+                if not self._linked(i, mine[0]):
+                    self._link(i, mine[0], "related", REPLY)
+                i -= 1
 
     # -- causal --------------------------------------------------------------------------------
 

@@ -1,25 +1,54 @@
-"""Recall: ranked lists (BM25, vectors, graph spreading) fused by RRF, blended with activation."""
+"""Recall: ranked lists (BM25, vectors) fused by RRF, re-scored by what the candidates say,
+spread one hop through the graph, blended with activation.
+
+1. BM25 and vector search each rank candidates; Reciprocal Rank Fusion merges the lists.
+2. The best fused candidates (the pool) are read in full and re-scored:
+   * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
+     time they tell of) or `said_at` (when they were said) falls in that window;
+   * a question someone asked is not knowledge: it keeps a fraction of its score, and passes
+     its full score on to what it is linked to (its answer).
+3. The pool seeds one hop of signed spreading over the graph (`about` links to entities
+   excepted: an entity's items are many and mostly unrelated to each other). What a seed is
+   linked to (the next sentence, the reply to it, its cause or effect) gains a share of the
+   seed's score, capped below the best seed's; items that support each other rise together,
+   and an answer can surface through its question. Inhibition lowers nothing here: recall
+   asks what is relevant, and a prevented outcome is.
+4. Live, well-used knowledge gets up to `activation_blend` more.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
 from . import scoring
+from .clock import to_datetime
 from .config import DAY, Config
 from .graph import Subgraph, spread_from
-from .model import RecallHit, RecallResult, ViaEdge, Why
-from .store import SearchFilter, Store
+from .model import Node, RecallHit, RecallResult, ViaEdge, Why
+from .store import EdgeRow, SearchFilter, Store
+from .timeparse import TimeSpan, query_window
 
 # How many candidates each ranked list contributes, relative to k.
-CANDIDATE_FACTOR = 5
+CANDIDATE_FACTOR = 2
 MIN_CANDIDATES = 30
-# Seeds for spreading come from the top of the fused text/vector lists.
-MAX_SEEDS = 10
-RECALL_HOPS = 2
+# How many fused candidates are read in full, re-scored and used as spreading seeds.
+POOL_FACTOR = 1.5
+MIN_POOL = 30
+RECALL_HOPS = 1
+# Share of a linked seed's (normalised) score a node gains by spreading.
+CONTEXT_WEIGHT = 2.0
+# ... and at most this share of the best seed's: what is only linked to the best match does not
+# outrank it.
+CONTEXT_CAP = 0.5
+# Multipliers from what a candidate says.
+TIME_BOOST = 1.0  # told of or said within the time the query names: x2
+QUESTION_KEEP = 0.3  # a question keeps this share of its score (it passes all of it on)
 # Nearest neighbours exist for any query; below this cosine they are not related to it.
 MIN_COSINE = 0.3
+# Entities are matched by name, not reached by spreading.
+NO_SPREAD = frozenset({"about", "supersedes"})
 
 
 def recall(
@@ -43,75 +72,110 @@ def recall(
         lists["vector"] = [
             i for i, cos in store.vector_search(*vector, n_candidates, flt) if cos >= MIN_COSINE
         ]
-
     pre = scoring.rrf(lists, config.rrf_k)
-    seed_ids = sorted(pre, key=pre.__getitem__, reverse=True)[:MAX_SEEDS]
-    briefs = store.briefs(seed_ids)
-    seeds = {
-        s: scoring.seed_activation(1.0 / (1 + r), briefs[s].q_value)
-        for r, s in enumerate(seed_ids)
-        if s in briefs
-    }
+    if not pre:
+        return RecallResult(query=query, hits=[])
+
+    pool_ids = sorted(pre, key=lambda i: (-pre[i], i))[: max(MIN_POOL, int(POOL_FACTOR * k))]
+    nodes = store.get_nodes(pool_ids)
+    window = _window(query, now)
+    seed_value: dict[str, float] = {}  # what a candidate passes on
+    own: dict[str, float] = {}  # what it keeps
+    for i in pool_ids:
+        node = nodes.get(i)
+        if node is None:
+            continue
+        score = pre[i]
+        if window is not None and _within(node, window):
+            score *= 1.0 + TIME_BOOST
+        seed_value[i] = score
+        own[i] = score * QUESTION_KEEP if node.attributes.get("question") else score
+    # Candidates below the pool keep their fused score; a pool id that is gone is dropped.
+    pooled = set(pool_ids)
+    scores = {i: own.get(i, s) for i, s in pre.items() if i in own or i not in pooled}
+
     sub: Subgraph | None = None
     via_of: dict[str, str] = {}
-    hops_of: dict[str, int] = {}
-    if seeds:
-        sub, reached = spread_from(store, seeds, config, t, direction="both", hops=RECALL_HOPS)
-        positive = [r for r in reached if r.activation > 0]
-        allowed = store.filter_ids([r.node_id for r in positive if r.hops > 0], flt)
-        allowed.update(seeds)
-        graph_ranked = sorted(
-            (r for r in positive if r.node_id in allowed), key=lambda r: -r.activation
-        )[:n_candidates]
-        lists["graph"] = [r.node_id for r in graph_ranked]
-        for r in graph_ranked:
-            hops_of[r.node_id] = r.hops
-            if r.via is not None:
+    graph_rank: dict[str, int] = {}
+    top = max(seed_value.values(), default=0.0)
+    if top > 0 and RECALL_HOPS > 0:
+        seeds = {i: v / top for i, v in seed_value.items()}
+        relations = frozenset(config.coefficients) - NO_SPREAD
+        sub, reached = spread_from(
+            store, seeds, config, t, direction="both", hops=RECALL_HOPS, relations=relations
+        )
+        gains = {
+            r.node_id: r.activation - seeds.get(r.node_id, 0.0)
+            for r in reached
+            if r.activation - seeds.get(r.node_id, 0.0) > 0
+        }
+        new = [i for i in gains if i not in scores]
+        allowed = store.filter_ids(new, flt) if new else set()
+        gains = {i: g for i, g in gains.items() if i in scores or i in allowed}
+        for r in reached:
+            if r.hops > 0 and r.via is not None and r.node_id in gains:
                 via_of[r.node_id] = r.via
+        for rank, i in enumerate(sorted(gains, key=lambda x: (-gains[x], x)), 1):
+            graph_rank[i] = rank
+            scores[i] = scores.get(i, 0.0) + top * min(CONTEXT_CAP, CONTEXT_WEIGHT * gains[i])
 
-    fused = scoring.rrf(lists, config.rrf_k)
-    briefs.update(store.briefs([i for i in fused if i not in briefs]))
+    if not scores:
+        return RecallResult(query=query, hits=[])
+    # Activation lifts a score by at most `activation_blend`: what cannot reach the k-th best
+    # score even so is left out before its activation is read.
+    floor = sorted(scores.values(), reverse=True)[min(k, len(scores)) - 1]
+    contenders = [i for i, s in scores.items() if s * (1.0 + config.activation_blend) >= floor]
+    activation = {i: nodes[i].activation for i in contenders if i in nodes}
+    briefs = store.briefs([i for i in contenders if i not in activation])
+    activation.update((i, b.activation) for i, b in briefs.items())
     scored = sorted(
         (
             (
                 scoring.blend(
-                    f,
-                    scoring.relative_activation(briefs[i].activation, activation_ref),
+                    scores[i],
+                    scoring.relative_activation(activation[i], activation_ref),
                     config.activation_blend,
                 ),
                 i,
             )
-            for i, f in fused.items()
-            if i in briefs
+            for i in contenders
+            if i in activation
         ),
         key=lambda p: (-p[0], p[1]),
     )[:k]
-    nodes = store.get_nodes([i for _, i in scored])
+    missing = [i for _, i in scored if i not in nodes]
+    if missing:
+        nodes.update(store.get_nodes(missing))
     ranks = {name: {ident: r for r, ident in enumerate(ids, 1)} for name, ids in lists.items()}
+    if graph_rank:
+        ranks["graph"] = graph_rank
+    listed = set(pre)
+    edges = _edges_for(sub, [(via_of[i], i) for _, i in scored if i in via_of and i not in listed])
 
     hits: list[RecallHit] = []
     for score, ident in scored:
-        node = nodes[ident]
-        hop = 0 if ident in seeds else hops_of.get(ident, 0)
+        node = nodes.get(ident)
+        if node is None:
+            continue
+        seed = ident in listed
         via: list[ViaEdge] = []
-        if sub is not None and hop > 0 and ident in via_of:
-            edge = sub.edge_between(via_of[ident], ident)
-            if edge is not None:
-                strength = scoring.edge_strength(
-                    edge.weight,
-                    config.coefficient(edge.relation),
-                    t - edge.last_reinforced_at,
-                    config.half_life_s,
+        edge = edges.get((via_of.get(ident, ""), ident))
+        if not seed and edge is not None:
+            strength = scoring.edge_strength(
+                edge.weight,
+                config.coefficient(edge.relation),
+                t - edge.last_reinforced_at,
+                config.half_life_s,
+            )
+            via.append(
+                ViaEdge(
+                    edge_id=edge.id,
+                    src=edge.src,
+                    relation=edge.relation,
+                    dst=edge.dst,
+                    contribution=float(strength),
                 )
-                via.append(
-                    ViaEdge(
-                        edge_id=edge.id,
-                        src=edge.src,
-                        relation=edge.relation,
-                        dst=edge.dst,
-                        contribution=float(strength),
-                    )
-                )
+            )
         last_use = max(
             (x.timestamp() for x in (node.last_read_at, node.updated_at) if x is not None),
             default=node.created_at.timestamp(),
@@ -119,8 +183,8 @@ def recall(
         why = Why(
             lists={name: r[ident] for name, r in ranks.items() if ident in r},
             text_match=text_score.get(ident),
-            origin="seed" if ident in seeds else "hop",
-            hops=hop,
+            origin="seed" if seed else "hop",
+            hops=0 if seed else RECALL_HOPS,
             via=via,
             activation=node.activation,
             tier=node.tier,
@@ -128,3 +192,39 @@ def recall(
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return RecallResult(query=query, hits=hits)
+
+
+def _window(query: str, now: datetime) -> TimeSpan | None:
+    span = query_window(query, now)
+    return None if span is None or span.precision == "vague" else span
+
+
+def _within(node: Node, window: TimeSpan) -> bool:
+    """The node tells of, or was said in, the window (a day's slack for a date without time)."""
+    attrs = node.attributes
+    for start, end in ((attrs.get("when"), attrs.get("when_end")), (attrs.get("said_at"), None)):
+        if not isinstance(start, str):
+            continue
+        try:
+            a = to_datetime(start)
+            b = to_datetime(end) if isinstance(end, str) else a + timedelta(days=1)
+        except ValueError:
+            continue
+        if a < window.end and b > window.start:
+            return True
+    return False
+
+
+def _edges_for(
+    sub: Subgraph | None, pairs: list[tuple[str, str]]
+) -> dict[tuple[str, str], EdgeRow]:
+    """The strongest-weighted edge joining each (a, b) pair, either way, in one pass."""
+    if sub is None or not pairs:
+        return {}
+    wanted = {frozenset(p): p for p in pairs}
+    out: dict[tuple[str, str], EdgeRow] = {}
+    for e in sub.edges:
+        pair = wanted.get(frozenset((e.src, e.dst)))
+        if pair is not None and (pair not in out or e.weight > out[pair].weight):
+            out[pair] = e
+    return out

@@ -1,0 +1,679 @@
+"""LoCoMo retrieval benchmark: ebbtide, a plain BM25 baseline and causal-memory 0.10.0.
+
+    ebbtide bench locomo --data /path/to/locomo.json          # every conversation, 3 systems
+    ebbtide bench locomo --data FILE --conversations conv-26 --limit-questions 50 --json
+    ebbtide bench locomo --data FILE --systems ebbtide --embeddings none
+
+``--data`` is any file in the LoCoMo layout (a list of ``{sample_id, conversation, qa}``, or
+one such object). The data is not shipped with ebbtide (CC BY-NC 4.0: evaluation only).
+
+Ingest. One fresh store per conversation and system, in a temporary directory:
+
+* ebbtide: each session through the public API, ``remember(messages=[{id, speaker, text,
+  caption?}], date=<session date>)`` (rule-based extraction; the turn's ``dia_id`` is the
+  message id, so every stored item's ``sources`` name the turns it came from), then
+  ``maintain()`` (what the first recall of a day runs by itself). The memory runs on the
+  system clock, as an import of a chat history does: the session dates date what was said
+  (``said_at``, and "yesterday" resolved to a day), not when ebbtide learned it.
+* bm25: the raw turns (text, plus "[image: caption]" when the turn shares an image) in an SQLite
+  FTS5 table (porter tokenizer, like ebbtide's own), queried with the OR of the question's
+  content words and ranked by ``bm25()``: what a keyword index over the transcript gives.
+* causal-memory: one ``record_fact(key=<dia_id>, value=<raw turn>)`` per turn (its fact layer
+  stores a text under a caller-chosen key that ``search_memory`` prints back, so each hit maps
+  to its turn exactly; its offline ``remember`` stores a whole session as one blob and loses
+  the turn). Queried with ``search_memory(query, limit)``; its facts, in display order, are the
+  ranking. BM25 only (no embedder in the wheel, no LLM). It runs in its own virtual
+  environment, driven by ``bench/reference/causal_memory_runner.py``: it needs a source
+  checkout of ebbtide (``bench/`` next to ``src/``, or in the working directory).
+
+Questions. Categories 1-4 (multi-hop, temporal, open-domain, single-hop); category 5
+(adversarial: the answer is not in the conversation) has no evidence to find. Evidence ids are
+normalised ("D:11:26" -> "D11:26", "D30:05" -> "D30:5", "D8:6; D9:17" -> two ids, spaces
+dropped); ids naming no turn of the conversation are dropped, and a question left with none is
+skipped (counted in the output).
+
+Ranking. ebbtide: ``recall(question, k=100, touch=False)`` (touch off, so scores do not depend
+on question order); each hit's ``node.sources`` in hit order (first occurrence kept) are the
+ranked turns: a hit whose sources are several turns covers all of them. Person items are
+skipped: their sources are every turn that names the person (an index, not evidence).
+
+Metrics, per system x category and over all four:
+
+* recall_any@k: at least one evidence turn in the top k turns; recall_all@k: all of them
+  (k = 5, 10, 50);
+* session recall_all@5: every evidence session among the sessions of the top 5 turns;
+* MRR: 1 / rank of the first evidence turn (0 when absent from the top 50);
+* ingest seconds, and p50 / p95 query latency of the call an agent makes (``recall(question,
+  k=10)``, ``search_memory(limit=10)``, BM25 ``LIMIT 10``): the whole call, the query embedding
+  included, made once per distinct question text before any other call with it, so no cache
+  answers it. The depth-50 call that is scored is timed too ("deep"). causal-memory's time is
+  measured inside its runner around the library call (no pipe, no parsing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import re
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from .errors import EbbtideError, ValidationError
+
+__all__ = [
+    "CATEGORIES",
+    "KS",
+    "METRICS",
+    "SYSTEMS",
+    "Conversation",
+    "add_arguments",
+    "load",
+    "main",
+    "normalise_evidence",
+    "render",
+    "run",
+    "run_from_args",
+    "score",
+]
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (5, 10, 50)
+RANK_DEPTH = max(KS)
+QUERY_K = 10  # what an agent asks for: the timed call
+RECALL_K = 100  # ebbtide hits asked for the ranking scored to depth 50 (hits share turns)
+SYSTEMS = ("ebbtide", "bm25", "causal-memory")
+ENTITY_KINDS = frozenset({"person"})
+METRICS = [*(f"{m}@{k}" for k in KS for m in ("any", "all")), "sess_all@5", "mrr"]
+
+# -- data --------------------------------------------------------------------------------------
+
+_EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
+
+
+def normalise_evidence(raw: Iterable[Any]) -> list[str]:
+    """Canonical dia ids from LoCoMo evidence strings, in order, deduplicated.
+
+    "D:11:26" -> "D11:26", "D30:05" -> "D30:5", "D8:6; D9:17" -> ["D8:6", "D9:17"], " D1:3 "
+    -> "D1:3"; a piece without a session and a turn number ("D") yields nothing.
+    """
+    out: list[str] = []
+    for item in raw:
+        for m in _EVIDENCE.finditer(str(item)):
+            ident = f"D{int(m.group(1))}:{int(m.group(2))}"
+            if ident not in out:
+                out.append(ident)
+    return out
+
+
+def session_of(dia_id: str) -> str:
+    return dia_id.split(":", 1)[0]
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    caption: str | None
+
+    def raw(self) -> str:
+        """The turn as one text, for the raw-turn systems."""
+        if self.caption:
+            return f"{self.text} [image: {self.caption}]".strip()
+        return self.text
+
+
+@dataclass
+class Session:
+    number: int
+    date: datetime | None
+    turns: list[Turn]
+
+
+@dataclass
+class Question:
+    text: str
+    category: int
+    evidence: list[str]
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    sessions: list[Session]
+    questions: list[Question]
+    skipped: int = 0  # questions of categories 1-4 left without valid evidence
+
+
+def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
+    """Conversations from a LoCoMo file; `only` keeps those sample ids (all must exist)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValidationError("data", f"cannot read {path}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ValidationError("data", f"{path} is not JSON: {exc}") from exc
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise ValidationError("data", "must be a LoCoMo conversation or a list of them")
+    out: list[Conversation] = []
+    for i, conv in enumerate(data):
+        if not isinstance(conv, dict) or not isinstance(conv.get("conversation"), dict):
+            raise ValidationError("data", f"item {i} has no 'conversation' object")
+        sample_id = str(conv.get("sample_id", f"conv-{i}"))
+        if only and sample_id not in only:
+            continue
+        try:
+            out.append(_conversation(sample_id, conv))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValidationError("data", f"{sample_id}: malformed ({exc!r})") from exc
+    if only:
+        missing = set(only) - {c.sample_id for c in out}
+        if missing:
+            raise ValidationError("conversations", f"none named {', '.join(sorted(missing))}")
+    if not out:
+        raise ValidationError("data", f"no conversation in {path}")
+    return out
+
+
+def _conversation(sample_id: str, conv: dict[str, Any]) -> Conversation:
+    from .timeparse import parse_datetime
+
+    body = conv["conversation"]
+    numbers = sorted(
+        int(m.group(1))
+        for key, value in body.items()
+        if (m := re.fullmatch(r"session_(\d+)", key)) and isinstance(value, list)
+    )
+    sessions: list[Session] = []
+    for n in numbers:
+        stamp = body.get(f"session_{n}_date_time")
+        date = parse_datetime(stamp) if isinstance(stamp, str) else None
+        turns = [
+            Turn(_turn_id(t["dia_id"]), t["speaker"], t.get("text") or "", t.get("blip_caption"))
+            for t in body[f"session_{n}"]
+        ]
+        sessions.append(Session(n, date, turns))
+    known = {t.dia_id for s in sessions for t in s.turns}
+    questions: list[Question] = []
+    skipped = 0
+    for qa in conv.get("qa", []):
+        if qa.get("category") not in CATEGORIES:
+            continue
+        evidence = [e for e in normalise_evidence(qa.get("evidence", [])) if e in known]
+        if not evidence:
+            skipped += 1
+            continue
+        questions.append(Question(qa["question"], int(qa["category"]), evidence))
+    return Conversation(sample_id, sessions, questions, skipped)
+
+
+def _turn_id(raw: str) -> str:
+    ids = normalise_evidence([raw])
+    return ids[0] if len(ids) == 1 else raw.strip()
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+
+def score(ranked: Sequence[str], evidence: Sequence[str]) -> dict[str, float]:
+    """The metrics of one question: `ranked` turn ids best first, `evidence` the gold ids."""
+    gold = set(evidence)
+    out: dict[str, float] = {}
+    for k in KS:
+        top = set(ranked[:k])
+        out[f"any@{k}"] = float(bool(gold & top))
+        out[f"all@{k}"] = float(gold <= top)
+    sessions = {session_of(x) for x in ranked[:5]}
+    out["sess_all@5"] = float({session_of(e) for e in gold} <= sessions)
+    first = next((i for i, x in enumerate(ranked[:RANK_DEPTH], 1) if x in gold), None)
+    out["mrr"] = 1.0 / first if first else 0.0
+    return out
+
+
+def pct(samples: Sequence[float], q: float) -> float | None:
+    if not samples:
+        return None
+    s = sorted(samples)
+    return s[min(len(s) - 1, max(0, round(q / 100 * (len(s) - 1))))]
+
+
+def _ms(samples: Sequence[float], q: float) -> float | None:
+    value = pct(samples, q)
+    return None if value is None else round(value * 1000, 3)
+
+
+@dataclass
+class Tally:
+    scores: dict[str, list[dict[str, float]]] = field(default_factory=dict)  # category -> rows
+    latencies: list[float] = field(default_factory=list)  # the k=10 call, fresh query text
+    deep_latencies: list[float] = field(default_factory=list)  # the depth-50 call
+    ingest: dict[str, float] = field(default_factory=dict)  # conversation -> seconds
+
+    def add(self, category: str, row: dict[str, float]) -> None:
+        self.scores.setdefault(category, []).append(row)
+        self.scores.setdefault("all", []).append(row)
+
+    def summary(self) -> dict[str, Any]:
+        cats: dict[str, Any] = {}
+        for name in [*CATEGORIES.values(), "all"]:
+            rows = self.scores.get(name, [])
+            if rows:
+                cats[name] = {"n": len(rows)} | {
+                    m: round(statistics.fmean(r[m] for r in rows), 4) for m in METRICS
+                }
+        return {
+            "categories": cats,
+            "ingest_s": {k: round(v, 3) for k, v in self.ingest.items()},
+            "ingest_total_s": round(sum(self.ingest.values()), 3),
+            "query_ms": {
+                "p50": _ms(self.latencies, 50),
+                "p95": _ms(self.latencies, 95),
+                "n": len(self.latencies),
+            },
+            "deep_ms": {"p50": _ms(self.deep_latencies, 50), "p95": _ms(self.deep_latencies, 95)},
+        }
+
+
+# -- systems: each ingests one conversation, then ranks its turns for a question ---------------
+
+
+class System(Protocol):
+    name: str
+
+    def ingest(self, conv: Conversation) -> float: ...
+
+    def rank(self, question: str, depth: int) -> tuple[list[str], float]: ...
+
+    def close(self) -> None: ...
+
+
+class EbbtideSystem:
+    name = "ebbtide"
+
+    def __init__(self, embeddings: str) -> None:
+        self.embeddings = embeddings
+        self.memory: Any = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+
+    def ingest(self, conv: Conversation) -> float:
+        from .memory import open_memory
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="locomo-ebbtide-")
+        self.memory = open_memory(
+            str(Path(self._tmp.name) / "memory.db"), embeddings=self.embeddings
+        )
+        if self.memory.embedder is not None:
+            self.memory.embedder.embed(["load the model before the clock starts"])
+        started = time.perf_counter()
+        for s in conv.sessions:
+            messages = [
+                {"id": t.dia_id, "speaker": t.speaker, "text": t.text, "caption": t.caption}
+                for t in s.turns
+            ]
+            self.memory.remember(messages=messages, date=s.date)
+        # What the first recall of the day would run anyway (tiers, activation): not a query cost.
+        self.memory.maintain()
+        return time.perf_counter() - started
+
+    def rank(self, question: str, depth: int) -> tuple[list[str], float]:
+        started = time.perf_counter()
+        result = self.memory.recall(
+            question, k=QUERY_K if depth <= QUERY_K else RECALL_K, touch=False
+        )
+        seconds = time.perf_counter() - started
+        return turns_of(result.hits)[:depth], seconds
+
+    def close(self) -> None:
+        if self.memory is not None:
+            self.memory.close()
+            self.memory = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+
+def turns_of(hits: Iterable[Any]) -> list[str]:
+    """Turn ids in the order recall hits name them; entity items index turns, they are skipped."""
+    ranked: dict[str, None] = {}
+    for hit in hits:
+        if hit.node.kind not in ENTITY_KINDS:
+            ranked.update(dict.fromkeys(hit.node.sources))
+    return list(ranked)
+
+
+class Bm25System:
+    """The baseline: SQLite FTS5 over the raw turns, ranked by bm25()."""
+
+    name = "bm25"
+
+    def __init__(self) -> None:
+        self.db: sqlite3.Connection | None = None
+
+    def ingest(self, conv: Conversation) -> float:
+        started = time.perf_counter()
+        self.db = sqlite3.connect(":memory:")
+        self.db.execute(
+            "CREATE VIRTUAL TABLE turns USING fts5(dia_id UNINDEXED, text, "
+            "tokenize='porter unicode61')"
+        )
+        self.db.executemany(
+            "INSERT INTO turns(dia_id, text) VALUES (?, ?)",
+            [(t.dia_id, t.raw()) for s in conv.sessions for t in s.turns],
+        )
+        self.db.commit()
+        return time.perf_counter() - started
+
+    def rank(self, question: str, depth: int) -> tuple[list[str], float]:
+        from .text import STOPWORDS
+
+        if self.db is None:
+            raise RuntimeError("bm25: ingest a conversation first")
+        started = time.perf_counter()
+        words = re.findall(r"[^\W_]+", question.lower())
+        terms = list(dict.fromkeys(w for w in words if w not in STOPWORDS)) or words
+        match = " OR ".join(f'"{w}"' for w in terms)
+        rows = (
+            self.db.execute(
+                "SELECT dia_id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT ?",
+                (match, depth),
+            ).fetchall()
+            if match
+            else []
+        )
+        return [r[0] for r in rows], time.perf_counter() - started
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+
+def bench_dir() -> Path | None:
+    """ebbtide's `bench/` folder (source checkout or working directory), where the reference
+    system's venv builder and runner live; None in an install without it."""
+    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
+        folder = root / "bench"
+        if (folder / "_venv.py").is_file() and (
+            folder / "reference" / "causal_memory_runner.py"
+        ).is_file():
+            return folder
+    return None
+
+
+class CausalMemorySystem:
+    """causal-memory 0.10.0 in its own venv, driven over bench/reference's JSON-lines runner."""
+
+    name = "causal-memory"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.proc: subprocess.Popen[str] | None = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+
+    def _send(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        if self.proc is None or self.proc.stdin is None or self.proc.stdout is None:
+            raise RuntimeError("causal-memory runner is not running")
+        self.proc.stdin.write(json.dumps(cmd) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("causal-memory runner exited")
+        return json.loads(line)
+
+    def _start(self) -> None:
+        spec = importlib.util.spec_from_file_location(
+            "_ebbtide_bench_venv", self.folder / "_venv.py"
+        )
+        if spec is None or spec.loader is None:
+            raise RuntimeError(f"cannot load {self.folder / '_venv.py'}")
+        venv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(venv)
+        python = venv.reference_python()  # builds the venv once, then reuses it
+        self.proc = subprocess.Popen(
+            [str(python), str(self.folder / "reference" / "causal_memory_runner.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+
+    def ingest(self, conv: Conversation) -> float:
+        if self.proc is None:
+            self._start()
+        self._tmp = tempfile.TemporaryDirectory(prefix="locomo-cm-")
+        r = self._send({"op": "open", "path": self._tmp.name})
+        if not r.get("ok"):
+            raise RuntimeError(f"causal-memory open failed: {r}")
+        calls = [
+            {
+                "op": "record_fact",
+                "key": t.dia_id,
+                "value": t.raw() or "(image)",
+                "parse": False,
+                "resolve": False,
+            }
+            for s in conv.sessions
+            for t in s.turns
+        ]
+        r = self._send({"op": "bulk", "calls": calls})
+        bad = [x for x in r["result"]["results"] if not x.get("ok")]
+        if bad:
+            raise RuntimeError(f"causal-memory ingest failed: {bad[0]}")
+        return float(r.get("seconds", 0.0))
+
+    def rank(self, question: str, depth: int) -> tuple[list[str], float]:
+        # resolve off: fact hits carry their key (the dia id) as printed, no lookup needed
+        r = self._send({"op": "search_memory", "query": question, "limit": depth, "resolve": False})
+        if not r.get("ok"):
+            return [], float(r.get("seconds", 0.0))
+        ranked: dict[str, None] = {}
+        for hit in r["result"].get("hits", []):
+            if hit.get("layer") == "fact" and hit.get("key"):
+                ranked.setdefault(hit["key"], None)
+        return list(ranked)[:depth], float(r.get("seconds", 0.0))
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self._send({"op": "close"})
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def shutdown(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(RuntimeError, OSError, ValueError):
+                self._send({"op": "quit"})
+            self.proc.wait(timeout=30)
+            self.proc = None
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def run(
+    conversations: Sequence[Conversation],
+    systems: Sequence[str],
+    *,
+    embeddings: str = "local",
+    limit_questions: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Every system over every conversation; the report `render` prints (or `--json` emits)."""
+    unknown = set(systems) - set(SYSTEMS)
+    if unknown or not systems:
+        raise ValidationError("systems", f"choose from {', '.join(SYSTEMS)}")
+    tallies = {name: Tally() for name in systems}
+    cm: CausalMemorySystem | None = None
+    if "causal-memory" in systems:
+        folder = bench_dir()
+        if folder is None:
+            raise ValidationError(
+                "systems", "causal-memory needs a source checkout of ebbtide (its bench/ folder)"
+            )
+        cm = CausalMemorySystem(folder)
+    try:
+        for conv in conversations:
+            questions = conv.questions[:limit_questions] if limit_questions else conv.questions
+            for name in systems:
+                system: System
+                if name == "ebbtide":
+                    system = EbbtideSystem(embeddings)
+                elif name == "bm25":
+                    system = Bm25System()
+                else:
+                    assert cm is not None
+                    system = cm
+                tally = tallies[name]
+                try:
+                    tally.ingest[conv.sample_id] = system.ingest(conv)
+                    timed: set[str] = set()
+                    for q in questions:
+                        if q.text not in timed:  # a repeated text may be answered from a cache
+                            timed.add(q.text)
+                            tally.latencies.append(system.rank(q.text, QUERY_K)[1])
+                        ranked, seconds = system.rank(q.text, RANK_DEPTH)
+                        tally.deep_latencies.append(seconds)
+                        tally.add(CATEGORIES[q.category], score(ranked, q.evidence))
+                finally:
+                    system.close()
+                if progress is not None:
+                    s = tally.summary()["categories"].get("all", {})
+                    progress(
+                        f"{conv.sample_id:<10} {name:<14} ingest "
+                        f"{tally.ingest[conv.sample_id]:7.2f}s  running any@10 "
+                        f"{s.get('any@10', 0):.3f} all@10 {s.get('all@10', 0):.3f}"
+                    )
+    finally:
+        if cm is not None:
+            cm.shutdown()
+    return {
+        "data": {
+            "conversations": [c.sample_id for c in conversations],
+            "questions": sum(
+                len(c.questions[:limit_questions] if limit_questions else c.questions)
+                for c in conversations
+            ),
+            "skipped_no_evidence": sum(c.skipped for c in conversations),
+            "turns": sum(len(s.turns) for c in conversations for s in c.sessions),
+        },
+        "settings": {
+            "embeddings": embeddings,
+            "query_k": QUERY_K,
+            "recall_k": RECALL_K,
+            "ks": list(KS),
+        },
+        "systems": {name: tallies[name].summary() for name in systems},
+    }
+
+
+def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
+    def fmt(v: object) -> str:
+        if v is None:
+            return "-"
+        if isinstance(v, float):
+            return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
+        return str(v)
+
+    widths = {c: max(len(c), *(len(fmt(r.get(c))) for r in rows)) for c in columns}
+    out = ["  ".join(c.ljust(widths[c]) for c in columns)]
+    out.append("  ".join("-" * widths[c] for c in columns))
+    out.extend("  ".join(fmt(r.get(c)).rjust(widths[c]) for c in columns) for r in rows)
+    return "\n".join(out)
+
+
+def render(report: dict[str, Any]) -> str:
+    d = report["data"]
+    lines = [
+        f"LoCoMo retrieval: {len(d['conversations'])} conversations "
+        f"({', '.join(d['conversations'])}), {d['turns']} turns, {d['questions']} questions "
+        f"(categories 1-4; {d['skipped_no_evidence']} skipped without valid evidence); "
+        f"ebbtide embeddings: {report['settings']['embeddings']}",
+        "",
+    ]
+    rows = [
+        {"system": name, "category": cat, **m}
+        for name, s in report["systems"].items()
+        for cat, m in s["categories"].items()
+    ]
+    lines += [_table(rows, ["system", "category", "n", *METRICS]), ""]
+    rows = [
+        {
+            "system": name,
+            "ingest_s": s["ingest_total_s"],
+            "query_p50_ms": s["query_ms"]["p50"],
+            "query_p95_ms": s["query_ms"]["p95"],
+            "deep_p50_ms": s["deep_ms"]["p50"],
+            "deep_p95_ms": s["deep_ms"]["p95"],
+        }
+        for name, s in report["systems"].items()
+    ]
+    lines.append(
+        _table(
+            rows,
+            ["system", "ingest_s", "query_p50_ms", "query_p95_ms", "deep_p50_ms", "deep_p95_ms"],
+        )
+    )
+    lines.append(
+        f"query: the k={QUERY_K} call an agent makes, once per distinct question (no cached "
+        f"query embedding); deep: the call scored to depth {RANK_DEPTH} (ebbtide: recall "
+        f"k={RECALL_K})."
+    )
+    return "\n".join(lines)
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--data", required=True, type=Path, help="a file in the LoCoMo JSON layout")
+    ap.add_argument("--conversations", help="comma-separated sample ids (default: all)")
+    ap.add_argument("--limit-questions", type=int, help="first N questions per conversation")
+    ap.add_argument("--embeddings", choices=("local", "http", "none"), default="local")
+    ap.add_argument(
+        "--systems", default=",".join(SYSTEMS), help=f"comma-separated, of {', '.join(SYSTEMS)}"
+    )
+    ap.add_argument("--json", action="store_true", help="machine-readable output")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """Run with parsed `add_arguments` options; print the table or the JSON report."""
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    if args.limit_questions is not None and args.limit_questions < 1:
+        raise ValidationError("limit-questions", "must be at least 1")
+    only = [c.strip() for c in args.conversations.split(",")] if args.conversations else None
+    conversations = load(args.data, only)
+    report = run(
+        conversations,
+        systems,
+        embeddings=args.embeddings,
+        limit_questions=args.limit_questions,
+        progress=None if args.quiet else lambda line: print(f"  {line}", file=sys.stderr),
+    )
+    print(json.dumps(report, indent=2) if args.json else render(report))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="ebbtide bench locomo",
+        description="Turn-level retrieval on LoCoMo conversations: ebbtide, BM25 over raw "
+        "turns, causal-memory 0.10.0.",
+    )
+    add_arguments(ap)
+    try:
+        return run_from_args(ap.parse_args(argv))
+    except EbbtideError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
