@@ -457,7 +457,7 @@ def test_an_avoided_effect_is_a_prevention():
 
 def test_a_fix_that_did_not_hold_caused_what_came_next():
     ex = run("Ana: The restart did not fix it after all: the pool ran dry again.")
-    restart = find(ex, "The restart", "event")
+    restart = find(ex, "The restart", "decision")  # a measure that was tried
     again = find(ex, "ran dry again", "outcome")
     assert relations(ex, restart, again) == {"caused"}
     assert ex.items[again].attributes["polarity"] < 0

@@ -533,6 +533,9 @@ class _Cue:
     effect: Literal["np", "clause", "full", "sentence"]
     weight: float = EXPLICIT
     verb: bool = True  # a verb cue can be negated and needs a cause that is not just a person
+    # The cause is a measure someone tried ("the restart did not fix it"): a decision, even
+    # when told as a noun phrase ("the nightly restarts").
+    tried: bool = False
 
 
 _CUES = [
@@ -580,6 +583,7 @@ _CUES = [
         "forward",
         "sentence",
         verb=False,
+        tried=True,
     ),
     # "It didn't help.": what was tried changed nothing
     _Cue(
@@ -589,6 +593,7 @@ _CUES = [
         "forward",
         "clause",
         verb=False,
+        tried=True,
     ),
     _Cue(
         r"(?:had|has|have)\s+no\s+(?:real\s+)?(?:effect|impact)(?:\s+on)?",
@@ -850,6 +855,7 @@ class _Extractor:
         self.pairs: set[frozenset[int]] = set()  # linked items, either way
         self.by_text: dict[str, int] = {}
         self.focus: list[tuple[int, int]] = []  # (message, item) each statement ends on
+        self.tried: set[int] = set()  # causes of a "did not fix it" claim: measures
         self.people: dict[str, dict[str, Any]] = {s: {"role": "speaker"} for s in self.speakers}
         self.name_words = frozenset(w for s in self.speakers for w in tokens(s))
 
@@ -1088,6 +1094,8 @@ class _Extractor:
             else:
                 effect, relation = self._effect(effect_text, k, msg, spans, relation)
             self._link(cause, effect, relation, f.weight)
+            if f.cue.tried:
+                self.tried.add(cause)
             # "That" after a prevention means the measure, not what did not happen.
             focus = cause if relation == "prevented" else effect
         return focus
@@ -1182,7 +1190,7 @@ class _Extractor:
             for s, _, r in self.links
             if r in ("prevented", "enabled")
             and outcome_polarity(self.drafts[s].item.text).score >= 0
-        }
+        } | self.tried
         names = [*self.people]
         for i, d in enumerate(self.drafts):
             item = d.item
@@ -1259,6 +1267,18 @@ def _first_clause(text: str, lo: int, hi: int) -> int:
 def _demodalise(text: str) -> str:
     """'would have lost data' -> 'had lost data': what was prevented, read as if it happened."""
     return _COUNTERFACTUAL.sub("had", text)
+
+
+_ACTOR = re.compile(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b")
+
+
+def actor(text: str) -> str | None:
+    """Who did it, when a description opens with a name and a past-tense verb ("Ana restarted
+    the workers"); None for a gerund ("Restarting ...") or a noun phrase ("The restart ...")."""
+    m = _ACTOR.match(text.strip())
+    if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower().endswith("ing"):
+        return None
+    return m.group(1) if _is_past(m.group(2)) else None
 
 
 def _annotate(text: str, spans: Sequence[TimeSpan]) -> str:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
 
-from . import causal, extract, predictions, scoring, validate
+from . import causal, extract, predictions, sameness, scoring, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
@@ -43,13 +43,19 @@ from .model import (
 from .polarity import outcome_polarity
 from .recall import recall as _recall
 from .store import PendingReview, SearchFilter, Store, open_store
-from .text import similarity
+from .text import normalize, similarity
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
 EXPORT_FORMAT = "ebbtide-jsonl/1"
 # Kinds an episode's decision or outcome may already exist as.
 EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
+# Nodes a new episode text is compared with (the best full-text matches).
+EPISODE_CANDIDATES = 10
+# Other wordings kept on an episode node, to recognise the event when it is told again.
+MAX_ALIASES = 8
+# Word rarity is counted up to this many nodes: commoner words all weigh about the same.
+RARITY_CAP = 1000
 
 
 @dataclass
@@ -218,6 +224,7 @@ class Memory(CausalOps):
         session = self._at(date, "date") if date is not None else None
         found = extract.extract(turns, session)
         now = self.now()
+        rarity = self._rarity()
         nodes: list[Node] = []
         edges: list[Edge] = []
         with self.store.transaction(), self._batch_embedding():
@@ -236,7 +243,7 @@ class Memory(CausalOps):
                 if item.when is not None:
                     attrs["when"] = item.when.isoformat()
                 if item.kind in EPISODE_KINDS:
-                    node = self._episode_node(item.text, item.kind, scope, task_tag, now)
+                    node = self._episode_node(item.text, item.kind, scope, task_tag, now, rarity)
                     node = node.model_copy(
                         update={
                             "sources": list(dict.fromkeys([*node.sources, *item.sources])),
@@ -636,24 +643,42 @@ class Memory(CausalOps):
         )
 
     def _episode_node(
-        self, text: str, kind: str, scope: str, task_tag: str | None, now: datetime
+        self,
+        text: str,
+        kind: str,
+        scope: str,
+        task_tag: str | None,
+        now: datetime,
+        rarity: Callable[[str], float] | None = None,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
-        was last recorded as a decision or as an outcome."""
+        was last recorded as a decision or as an outcome. With `rarity` (word weights), the
+        same event told in other words in the same task is that node too; the other wordings
+        are kept as its aliases."""
         same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
-            ids = [i for i, _ in self.store.text_search(text, 5, flt)]
-            same = [
-                n
-                for n in self.store.get_nodes(ids).values()
-                if similarity(text, n.text) >= causal.SAME_THING
-            ]
+            ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
+            found = self.store.get_nodes(ids)
+            candidates = [found[i] for i in ids if i in found]
+            same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
             same.sort(key=lambda n: -similarity(text, n.text))
+            if not same and rarity is not None:
+                told = self._told_again(text, kind, task_tag, candidates, rarity)
+                same = [told] if told is not None else []
         if same:
+            aliases = list(same[0].attributes.get("aliases", []))
+            if normalize(text) != normalize(same[0].text) and text not in aliases:
+                aliases = [*aliases, text][-MAX_ALIASES:]
             node = same[0].model_copy(
-                update={"last_read_at": now, "read_count": same[0].read_count + 1}
+                update={
+                    "last_read_at": now,
+                    "read_count": same[0].read_count + 1,
+                    "attributes": {**same[0].attributes, "aliases": aliases}
+                    if aliases
+                    else same[0].attributes,
+                }
             )
             self.store.update_node(node)
             return node
@@ -671,6 +696,57 @@ class Memory(CausalOps):
         self.store.add_node(node)
         self._embed([node])
         return node
+
+    def _told_again(
+        self,
+        text: str,
+        kind: str,
+        task_tag: str | None,
+        candidates: list[Node],
+        rarity: Callable[[str], float],
+    ) -> Node | None:
+        """The candidate that names the same event as `text` in other words, if one does."""
+        new = self._mention(text, kind, task_tag, None)
+        best, best_score = None, sameness.SAME_EVENT
+        for node in candidates:
+            if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
+                continue  # a conflict, known before reading the texts
+            for said in (node.text, *node.attributes.get("aliases", [])):
+                old = self._mention(said, node.kind, node.task_tag, node.polarity)
+                score = sameness.same_event(text, new, said, old, rarity)
+                if score >= best_score:
+                    best, best_score = node, score
+        return best
+
+    @staticmethod
+    def _mention(
+        text: str, kind: str, task_tag: str | None, polarity: float | None
+    ) -> sameness.Mention:
+        decision = kind == "decision"
+        if polarity is None:  # only an outcome's polarity is compared
+            polarity = 0.0 if decision else outcome_polarity(text).score
+        return sameness.Mention(
+            decision=decision,
+            polarity=polarity,
+            recurrence=bool(sameness.RECURRENCE.search(text)),
+            actor=extract.actor(text),
+            task_tag=task_tag,
+            identifiers=sameness.identifiers(text),
+        )
+
+    def _rarity(self) -> Callable[[str], float]:
+        """Word weights from the store: log(1 + cap / (1 + nodes holding the word)), counted
+        up to a cap, cached for one operation (the store changes between operations)."""
+        cache: dict[str, float] = {}
+        flt = SearchFilter(include_cold=True)
+
+        def weight(word: str) -> float:
+            if word not in cache:
+                df = len(self.store.text_search(word, RARITY_CAP, flt))
+                cache[word] = scoring.rarity(df, RARITY_CAP)
+            return cache[word]
+
+        return weight
 
     # decisions and facts ----------------------------------------------------------------------
 
@@ -708,8 +784,9 @@ class Memory(CausalOps):
             self._require({f"influenced_by[{i}]": x for i, x in enumerate(influencers)})
         now = self.now()
         with self.store.transaction():
-            d = self._episode_node(decision, "decision", scope, task_tag, now)
-            o = self._episode_node(outcome, "outcome", scope, task_tag, now)
+            rarity = self._rarity()
+            d = self._episode_node(decision, "decision", scope, task_tag, now, rarity)
+            o = self._episode_node(outcome, "outcome", scope, task_tag, now, rarity)
             if d.id == o.id:
                 raise ValidationError("outcome", "must differ from the decision", outcome)
             record = self._episode(

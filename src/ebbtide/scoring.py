@@ -256,3 +256,10 @@ def decision_reward(relation: str, outcome_polarity: float) -> float:
     """
     factor = {"caused": 1.0, "enabled": 0.5, "prevented": -1.0}.get(relation, 0.0)
     return max(-1.0, min(1.0, factor * outcome_polarity))
+
+
+def rarity(doc_frequency: int, cap: int) -> float:
+    """Inverse document frequency, log(1 + cap / (1 + df)): a word few nodes hold weighs
+    most; with df counted up to `cap`, the commonest words weigh log 2 (never zero, so they
+    still count a little)."""
+    return float(np.log1p(cap / (1 + min(max(doc_frequency, 0), cap))))

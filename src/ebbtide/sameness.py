@@ -1,0 +1,83 @@
+"""Whether two descriptions name the same event told in other words ("the checkout database ran
+out of connections" / "connection exhaustion on the checkout database"), without an LLM or
+embeddings: what the two share, weighted by how rare each word is, unless something in them
+says they are different events. Pure functions; the caller supplies the word weights."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .text import content_tokens, stem, tokens
+
+# Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
+# events of one incident share its product and component names but differ in what happened.
+SAME_EVENT = 0.4
+# A recurrence is a new occurrence, never the first one told again.
+RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """What decides sameness, read once from a description."""
+
+    decision: bool  # someone's action, not something that happened
+    polarity: float  # of an outcome: < 0 bad, > 0 good
+    recurrence: bool
+    actor: str | None  # who did it, when the text opens with a name and a past-tense verb
+    task_tag: str | None
+    identifiers: frozenset[str] = frozenset()  # "f1", "v2", "db3": names, never paraphrased
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """Words mixing letters and digits ("flag f10", "node db3"): identifiers, which a
+    paraphrase keeps as they are. Plain numbers ("100% disk") are quantities and may vary."""
+    return frozenset(
+        t for t in tokens(text) if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)
+    )
+
+
+def weighted_terms(text: str, weight: Callable[[str], float]) -> dict[str, float]:
+    """Stemmed content words of `text`, each with the weight of its surface form."""
+    out: dict[str, float] = {}
+    for tok in content_tokens(text) or tokens(text):
+        out.setdefault(stem(tok), weight(tok))
+    return out
+
+
+def overlap(a: Mapping[str, float], b: Mapping[str, float]) -> float:
+    """Weighted Jaccard: the weight of the shared words over the weight of all words."""
+    # fsum: exact sums, so the same words in any order give the same share (1.0 for a text
+    # against itself)
+    shared = math.fsum(min(a[t], b[t]) for t in a.keys() & b.keys())
+    total = math.fsum(max(a.get(t, 0.0), b.get(t, 0.0)) for t in a.keys() | b.keys())
+    return shared / total if total > 0 else 0.0
+
+
+def conflict(a: Mention, b: Mention) -> str | None:
+    """Why two mentions cannot be one event, if anything says so."""
+    if a.decision != b.decision:
+        return "an action and an outcome"
+    if a.task_tag != b.task_tag:
+        return "different tasks"  # a look-alike in another task is a pattern, not the event
+    if not a.decision and a.polarity * b.polarity < 0:
+        return "a failure and a success"
+    if a.recurrence != b.recurrence:
+        return "a recurrence"
+    if a.actor and b.actor and a.actor != b.actor:
+        return "different people"
+    if a.identifiers and b.identifiers and a.identifiers != b.identifiers:
+        return "different identifiers"
+    return None
+
+
+def same_event(
+    a: str, a_mention: Mention, b: str, b_mention: Mention, weight: Callable[[str], float]
+) -> float:
+    """How surely two descriptions name one event: 0 when something says they differ, else
+    the overlap of their weighted words."""
+    if conflict(a_mention, b_mention):
+        return 0.0
+    return overlap(weighted_terms(a, weight), weighted_terms(b, weight))

@@ -1,0 +1,192 @@
+"""The same event told in other words across sessions is one node; look-alikes that are other
+events (a recurrence, a success, another task's incident) stay apart."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ebbtide import extract, sameness, scoring
+
+TASK = "nimbus-checkout-hardening"
+
+
+def _session(memory, clock, text: str, task_tag: str = TASK, speaker: str = "Lena"):
+    clock.advance(days=1)
+    return memory.remember(
+        messages=[
+            {"speaker": "Theo", "text": "Quick update on Nimbus."},
+            {"speaker": speaker, "text": text},
+            {"speaker": "Theo", "text": "Thanks, noted."},
+        ],
+        date=clock().isoformat(),
+        task_tag=task_tag,
+    )
+
+
+def _nodes(result, kind: str) -> list:
+    return [n for n in result.nodes if n.kind == kind]
+
+
+def _outage_story(memory, clock):
+    first = _session(
+        memory, clock,
+        "Priya turned off the pool limits on the Nimbus checkout database, and as a result "
+        "the Nimbus checkout database ran out of connections.",
+    )  # fmt: skip
+    second = _session(
+        memory, clock,
+        "Acme opened a sev-1 ticket about Nimbus checkout because Nimbus checkout exhausted "
+        "its database connections.",
+    )  # fmt: skip
+    return first, second
+
+
+def test_the_same_outage_told_in_two_sessions_in_other_words_becomes_one_node(memory, clock):
+    first, second = _outage_story(memory, clock)
+    (outage,) = _nodes(first, "outcome")
+    assert outage.id in {n.id for n in second.nodes}
+    stored = memory.get(outage.id)
+    assert stored.attributes["aliases"] == ["Nimbus checkout exhausted its database connections."]
+
+
+def test_the_chain_traces_through_the_outage_told_in_other_words(memory, clock):
+    _outage_story(memory, clock)
+    chains = memory.trace_cause_chain("the Acme sev-1 ticket about Nimbus checkout").chains
+    assert chains
+    assert chains[0].steps[0].decision.startswith("Priya turned off the pool limits")
+    assert len(chains[0].steps) == 2
+
+
+def test_what_followed_the_outage_told_in_other_words_includes_the_escalation(memory, clock):
+    _outage_story(memory, clock)
+    result = memory.intervention_query("Nimbus checkout running out of database connections")
+    assert any("Acme opened a sev-1" in c.node.text for c in result.consequences)
+
+
+def test_a_recurrence_is_a_new_event_and_a_failed_fix_is_the_same_decision(memory, clock):
+    first, _ = _outage_story(memory, clock)
+    (outage,) = _nodes(first, "outcome")
+    fix = _session(
+        memory, clock,
+        "Dev restarted the Nimbus checkout app servers every night, so the Nimbus checkout "
+        "connection errors went away.",
+    )  # fmt: skip
+    clock.advance(days=10)
+    again = _session(
+        memory, clock,
+        "The nightly restarts of the Nimbus checkout app servers did not fix it after all: "
+        "the Nimbus checkout database ran out of connections again.",
+    )  # fmt: skip
+    assert outage.id not in {n.id for n in again.nodes}
+    (restart,) = _nodes(fix, "decision")
+    assert restart.id in {n.id for n in _nodes(again, "decision")}
+    updates = memory.resolve_updates(apply=True).updates
+    assert [u.old.outcome for u in updates] == ["The Nimbus checkout connection errors went away."]
+
+
+def test_a_twin_failure_in_another_task_stays_its_own_node(memory, clock):
+    first, _ = _outage_story(memory, clock)
+    (outage,) = _nodes(first, "outcome")
+    twin = _session(
+        memory, clock,
+        "Omar turned off pool limits on the Nimbus billing database, and as a result the "
+        "Nimbus billing database ran out of connections.",
+        task_tag="nimbus-billing-audit",
+    )  # fmt: skip
+    assert outage.id not in {n.id for n in twin.nodes}
+
+
+def test_a_success_is_never_the_failure_it_resembles(memory, clock):
+    first, _ = _outage_story(memory, clock)
+    (outage,) = _nodes(first, "outcome")
+    good = _session(
+        memory, clock,
+        "Mia put PgBouncer in front of the Nimbus checkout database, and as a result the "
+        "Nimbus checkout database connections stayed stable all month.",
+    )  # fmt: skip
+    assert outage.id not in {n.id for n in good.nodes}
+
+
+def test_what_a_failed_fix_was_told_as_a_noun_phrase_is_a_decision(memory, clock):
+    result = _session(
+        memory, clock,
+        "The extra Nimbus checkout replicas did not fix it after all: the Nimbus checkout "
+        "origin fell over again.",
+    )  # fmt: skip
+    assert [n.text for n in _nodes(result, "decision")] == ["The extra Nimbus checkout replicas"]
+
+
+def test_record_decision_joins_an_outcome_told_in_other_words_in_the_same_task(memory):
+    a = memory.record_decision(
+        "Priya turned off the pool limits on the Nimbus checkout database",
+        "the Nimbus checkout database ran out of connections",
+        task_tag=TASK,
+    )
+    c = memory.record_decision(
+        "Mia set a statement timeout on Nimbus checkout",
+        "Nimbus checkout exhausted its database connections",
+        "prevented",
+        task_tag=TASK,
+    )
+    assert c.outcome.id == a.outcome.id
+
+
+# the pure parts -----------------------------------------------------------------------------
+
+
+def _mention(**kw) -> sameness.Mention:
+    base = {
+        "decision": False, "polarity": -0.8, "recurrence": False, "actor": None,
+        "task_tag": "t",
+    }  # fmt: skip
+    return sameness.Mention(**{**base, **kw})
+
+
+def test_conflicts_name_why_two_mentions_are_different_events():
+    m = _mention()
+    assert sameness.conflict(m, m) is None
+    assert sameness.conflict(m, _mention(decision=True))
+    assert sameness.conflict(m, _mention(task_tag="other"))
+    assert sameness.conflict(m, _mention(polarity=0.7))
+    assert sameness.conflict(m, _mention(recurrence=True))
+    assert sameness.conflict(_mention(actor="Ana"), _mention(actor="Ben"))
+    assert sameness.conflict(_mention(actor="Ana"), m) is None  # "Restarting ..." names nobody
+    f1, f10 = sameness.identifiers("Enabled flag f1"), sameness.identifiers("Enabled flag f10")
+    assert sameness.conflict(_mention(identifiers=f1), _mention(identifiers=f10))
+    assert sameness.identifiers("hit 100% disk on db3") == {"db3"}
+
+
+def test_a_recurrence_is_read_from_again_another_recurred():
+    for text in ("the disk filled up again", "another outage hit", "the leak recurred"):
+        assert sameness.RECURRENCE.search(text)
+    assert not sameness.RECURRENCE.search("the disk filled up")
+
+
+def test_the_actor_is_a_name_before_a_past_tense_verb():
+    assert extract.actor("Ana restarted the workers") == "Ana"
+    assert extract.actor("Ana quickly put a cap on it") == "Ana"
+    assert extract.actor("Restarting the workers") is None
+    assert extract.actor("The deleted logs") is None
+    assert extract.actor("Nimbus checkout exhausted its connections") is None  # a product
+    assert extract.actor("Acme escalated a sev-1") == "Acme"
+    assert extract.actor("Connection exhaustion on Nimbus") is None
+
+
+words = st.dictionaries(st.sampled_from("abcdefghij"), st.floats(0.1, 5.0), max_size=8)
+
+
+@given(words, words)
+def test_overlap_is_symmetric_and_a_share(a, b):
+    x = sameness.overlap(a, b)
+    assert 0.0 <= x <= 1.0
+    assert abs(x - sameness.overlap(b, a)) < 1e-12
+    if a:
+        assert abs(sameness.overlap(a, a) - 1.0) < 1e-12
+
+
+@given(st.integers(0, 5000), st.integers(0, 5000))
+def test_rarer_words_weigh_more(df1, df2):
+    lo, hi = sorted((df1, df2))
+    assert scoring.rarity(lo, 1000) >= scoring.rarity(hi, 1000) >= scoring.rarity(10**6, 1000)
+    assert scoring.rarity(hi, 1000) > 0
