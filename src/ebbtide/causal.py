@@ -33,8 +33,9 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
+from .sameness import weighted_terms
 from .store import EdgeRow, SearchFilter, Store
-from .text import containment, shorten, similarity
+from .text import containment, names, shorten, similarity, terms
 
 # Relations along which one thing brings about another (backward tracing follows these).
 PRODUCING = frozenset({"caused", "enabled"})
@@ -42,18 +43,28 @@ PRODUCING = frozenset({"caused", "enabled"})
 SAME_THING = 0.8
 # Embedding cosine at which a text names the same thing in other words.
 CLOSE_MEANING = 0.75
-# A partial match must share this much of the question's words…
+# A partial match must hold this share of the question's words, weighted by rarity…
 MIN_COVER = 0.4
-# …and score at least this share of the best BM25 match.
+# …and score at least this share of the best partial match.
 MIN_RELATIVE = 0.7
+# Word rarity is counted up to this many nodes: commoner words all weigh about the same.
+RARITY_CAP = 1000
 # Kept for pattern queries: share of a query's words a pattern must mention.
 MIN_MATCH = 0.5
+# A lesson that names none of the names in a question (products, people) keeps this share of
+# its score.
+NAME_MISS = 0.5
 # Questions that ask for a remedy favour lessons that went well.
 REMEDY = re.compile(
     r"\b(fix|fixe[sd]|fixing|solve|resolv\w*|prevent\w*|avoid\w*|stop\w*|mitigat\w*|remed\w*|"
     r"workaround|cure|what works|handle|deal with|get rid of)\b",
     re.IGNORECASE,
 )
+# Nodes an action's consequences are spread from, at most.
+SEEDS = 5
+# An action's consequences come from the nodes that match it at least this well, relative to
+# the best match.
+SEED_RELATIVE = 0.8
 # An option with a record must be at least this clearly good or bad to beat an unknown one.
 KNOWN_MARGIN = 0.5
 DANGER_RISK = 0.6
@@ -76,41 +87,84 @@ def node_polarity(node: Node) -> float:
 
 
 def match_nodes(
-    ctx: Ctx, text: str, *, k: int = 5, kinds: frozenset[str] | None = None
+    ctx: Ctx,
+    text: str,
+    *,
+    k: int = 5,
+    kinds: frozenset[str] | None = None,
+    eligible: Callable[[list[str]], set[str]] | None = None,
 ) -> list[tuple[Node, float]]:
     """Nodes that name `text`: near-duplicates if there are any, else partial matches that
-    share enough of its words and score close to the best BM25 match (so the rare words of a
-    question, a product's codename say, decide between look-alikes)."""
+    hold enough of its words, weighted by rarity (so the rare words of a question, a
+    product's codename say, decide between look-alikes), and score close to the best one.
+    `eligible` keeps only the candidates a question can use (an action with a recorded
+    consequence, say), before the best is chosen."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     hits = ctx.store.text_search(text, 30, flt)
     cosine: dict[str, float] = {}
     if ctx.embed is not None:
         cosine = dict(ctx.store.vector_search(*ctx.embed(text), 10, flt))
-    if not hits and not cosine:
+    ids = list(dict.fromkeys([*(i for i, _ in hits), *cosine]))
+    if eligible is not None and ids:
+        keep = eligible(ids)
+        ids = [i for i in ids if i in keep]
+    if not ids:
         return []
-    top = hits[0][1] if hits and hits[0][1] > 0 else 1.0
-    bm25 = dict(hits)
-    ids = list(dict.fromkeys([*bm25, *cosine]))
     nodes = ctx.store.get_nodes(ids)
+    asked = names(text)
+    weights = weighted_terms(text, rarity(ctx))
+    total = sum(weights.values()) or 1.0
     scored = []
     for rank, ident in enumerate(ids):
         node = nodes[ident]
-        sim = similarity(text, node.text)
-        relative = bm25.get(ident, 0.0) / top
-        cover = containment(text, node.text)
-        scored.append((node, sim, cover, relative, cosine.get(ident, 0.0), rank))
+        said = wordings(node)  # the event as it was told each time
+        sim = max(similarity(text, x) for x in said)
+        held = set().union(*(terms(x) for x in said))
+        cover = sum(w for t, w in weights.items() if t in held) / total
+        scored.append((node, sim, cover * name_factor(asked, node), cosine.get(ident, 0.0), rank))
     # Words first; meaning (embeddings) only when no node shares enough of the words.
-    near = [s for s in scored if s[1] >= SAME_THING]
+    near = [(n, sim, rank) for n, sim, _, _, rank in scored if sim >= SAME_THING]
     if near:
-        pool = [(n, sim, rank) for n, sim, _, _, _, rank in near]
+        pool = near
     else:
-        pool = [
-            (n, cover * relative, rank)
-            for n, _, cover, relative, _, rank in scored
-            if cover >= MIN_COVER and relative >= MIN_RELATIVE
-        ] or [(n, cos, rank) for n, _, _, _, cos, rank in scored if cos >= CLOSE_MEANING]
+        partial = [(n, cover, rank) for n, _, cover, _, rank in scored if cover >= MIN_COVER]
+        best = max((c for _, c, _ in partial), default=0.0)
+        pool = [p for p in partial if p[1] >= MIN_RELATIVE * best] or [
+            (n, cos, rank) for n, _, _, cos, rank in scored if cos >= CLOSE_MEANING
+        ]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]
+
+
+def rarity(ctx: Ctx) -> Callable[[str], float]:
+    """Word weights from the store: log(1 + cap / (1 + nodes holding the word)), counted up
+    to a cap, cached for one question (the store changes between questions)."""
+    cache: dict[str, float] = {}
+    flt = SearchFilter(include_cold=True)
+
+    def weight(word: str) -> float:
+        if word not in cache:
+            df = len(ctx.store.text_search(word, RARITY_CAP, flt))
+            cache[word] = scoring.rarity(df, RARITY_CAP)
+        return cache[word]
+
+    return weight
+
+
+def name_factor(asked: set[str], node: Node) -> float:
+    """The share of a match's score kept by a node, by how many of the names a question asks
+    about it mentions (all: 1; none: NAME_MISS). The product, customer or person a question
+    names is the thing it is about; a node about another one is a weaker match however many
+    other words it shares."""
+    if not asked:
+        return 1.0
+    said = set().union(*(terms(x) for x in wordings(node)))
+    return NAME_MISS + (1 - NAME_MISS) * len(asked & said) / len(asked)
+
+
+def wordings(node: Node) -> list[str]:
+    """A node's text and the other words it was told in (an episode told again)."""
+    return [node.text, *node.attributes.get("aliases", [])]
 
 
 def strength(ctx: Ctx, weight: float, relation: str, reinforced_at: float) -> float:
@@ -171,6 +225,7 @@ def search_causal(
     ctx: Ctx, query: str | None, task_tag: str | None, limit: int
 ) -> CausalSearchResult:
     remedy = bool(query and REMEDY.search(query))
+    asked_names = names(query) if query else set()
     if query:
         found = ctx.store.text_search(query, 50, CAUSAL_FILTER)
         ids = [i for i, _ in found]
@@ -201,6 +256,9 @@ def search_causal(
             if remedy:
                 reward = scoring.decision_reward(lesson.relation, lesson.polarity or 0.0)
                 score *= 1.5 if reward > 0 else 0.5 if reward < 0 else 1.0
+            if asked_names:  # see name_factor
+                named = len(asked_names & terms(text)) / len(asked_names)
+                score *= NAME_MISS + (1 - NAME_MISS) * named
         else:
             score = lesson.strength
         hits.append(
@@ -251,9 +309,14 @@ def directory(ctx: Ctx, limit: int) -> CausalDirectory:
 
 def outcomes_matching(ctx: Ctx, description: str) -> list[tuple[Node, float]]:
     """Matched nodes that something produced (they have incoming causal edges)."""
-    matched = match_nodes(ctx, description, k=10)
-    with_causes = {e.dst for e in causal_edges(ctx, [n.id for n, _ in matched], "in", PRODUCING)}
-    return [(n, s) for n, s in matched if n.id in with_causes][:3]
+    return match_nodes(ctx, description, k=3, eligible=lambda ids: _ends(ctx, ids, "in"))
+
+
+def _ends(ctx: Ctx, ids: list[str], direction: str) -> set[str]:
+    """Of `ids`, those with a recorded consequence ("out") or a recorded cause ("in")."""
+    if direction == "out":
+        return {e.src for e in causal_edges(ctx, ids, "out")}
+    return {e.dst for e in causal_edges(ctx, ids, "in", PRODUCING)}
 
 
 def trace_cause(ctx: Ctx, description: str) -> TraceResult:
@@ -332,11 +395,15 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     A consequence reached with positive activation happened (or follows); one reached with
     negative activation was prevented. Bad outcomes that were prevented are protective.
     """
-    matched = [
-        (n, s)
-        for n, s in match_nodes(ctx, action, k=5)
-        if any(e.src == n.id for e in causal_edges(ctx, [n.id], "out"))
-    ]
+    # Of the nodes that name the action, those with a recorded consequence (an outcome that
+    # matches better but led nowhere does not crowd them out).
+    matched = match_nodes(ctx, action, k=SEEDS, eligible=lambda ids: _ends(ctx, ids, "out"))
+    if matched:
+        # What names the action about as well as the best match does; a weaker partial match
+        # is another action that shares some of its words ("deployed on Friday" for "canary
+        # deploys"), and its outcomes are not this action's.
+        best = max(s for _, s in matched)
+        matched = [(n, s) for n, s in matched if s >= SEED_RELATIVE * best]
     if task_tag is not None:
         out = causal_edges(ctx, [n.id for n, _ in matched], "out")
         full = ctx.store.get_edges([e.id for e in out])

@@ -54,8 +54,6 @@ EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
 EPISODE_CANDIDATES = 10
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
-# Word rarity is counted up to this many nodes: commoner words all weigh about the same.
-RARITY_CAP = 1000
 
 
 @dataclass
@@ -224,7 +222,7 @@ class Memory(CausalOps):
         session = self._at(date, "date") if date is not None else None
         found = extract.extract(turns, session)
         now = self.now()
-        rarity = self._rarity()
+        rarity = causal.rarity(self._ctx())
         nodes: list[Node] = []
         edges: list[Edge] = []
         with self.store.transaction(), self._batch_embedding():
@@ -458,9 +456,6 @@ class Memory(CausalOps):
         include_cold = validate.flag("include_cold", include_cold)
         kind_set = frozenset(validate.kind(x, "kinds") for x in kinds) if kinds else None
         self._maybe_maintain()
-        vector = None
-        if self.embedder is not None:
-            vector = (self.embedder.name, self.embedder.embed([query])[0])
         result = _recall(
             self.store,
             self.config,
@@ -469,7 +464,7 @@ class Memory(CausalOps):
             now=self.now(),
             flt=SearchFilter(include_cold=include_cold, kinds=kind_set, scope=scope),
             activation_ref=self._activation_ref(),
-            vector=vector,
+            embedder=self.embedder,
         )
         if touch and result.hits:
             # Knowledge that is used stays alive: hits are read, the links that lifted them fire.
@@ -734,20 +729,6 @@ class Memory(CausalOps):
             identifiers=sameness.identifiers(text),
         )
 
-    def _rarity(self) -> Callable[[str], float]:
-        """Word weights from the store: log(1 + cap / (1 + nodes holding the word)), counted
-        up to a cap, cached for one operation (the store changes between operations)."""
-        cache: dict[str, float] = {}
-        flt = SearchFilter(include_cold=True)
-
-        def weight(word: str) -> float:
-            if word not in cache:
-                df = len(self.store.text_search(word, RARITY_CAP, flt))
-                cache[word] = scoring.rarity(df, RARITY_CAP)
-            return cache[word]
-
-        return weight
-
     # decisions and facts ----------------------------------------------------------------------
 
     def record_decision(
@@ -784,7 +765,7 @@ class Memory(CausalOps):
             self._require({f"influenced_by[{i}]": x for i, x in enumerate(influencers)})
         now = self.now()
         with self.store.transaction():
-            rarity = self._rarity()
+            rarity = causal.rarity(self._ctx())
             d = self._episode_node(decision, "decision", scope, task_tag, now, rarity)
             o = self._episode_node(outcome, "outcome", scope, task_tag, now, rarity)
             if d.id == o.id:

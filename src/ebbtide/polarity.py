@@ -55,7 +55,7 @@ class Polarity:
 # Lexicon.  Phrase syntax:  words separated by spaces; a plain word also
 # matches its inflections (s/es/ed/ing, e-drop, doubled consonant, y->ies);
 # "=word" matches exactly; "word*" matches any word starting with it;
-# "~" skips 0-2 words inside the clause ("closed ~ deal").
+# "~" skips 0-3 words inside the clause ("closed ~ deal").
 # Values are magnitudes; the table decides the sign.
 # ---------------------------------------------------------------------------
 
@@ -98,6 +98,7 @@ BAD_TERMS: dict[str, float] = {
     "out of memory": 1.0, "ran out": 1.0, "run out": 1.0, "=hung": 1.0,
     "=hang": 1.0, "=hangs": 1.0, "=hanging": 1.0, "stuck": 1.0, "stall": 1.0,
     "=locked": 0.7, "locked up": 1.0, "contention": 0.7, "misfire": 1.0,
+    "table lock": 0.7, "lock wait": 0.7,
     "misconfigured": 0.7, "diverge": 1.0, "divergence": 1.0, "=nan": 1.0,
     "hallucinat*": 1.0, "overfit*": 0.7, "underperform*": 1.0, "plateau": 0.5,
     "restart": 0.5, "rollback": 1.0, "roll back": 1.0, "rolled back": 1.0,
@@ -188,7 +189,8 @@ FIX_TERMS: dict[str, float] = {
     "plug": 1.0, "closed out": 1.0, "=removed": 0.5,
     # coming through a bad event: "weathered the spike", "survived the failover"
     "survive": 1.0, "withstand": 1.0, "=withstood": 1.0, "=weathered": 1.0,
-    "=absorbed": 0.7, "ride out": 1.0, "=rode out": 1.0,
+    "=absorbed": 0.7, "ride out": 1.0, "=rode out": 1.0, "served ~ spike": 1.0,
+    "handled ~ spike": 1.0, "served ~ peak": 1.0, "handled ~ peak": 1.0,
     # success adjectives describe how an action went: "rollback was clean"
     "clean": 0.7, "cleanly": 0.7, "smooth": 1.0, "smoothly": 1.0,
     "success": 1.0, "successful": 1.0, "successfully": 1.0, "uneventful": 0.7,
@@ -406,7 +408,7 @@ DIRECTION_WINDOW = 6  # max tokens between a direction word and its subject quan
 OBJECT_WINDOW = 4  # ... and its object quantity ("reduced cold start time")
 OBJECT_STOPS = frozenset({"for", "at", "to", "by", "from", "after", "since", "with", "on",
                           "during", "until", "over", "of", "per"})
-GAP_MAX = 2  # "~" in a phrase skips up to this many tokens
+GAP_MAX = 3  # "~" in a phrase skips up to this many tokens ("served the launch-week spike")
 MAX_SENTENCE = 200  # tokens; longer runs without . ; ! ? are split
 
 # Clause structure.

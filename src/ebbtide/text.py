@@ -50,6 +50,17 @@ def terms(text: str) -> set[str]:
     return {stem(t) for t in (content_tokens(text) or tokens(text))}
 
 
+def names(text: str) -> set[str]:
+    """Stemmed capitalised words that are not function words ("Why did Acme escalate the
+    Orion outage?" -> acme, orion): the names a text mentions, roughly; a capitalised first
+    word that is no name ("Restarting ...") comes back too, as one more word to match."""
+    return {
+        stem(t.casefold())
+        for t in _WORD.findall(unicodedata.normalize("NFKC", text))
+        if t[0].isupper() and t[1:].islower() and t.casefold() not in STOPWORDS
+    }
+
+
 def similarity(a: str, b: str) -> float:
     """Overlap of terms, |A ∩ B| / |A ∪ B|: 1.0 for the same words in any case, order or
     inflection, robust to punctuation and trailing spaces."""
