@@ -18,13 +18,14 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
-
-import numpy as np
 
 from . import scoring
 from .clock import to_datetime
 from .config import DAY, Config
+from .embed import Embedder
 from .graph import Subgraph, spread_from
 from .model import Node, RecallHit, RecallResult, ViaEdge, Why
 from .store import EdgeRow, SearchFilter, Store
@@ -60,17 +61,25 @@ def recall(
     now: datetime,
     flt: SearchFilter,
     activation_ref: float,
-    vector: tuple[str, np.ndarray] | None = None,
+    embedder: Embedder | None = None,
 ) -> RecallResult:
-    """`vector` is (model name, query embedding) when embeddings are on."""
+    """`embedder` adds vector search when embeddings are on."""
     t = now.timestamp()
     n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k)
-    text_hits = store.text_search(query, n_candidates, flt)
+    # The query is embedded while full-text search runs: both release the GIL, and the
+    # embedding is most of a recall's time.
+    embedding = _embedder_pool().submit(embedder.embed, [query]) if embedder else None
+    try:
+        text_hits = store.text_search(query, n_candidates, flt)
+    finally:
+        vector = embedding.result()[0] if embedding is not None else None
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
-    if vector is not None:
+    if embedder is not None and vector is not None:
         lists["vector"] = [
-            i for i, cos in store.vector_search(*vector, n_candidates, flt) if cos >= MIN_COSINE
+            i
+            for i, cos in store.vector_search(embedder.name, vector, n_candidates, flt)
+            if cos >= MIN_COSINE
         ]
     pre = scoring.rrf(lists, config.rrf_k)
     if not pre:
@@ -192,6 +201,11 @@ def recall(
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return RecallResult(query=query, hits=hits)
+
+
+@functools.cache
+def _embedder_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="ebbtide-embed")
 
 
 def _window(query: str, now: datetime) -> TimeSpan | None:

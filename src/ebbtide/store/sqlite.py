@@ -584,7 +584,7 @@ class SQLiteStore:
         ids, matrix = self._vectors.refresh(self, model)
         if not ids:
             return []
-        scores = matrix @ np.asarray(query, dtype=np.float32)
+        scores = cosines(matrix, np.asarray(query, dtype=np.float32))
         out: list[tuple[str, float]] = []
         # Over-fetch, then filter: most top candidates usually pass.
         want = k
@@ -732,6 +732,19 @@ def _split_script(script: str) -> list[str]:
             statements.append(text)
             current = []
     return statements
+
+
+# Up to this many rows a single-threaded loop scores the vectors: a multi-threaded BLAS call
+# waits for every one of its threads, and on a busy machine one of them is often descheduled
+# (measured: 1,660 x 384, p50 0.06 ms either way, p95 10 ms threaded vs 0.4 ms single).
+SINGLE_THREAD_ROWS = 50_000
+
+
+def cosines(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """matrix @ query for unit-length rows and query."""
+    if matrix.shape[0] <= SINGLE_THREAD_ROWS:
+        return np.einsum("ij,j->i", matrix, query)
+    return matrix @ query
 
 
 class _VectorCache:
