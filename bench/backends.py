@@ -12,6 +12,7 @@ about three edges per node), maintained once, then measured through the public A
 * recall: `recall(query, k=10)` (text search, two-hop spreading, ranking, touch)
 * trace: `trace_cause_chain(outcome)`; spread: `spread_from` 10 seeds over 3 hops
 * Neo4j: queries and commits sent per recall (the store counts them)
+* ping: `Memory.ping()`, one trivial read, the floor under every other figure
 
 Embeddings are off (`EBBTIDE_EMBEDDINGS=none`) so the numbers are the store's: embedding a
 query costs the same on every backend. The Neo4j server runs with its default JIT (the test
@@ -155,6 +156,8 @@ def one(backend: str, url: str, size: int, samples: int, warmup: int) -> dict:
         trips.append(getattr(store, "round_trips", 0) - before)
 
     res["recall"] = summary_ms(timed(recall, samples))
+    # The floor under every figure: one trivial read of the store (for Neo4j a Bolt round trip).
+    res["ping"] = summary_ms(timed(lambda i: memory.ping(), samples))
     if hasattr(store, "round_trips"):
         res["round_trips_per_recall"] = sorted(trips)[len(trips) // 2]
     picks = [rng.choice(outcome_texts) for _ in range(samples)]
@@ -235,12 +238,16 @@ def main() -> None:
             "trace p50": r["trace"]["p50_ms"],
             "spread p50": r["spread"]["p50_ms"],
             "trips/recall": r.get("round_trips_per_recall"),
+            "ping p50": r["ping"]["p50_ms"],
             "maintain s": r["maintain_s"],
         }
         for r in rows
     ]
     print(table(flat, list(flat[0])))
-    print("\nms unless marked; trips/recall: Neo4j queries and commits per recall")
+    print(
+        "\nms unless marked; trips/recall: Neo4j queries and commits per recall; ping: one "
+        "trivial store read (Memory.ping), the cost of one round trip"
+    )
 
 
 if __name__ == "__main__":
