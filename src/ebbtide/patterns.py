@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from .causal import Ctx, lessons
+from .causal import PRODUCING, Ctx, lessons
 from .model import CAUSAL_RELATIONS, Edge, Lesson, Pattern, Supersession, new_edge
+from .sameness import RECURRENCE
 from .scoring import decision_reward
 from .store import SearchFilter
 from .text import content_tokens, similarity
@@ -103,6 +104,10 @@ def updates(ctx: Ctx, limit: int) -> list[Supersession]:
         group.sort(key=lambda x: (x.recorded_at, x.edge_id))
         newest = group[-1]
         new_sign = _sign(decision_reward(newest.relation, newest.polarity or 0.0))
+        if not new_sign and newest.relation in PRODUCING and RECURRENCE.search(newest.outcome):
+            # "the migration held the lock again": whatever it was, it came back after this
+            # decision, so the decision did not settle it
+            new_sign = -1
         if not new_sign:
             continue
         for old in group[:-1]:

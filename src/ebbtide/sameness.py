@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .text import content_tokens, stem, tokens
+from .text import content_tokens, root, tokens
 
 # Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
 # events of one incident share its product and component names but differ in what happened.
@@ -43,7 +43,7 @@ def weighted_terms(text: str, weight: Callable[[str], float]) -> dict[str, float
     """Stemmed content words of `text`, each with the weight of its surface form."""
     out: dict[str, float] = {}
     for tok in content_tokens(text) or tokens(text):
-        out.setdefault(stem(tok), weight(tok))
+        out.setdefault(root(tok), weight(tok))
     return out
 
 

@@ -45,9 +45,17 @@ def stem(word: str) -> str:
     return word
 
 
+def root(word: str) -> str:
+    """`stem`, then a final silent e dropped ("cache" and "caching" -> "cach", "expire" and
+    "expired" -> "expir"), so a verb meets its -ing and -ed forms. For comparing two texts;
+    indexes keep `stem`, which stored data was built with."""
+    word = stem(word)
+    return word[:-1] if len(word) > 3 and word.endswith("e") and not word.endswith("ee") else word
+
+
 def terms(text: str) -> set[str]:
     """Stemmed content words: what two texts must share to be about the same thing."""
-    return {stem(t) for t in (content_tokens(text) or tokens(text))}
+    return {root(t) for t in (content_tokens(text) or tokens(text))}
 
 
 def names(text: str) -> set[str]:
@@ -55,7 +63,7 @@ def names(text: str) -> set[str]:
     Orion outage?" -> acme, orion): the names a text mentions, roughly; a capitalised first
     word that is no name ("Restarting ...") comes back too, as one more word to match."""
     return {
-        stem(t.casefold())
+        root(t.casefold())
         for t in _WORD.findall(unicodedata.normalize("NFKC", text))
         if t[0].isupper() and t[1:].islower() and t.casefold() not in STOPWORDS
     }
@@ -73,7 +81,7 @@ def similarity(a: str, b: str) -> float:
 def containment(query: str, text: str) -> float:
     """Share of the query's terms found in text."""
     q = terms(query)
-    return len(q & {stem(t) for t in tokens(text)}) / len(q) if q else 0.0
+    return len(q & {root(t) for t in tokens(text)}) / len(q) if q else 0.0
 
 
 def query_terms(text: str) -> list[str]:
