@@ -1,0 +1,192 @@
+"""`ebbtide bench locomo`: evidence ids are normalised, recall is scored per question, the
+command runs on any file in the LoCoMo layout (here a tiny synthetic one) and emits JSON."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ebbtide.bench_locomo import KS, METRICS, load, normalise_evidence, score
+from ebbtide.cli import main
+from ebbtide.errors import ValidationError
+
+
+def turn(dia_id: str, speaker: str, text: str, **extra: str) -> dict:
+    return {"dia_id": dia_id, "speaker": speaker, "text": text, **extra}
+
+
+FIXTURE = {
+    "sample_id": "conv-tiny",
+    "conversation": {
+        "speaker_a": "Ana",
+        "speaker_b": "Bo",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            turn("D1:1", "Ana", "I adopted a puppy called Biscuit yesterday!"),
+            turn("D1:2", "Bo", "Congrats! What breed is Biscuit?"),
+            turn("D1:3", "Ana", "Biscuit is a beagle, very curious."),
+        ],
+        "session_2_date_time": "10:37 am on 27 June, 2023",
+        "session_2": [
+            turn("D2:1", "Bo", "I finally ran the city marathon last weekend."),
+            turn("D2:2", "Ana", "Amazing! Biscuit and I cheered from the park."),
+            turn("D2:3", "Bo", "Here is my medal.", blip_caption="a photo of a gold medal"),
+        ],
+    },
+    "qa": [
+        {"question": "What breed is Ana's puppy?", "answer": "beagle", "category": 4,
+         "evidence": ["D1:3 "]},
+        {"question": "When did Ana adopt Biscuit?", "answer": "7 May 2023", "category": 2,
+         "evidence": ["D:1:1"]},
+        {"question": "What did Bo and Ana do around the marathon?", "answer": "ran, cheered",
+         "category": 1, "evidence": ["D2:01", "D2:2"]},
+        {"question": "What might Ana do with Biscuit?", "answer": "walks", "category": 3,
+         "evidence": ["D1:1; D2:2"]},
+        {"question": "What colour is Bo's car?", "category": 5, "evidence": [],
+         "adversarial_answer": "red"},
+        {"question": "Who is Carl?", "answer": "?", "category": 4, "evidence": ["D9:9", "D"]},
+    ],
+}  # fmt: skip
+
+
+@pytest.fixture
+def locomo_file(tmp_path):
+    path = tmp_path / "locomo-tiny.json"
+    path.write_text(json.dumps([FIXTURE]), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("raw", "ids"),
+    [
+        (["D1:3"], ["D1:3"]),
+        (["D1:3 "], ["D1:3"]),
+        (["D:1:3"], ["D1:3"]),
+        (["D1:03"], ["D1:3"]),
+        (["D8:6; D9:17"], ["D8:6", "D9:17"]),
+        (["D1:3", "d1:3"], ["D1:3"]),
+        (["D"], []),
+    ],
+)
+def test_malformed_evidence_ids_are_normalised(raw, ids):
+    assert normalise_evidence(raw) == ids
+
+
+@given(
+    session=st.integers(1, 99),
+    number=st.integers(1, 999),
+    colon=st.booleans(),
+    zeros=st.integers(0, 2),
+    pad=st.sampled_from(["", " ", "  "]),
+)
+def test_any_spelling_of_an_id_normalises_to_the_canonical_one(session, number, colon, zeros, pad):
+    raw = f"{pad}D{':' if colon else ''}{session}:{'0' * zeros}{number}{pad}"
+    assert normalise_evidence([raw]) == [f"D{session}:{number}"]
+
+
+def test_recall_any_needs_one_evidence_turn_and_recall_all_needs_every_one():
+    ranked = ["D1:1", "D3:4", "D2:2", "D1:2", "D1:5", "D4:1"] + [f"D5:{i}" for i in range(1, 60)]
+    row = score(ranked, ["D2:2", "D4:1"])
+    assert row["any@5"] == 1.0  # D2:2 at rank 3
+    assert row["all@5"] == 0.0  # D4:1 is sixth
+    assert row["all@10"] == 1.0
+    assert row["mrr"] == pytest.approx(1 / 3)
+    assert row["sess_all@5"] == 0.0  # session D4 is not among the top five turns' sessions
+    missing = score(ranked, ["D9:9"])
+    assert missing["any@50"] == 0.0 and missing["mrr"] == 0.0
+
+
+turn_ids = st.builds(lambda s, t: f"D{s}:{t}", st.integers(1, 4), st.integers(1, 30))
+
+
+@given(
+    ranked=st.lists(turn_ids, unique=True, max_size=80),
+    evidence=st.lists(turn_ids, unique=True, min_size=1, max_size=4),
+)
+def test_scores_are_consistent_whatever_the_ranking(ranked, evidence):
+    row = score(ranked, evidence)
+    assert set(row) == set(METRICS)
+    for small, large in itertools.pairwise(KS):
+        assert row[f"any@{small}"] <= row[f"any@{large}"]
+        assert row[f"all@{small}"] <= row[f"all@{large}"]
+    for k in KS:
+        assert row[f"all@{k}"] <= row[f"any@{k}"]
+    assert (row["mrr"] > 0) == (row["any@50"] == 1.0)
+    if len(evidence) == 1:
+        assert row["any@10"] == row["all@10"]
+
+
+def test_loading_keeps_categories_1_to_4_with_valid_evidence(locomo_file):
+    (conv,) = load(locomo_file)
+    assert [t.dia_id for s in conv.sessions for t in s.turns][:3] == ["D1:1", "D1:2", "D1:3"]
+    assert conv.sessions[1].date is not None and conv.sessions[1].date.month == 6
+    assert [(q.category, q.evidence) for q in conv.questions] == [
+        (4, ["D1:3"]),
+        (2, ["D1:1"]),
+        (1, ["D2:1", "D2:2"]),
+        (3, ["D1:1", "D2:2"]),
+    ]
+    assert conv.skipped == 1  # "Who is Carl?" names no turn of the conversation
+
+
+def test_bad_data_is_refused_with_a_clear_error(tmp_path):
+    with pytest.raises(ValidationError, match="cannot read"):
+        load(tmp_path / "absent.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"sample_id": "x"}]')
+    with pytest.raises(ValidationError, match="no 'conversation'"):
+        load(broken)
+
+
+def test_the_command_scores_every_system_and_emits_json(locomo_file, capsys):
+    code = main(
+        ["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+         "--systems", "ebbtide,bm25", "--embeddings", "none"]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["data"] == {
+        "conversations": ["conv-tiny"],
+        "questions": 4,
+        "skipped_no_evidence": 1,
+        "turns": 6,
+    }
+    assert set(report["systems"]) == {"ebbtide", "bm25"}
+    for system in report["systems"].values():
+        assert set(system) >= {"categories", "ingest_s", "ingest_total_s", "query_ms", "deep_ms"}
+        assert set(system["categories"]) == {
+            "multi-hop", "temporal", "open-domain", "single-hop", "all"
+        }  # fmt: skip
+        assert set(system["categories"]["all"]) == {"n", *METRICS}
+        assert system["categories"]["all"]["n"] == 4
+        assert system["query_ms"]["n"] == 4 and system["query_ms"]["p50"] >= 0
+    # The breed is said in one turn that both systems find.
+    assert report["systems"]["ebbtide"]["categories"]["single-hop"]["any@5"] == 1.0
+
+
+def test_the_command_prints_a_table_without_json(locomo_file, capsys):
+    code = main(
+        ["bench", "locomo", "--data", str(locomo_file), "--quiet", "--systems", "bm25",
+         "--limit-questions", "2"]
+    )  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "LoCoMo retrieval: 1 conversations" in out and "query_p50_ms" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--systems", "ebbtide,elastic"], "systems"),
+        (["--conversations", "conv-404"], "conv-404"),
+        (["--limit-questions", "0"], "limit-questions"),
+    ],
+)
+def test_bad_options_are_reported_not_raised(locomo_file, capsys, args, message):
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet", *args])
+    assert code == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,57 @@
+"""A query that names a time ("last week", "in January 2024") lifts what was said or happened
+then, resolved against the memory's own clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import ManualClock, open_memory
+
+
+@pytest.fixture
+def diary():
+    clock = ManualClock("2024-03-20T10:00:00+00:00")  # a Wednesday
+    with open_memory(":memory:", clock=clock, embeddings="none") as memory:
+        said = "I painted the kitchen. The kitchen looks great."
+        memory.remember(
+            messages=[{"speaker": "Ana", "text": said}], date="2024-01-10T18:00:00+00:00"
+        )
+        memory.remember(
+            messages=[{"speaker": "Ana", "text": "I went hiking with Bo."}],
+            date="2024-01-12T18:00:00+00:00",
+        )
+        memory.remember(
+            messages=[{"speaker": "Ana", "text": "I painted the garden fence."}],
+            date="2024-03-13T18:00:00+00:00",  # last week, seen from 20 March
+        )
+        yield memory
+
+
+def top(memory, query: str) -> str:
+    hits = [h for h in memory.recall(query, k=5, touch=False).hits if h.node.kind != "person"]
+    return hits[0].node.text
+
+
+def test_without_a_time_the_words_decide(diary):
+    assert top(diary, "What did Ana paint?") == "Ana painted the kitchen."
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What did Ana do last week?", "Ana painted the garden fence."),
+        ("What did Ana paint last week?", "Ana painted the garden fence."),
+        ("What did Ana do in January 2024?", "Ana painted the kitchen."),
+        ("What did Ana do on 12 January 2024?", "Ana went hiking with Bo."),
+    ],
+)
+def test_what_was_said_in_the_named_time_ranks_first(diary, query, expected):
+    assert top(diary, query) == expected
+
+
+def test_the_window_follows_the_memory_clock(diary):
+    diary.clock.set("2024-01-17T10:00:00+00:00")  # now "last week" is 8-14 January
+    assert top(diary, "What did Ana do last week?") in {
+        "Ana painted the kitchen.",
+        "Ana went hiking with Bo.",
+    }
