@@ -18,8 +18,6 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
-import functools
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from . import scoring
@@ -66,16 +64,11 @@ def recall(
     """`embedder` adds vector search when embeddings are on."""
     t = now.timestamp()
     n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k)
-    # The query is embedded while full-text search runs: both release the GIL, and the
-    # embedding is most of a recall's time.
-    embedding = _embedder_pool().submit(embedder.embed, [query]) if embedder else None
-    try:
-        text_hits = store.text_search(query, n_candidates, flt)
-    finally:
-        vector = embedding.result()[0] if embedding is not None else None
+    text_hits = store.text_search(query, n_candidates, flt)
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
-    if embedder is not None and vector is not None:
+    if embedder is not None:
+        vector = embedder.embed([query])[0]
         lists["vector"] = [
             i
             for i, cos in store.vector_search(embedder.name, vector, n_candidates, flt)
@@ -201,11 +194,6 @@ def recall(
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return RecallResult(query=query, hits=hits)
-
-
-@functools.cache
-def _embedder_pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="ebbtide-embed")
 
 
 def _window(query: str, now: datetime) -> TimeSpan | None:
