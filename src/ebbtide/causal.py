@@ -100,19 +100,10 @@ def match_nodes(
     `eligible` keeps only the candidates a question can use (an action with a recorded
     consequence, say), before the best is chosen."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
-    hits = ctx.store.text_search(text, 30, flt)
-    cosine: dict[str, float] = {}
-    if ctx.embed is not None:
-        cosine = dict(ctx.store.vector_search(*ctx.embed(text), 10, flt))
-    ids = list(dict.fromkeys([*(i for i, _ in hits), *cosine]))
-    if eligible is not None and ids:
-        keep = eligible(ids)
-        ids = [i for i in ids if i in keep]
-    if not ids:
-        return []
+    ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
     asked = names(text)
-    weights = weighted_terms(text, rarity(ctx))
+    weights = weighted_terms(text, rarity(ctx)) if ids else {}
     total = sum(weights.values()) or 1.0
     scored = []
     for rank, ident in enumerate(ids):
@@ -121,19 +112,27 @@ def match_nodes(
         sim = max(similarity(text, x) for x in said)
         held = set().union(*(terms(x) for x in said))
         cover = sum(w for t, w in weights.items() if t in held) / total
-        scored.append((node, sim, cover * name_factor(asked, node), cosine.get(ident, 0.0), rank))
+        scored.append((node, sim, cover * name_factor(asked, node), rank))
     # Words first; meaning (embeddings) only when no node shares enough of the words.
-    near = [(n, sim, rank) for n, sim, _, _, rank in scored if sim >= SAME_THING]
-    if near:
-        pool = near
-    else:
-        partial = [(n, cover, rank) for n, _, cover, _, rank in scored if cover >= MIN_COVER]
+    pool = [(n, sim, rank) for n, sim, _, rank in scored if sim >= SAME_THING]
+    if not pool:
+        partial = [(n, cover, rank) for n, _, cover, rank in scored if cover >= MIN_COVER]
         best = max((c for _, c, _ in partial), default=0.0)
-        pool = [p for p in partial if p[1] >= MIN_RELATIVE * best] or [
-            (n, cos, rank) for n, _, _, cos, rank in scored if cos >= CLOSE_MEANING
-        ]
+        pool = [p for p in partial if p[1] >= MIN_RELATIVE * best]
+    if not pool and ctx.embed is not None:
+        found = dict(ctx.store.vector_search(*ctx.embed(text), 10, flt))
+        close = _usable([i for i, c in found.items() if c >= CLOSE_MEANING], eligible)
+        near = ctx.store.get_nodes(close)
+        pool = [(near[i], found[i], rank) for rank, i in enumerate(close) if i in near]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]
+
+
+def _usable(ids: list[str], eligible: Callable[[list[str]], set[str]] | None) -> list[str]:
+    if eligible is None or not ids:
+        return ids
+    keep = eligible(ids)
+    return [i for i in ids if i in keep]
 
 
 def rarity(ctx: Ctx) -> Callable[[str], float]:

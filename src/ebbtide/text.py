@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -45,6 +46,7 @@ def stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=1 << 16)  # called for every word of every candidate compared
 def root(word: str) -> str:
     """`stem`, then a final silent e dropped ("cache" and "caching" -> "cach", "expire" and
     "expired" -> "expir"), so a verb meets its -ing and -ed forms. For comparing two texts;
