@@ -589,7 +589,7 @@ def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
         return str(v)
 
     widths = {c: max(len(c), *(len(fmt(r.get(c))) for r in rows)) for c in columns}
-    out = ["  ".join(c.ljust(widths[c]) for c in columns)]
+    out = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
     out.append("  ".join("-" * widths[c] for c in columns))
     out.extend("  ".join(fmt(r.get(c)).rjust(widths[c]) for c in columns) for r in rows)
     return "\n".join(out)
