@@ -190,3 +190,42 @@ def test_rarer_words_weigh_more(df1, df2):
     lo, hi = sorted((df1, df2))
     assert scoring.rarity(lo, 1000) >= scoring.rarity(hi, 1000) >= scoring.rarity(10**6, 1000)
     assert scoring.rarity(hi, 1000) > 0
+
+
+def test_a_fix_said_not_to_have_held_is_the_fix_recorded_before_in_other_words(memory, clock):
+    fix = _session(
+        memory, clock,
+        "Dev added a cron job that restarts Nimbus checkout nightly, so the Nimbus checkout "
+        "connection errors went away.",
+    )  # fmt: skip
+    clock.advance(days=10)
+    again = _session(
+        memory, clock,
+        "Restarting the Nimbus checkout app servers every night did not fix it after all: "
+        "the Nimbus checkout database ran out of connections again.",
+    )  # fmt: skip
+    (cron,) = _nodes(fix, "decision")
+    assert [n.id for n in _nodes(again, "decision")] == [cron.id]
+    updates = memory.resolve_updates(apply=True).updates
+    assert [u.old.outcome for u in updates] == ["The Nimbus checkout connection errors went away."]
+
+
+def test_a_fix_said_not_to_have_held_is_not_a_decision_that_went_badly(memory, clock):
+    bad = _session(
+        memory, clock,
+        "Dev added a cron job that restarts Nimbus checkout nightly, and as a result the "
+        "Nimbus checkout database ran out of connections.",
+    )  # fmt: skip
+    again = _session(
+        memory, clock,
+        "Restarting the Nimbus checkout app servers every night did not fix it after all: "
+        "the Nimbus checkout database ran out of connections again.",
+    )  # fmt: skip
+    (cron,) = _nodes(bad, "decision")
+    assert cron.id not in {n.id for n in again.nodes}
+
+
+def test_one_person_doing_two_things_to_one_product_makes_two_decisions(memory):
+    a = memory.record_decision("Kai added a cron job to Centaurus", "Centaurus got a cron job")
+    b = memory.record_decision("Kai added an index to Centaurus", "Centaurus got an index")
+    assert a.decision.id != b.decision.id

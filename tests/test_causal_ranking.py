@@ -3,6 +3,7 @@ it describes, and what that action led to."""
 
 from __future__ import annotations
 
+from ebbtide import causal
 from ebbtide.polarity import outcome_polarity
 from ebbtide.text import containment, names, terms
 
@@ -100,3 +101,12 @@ def test_a_problem_back_again_after_a_fix_supersedes_the_fix_that_seemed_to_work
     )
     updates = memory.resolve_updates(apply=True).updates
     assert [u.old.outcome for u in updates] == ["writes resumed at once"]
+
+
+def test_a_question_verb_weighs_as_rare_as_all_its_inflections(memory):
+    for what in ("a cron job", "an index", "a cache", "a replica", "a queue"):
+        memory.record_decision(f"Kai added {what} to Centaurus", f"Centaurus got {what}")
+    memory.record_decision("Dario enforced session quotas", "Centaurus stayed up")
+    weight = causal.rarity(memory._ctx())
+    # the index stems "added" apart from "add"; the weight must not take "add" for unseen
+    assert weight("add") == weight("added") == weight("adding") < weight("quotas")

@@ -35,7 +35,7 @@ from .model import (
 from .polarity import outcome_polarity
 from .sameness import weighted_terms
 from .store import EdgeRow, SearchFilter, Store
-from .text import containment, names, shorten, similarity, terms
+from .text import containment, names, root, shorten, similarity, terms
 
 # Relations along which one thing brings about another (backward tracing follows these).
 PRODUCING = frozenset({"caused", "enabled"})
@@ -49,6 +49,8 @@ MIN_COVER = 0.4
 MIN_RELATIVE = 0.7
 # Word rarity is counted up to this many nodes: commoner words all weigh about the same.
 RARITY_CAP = 1000
+# Endings a word's root takes in its common inflections, for counting how rare it is.
+INFLECTIONS = ("", "e", "s", "es", "ed", "ing")
 # Kept for pattern queries: share of a query's words a pattern must mention.
 MIN_MATCH = 0.5
 # A lesson that names none of the names in a question (products, people) keeps this share of
@@ -142,10 +144,14 @@ def rarity(ctx: Ctx) -> Callable[[str], float]:
     flt = SearchFilter(include_cold=True)
 
     def weight(word: str) -> float:
-        if word not in cache:
-            df = len(ctx.store.text_search(word, RARITY_CAP, flt))
-            cache[word] = scoring.rarity(df, RARITY_CAP)
-        return cache[word]
+        key = root(word.casefold())
+        if key not in cache:
+            # Counted over the word's inflections ("add", "added", "adding"): texts are
+            # compared by roots, and the index stems some forms apart ("added" -> "ad").
+            forms = {word, *(key + end for end in INFLECTIONS)}
+            df = len(ctx.store.text_search(" ".join(sorted(forms)), RARITY_CAP, flt))
+            cache[key] = scoring.rarity(df, RARITY_CAP)
+        return cache[key]
 
     return weight
 

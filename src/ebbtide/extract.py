@@ -1201,6 +1201,8 @@ class _Extractor:
             agent = self._agentive(item.text, names) or i in measures
             if i in causal_src and agent:
                 item.kind = "decision"
+                if i in self.tried:
+                    item.attributes["tried"] = True  # a fix said not to have held
             elif i in causal_dst:
                 item.kind = "outcome"
             elif item.kind in ("note", "fact"):

@@ -241,7 +241,10 @@ class Memory(CausalOps):
                 if item.when is not None:
                     attrs["when"] = item.when.isoformat()
                 if item.kind in EPISODE_KINDS:
-                    node = self._episode_node(item.text, item.kind, scope, task_tag, now, rarity)
+                    node = self._episode_node(
+                        item.text, item.kind, scope, task_tag, now, rarity,
+                        tried=bool(item.attributes.get("tried")),
+                    )  # fmt: skip
                     node = node.model_copy(
                         update={
                             "sources": list(dict.fromkeys([*node.sources, *item.sources])),
@@ -645,12 +648,14 @@ class Memory(CausalOps):
         task_tag: str | None,
         now: datetime,
         rarity: Callable[[str], float] | None = None,
+        tried: bool = False,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
         was last recorded as a decision or as an outcome. With `rarity` (word weights), the
         same event told in other words in the same task is that node too; the other wordings
-        are kept as its aliases."""
+        are kept as its aliases. `tried`: the text is a measure said not to have fixed
+        something ("the restarts did not fix it")."""
         same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
@@ -660,7 +665,7 @@ class Memory(CausalOps):
             same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
             same.sort(key=lambda n: -similarity(text, n.text))
             if not same and rarity is not None:
-                told = self._told_again(text, kind, task_tag, candidates, rarity)
+                told = self._told_again(text, kind, task_tag, candidates, rarity, tried)
                 same = [told] if told is not None else []
         if same:
             aliases = list(same[0].attributes.get("aliases", []))
@@ -699,19 +704,28 @@ class Memory(CausalOps):
         task_tag: str | None,
         candidates: list[Node],
         rarity: Callable[[str], float],
+        tried: bool,
     ) -> Node | None:
-        """The candidate that names the same event as `text` in other words, if one does."""
+        """The candidate that names the same event as `text` in other words, if one does;
+        `tried`: the text is a measure said not to have fixed something."""
         new = self._mention(text, kind, task_tag, None)
-        best, best_score = None, sameness.SAME_EVENT
+        scores: dict[str, float] = {}
         for node in candidates:
             if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
                 continue  # a conflict, known before reading the texts
             for said in (node.text, *node.attributes.get("aliases", [])):
                 old = self._mention(said, node.kind, node.task_tag, node.polarity)
                 score = sameness.same_event(text, new, said, old, rarity)
-                if score >= best_score:
-                    best, best_score = node, score
-        return best
+                scores[node.id] = max(score, scores.get(node.id, 0.0))
+        bar = {i: sameness.SAME_EVENT for i in scores}
+        if tried:
+            # "The restarts did not fix it after all" speaks of a fix recorded before: a
+            # decision of this task that went well needs fewer words in common.
+            for x in causal.lessons(self._ctx(), causal.causal_edges(self._ctx(), scores, "out")):
+                if scoring.decision_reward(x.relation, x.polarity or 0.0) > 0:
+                    bar[x.decision_id] = sameness.TRIED_FIX
+        passed = [c for c in candidates if c.id in scores and scores[c.id] >= bar[c.id]]
+        return max(passed, key=lambda c: scores[c.id], default=None)
 
     @staticmethod
     def _mention(

@@ -15,6 +15,9 @@ from .text import content_tokens, root, tokens
 # Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
 # events of one incident share its product and component names but differ in what happened.
 SAME_EVENT = 0.4
+# The share for a measure said not to have fixed something ("the restarts did not fix it")
+# and an earlier decision of its task that went well: that is what it speaks of, most likely.
+TRIED_FIX = 0.2
 # A recurrence is a new occurrence, never the first one told again.
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
 
@@ -77,7 +80,13 @@ def same_event(
     a: str, a_mention: Mention, b: str, b_mention: Mention, weight: Callable[[str], float]
 ) -> float:
     """How surely two descriptions name one event: 0 when something says they differ, else
-    the overlap of their weighted words."""
+    the overlap of their weighted words other than who did it (the actors are compared by
+    `conflict`; what remains says whether the same thing happened: "Kai added a cron job"
+    and "Kai added an index" share little once Kai is set aside)."""
     if conflict(a_mention, b_mention):
         return 0.0
-    return overlap(weighted_terms(a, weight), weighted_terms(b, weight))
+    who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
+    wa, wb = weighted_terms(a, weight), weighted_terms(b, weight)
+    return overlap(
+        {t: w for t, w in wa.items() if t not in who}, {t: w for t, w in wb.items() if t not in who}
+    )
