@@ -229,3 +229,22 @@ def test_one_person_doing_two_things_to_one_product_makes_two_decisions(memory):
     a = memory.record_decision("Kai added a cron job to Centaurus", "Centaurus got a cron job")
     b = memory.record_decision("Kai added an index to Centaurus", "Centaurus got an index")
     assert a.decision.id != b.decision.id
+
+
+def test_a_decision_told_later_without_its_actor_keeps_the_actor(memory, clock):
+    fix = _session(
+        memory, clock,
+        "Tess manually deleted Nimbus reporting logs, so Nimbus reporting got its free space "
+        "back.",
+    )  # fmt: skip
+    _session(
+        memory, clock,
+        "The deleted Nimbus reporting logs did not hold up: Nimbus reporting hit a full disk "
+        "again soon after.",
+    )  # fmt: skip
+    other = _session(
+        memory, clock,
+        "Jonas dropped Nimbus reporting logs to info, so Nimbus reporting storage stayed flat.",
+    )  # fmt: skip
+    (deleted,) = _nodes(fix, "decision")
+    assert deleted.id not in {n.id for n in _nodes(other, "decision")}

@@ -713,8 +713,11 @@ class Memory(CausalOps):
         for node in candidates:
             if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
                 continue  # a conflict, known before reading the texts
-            for said in (node.text, *node.attributes.get("aliases", [])):
-                old = self._mention(said, node.kind, node.task_tag, node.polarity)
+            said_as = (node.text, *node.attributes.get("aliases", []))
+            # who did it is the node's, however a later mention put it ("the deleted logs")
+            who = next((a for a in map(extract.actor, said_as) if a), None)
+            for said in said_as:
+                old = self._mention(said, node.kind, node.task_tag, node.polarity, who)
                 score = sameness.same_event(text, new, said, old, rarity)
                 scores[node.id] = max(score, scores.get(node.id, 0.0))
         bar = {i: sameness.SAME_EVENT for i in scores}
@@ -729,7 +732,11 @@ class Memory(CausalOps):
 
     @staticmethod
     def _mention(
-        text: str, kind: str, task_tag: str | None, polarity: float | None
+        text: str,
+        kind: str,
+        task_tag: str | None,
+        polarity: float | None,
+        actor: str | None = None,
     ) -> sameness.Mention:
         decision = kind == "decision"
         if polarity is None:  # only an outcome's polarity is compared
@@ -738,7 +745,7 @@ class Memory(CausalOps):
             decision=decision,
             polarity=polarity,
             recurrence=bool(sameness.RECURRENCE.search(text)),
-            actor=extract.actor(text),
+            actor=extract.actor(text) or actor,
             task_tag=task_tag,
             identifiers=sameness.identifiers(text),
         )
