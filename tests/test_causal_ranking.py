@@ -3,6 +3,9 @@ it describes, and what that action led to."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from ebbtide import causal
 from ebbtide.polarity import outcome_polarity
 from ebbtide.text import containment, names, terms
@@ -110,3 +113,12 @@ def test_a_question_verb_weighs_as_rare_as_all_its_inflections(memory):
     weight = causal.rarity(memory._ctx())
     # the index stems "added" apart from "add"; the weight must not take "add" for unseen
     assert weight("add") == weight("added") == weight("adding") < weight("quotas")
+
+
+@given(st.sets(st.sampled_from("abcdef"), min_size=1), st.sets(st.sampled_from("abcdefgh")))
+def test_an_answer_keeps_more_of_its_score_the_more_asked_names_it_holds(asked, held):
+    share = causal.name_share(asked, held)
+    assert causal.NAME_MISS <= share <= 1.0
+    assert causal.name_share(asked, held | asked) == 1.0
+    assert causal.name_share(asked, held - asked) == causal.NAME_MISS
+    assert causal.name_share(set(), held) == 1.0

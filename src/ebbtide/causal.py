@@ -157,14 +157,18 @@ def rarity(ctx: Ctx) -> Callable[[str], float]:
 
 
 def name_factor(asked: set[str], node: Node) -> float:
-    """The share of a match's score kept by a node, by how many of the names a question asks
-    about it mentions (all: 1; none: NAME_MISS). The product, customer or person a question
-    names is the thing it is about; a node about another one is a weaker match however many
-    other words it shares."""
+    """`name_share` for a node, in any of its wordings."""
+    return name_share(asked, set().union(*(terms(x) for x in wordings(node))))
+
+
+def name_share(asked: set[str], held: set[str]) -> float:
+    """The share of a match's score kept by an answer holding the words `held`, by how many
+    of the names a question asks about it mentions (all: 1; none: NAME_MISS). The product,
+    customer or person a question names is the thing it is about; an answer about another
+    one is weaker however many other words it shares."""
     if not asked:
         return 1.0
-    said = set().union(*(terms(x) for x in wordings(node)))
-    return NAME_MISS + (1 - NAME_MISS) * len(asked & said) / len(asked)
+    return NAME_MISS + (1 - NAME_MISS) * len(asked & held) / len(asked)
 
 
 def wordings(node: Node) -> list[str]:
@@ -261,9 +265,7 @@ def search_causal(
             if remedy:
                 reward = scoring.decision_reward(lesson.relation, lesson.polarity or 0.0)
                 score *= 1.5 if reward > 0 else 0.5 if reward < 0 else 1.0
-            if asked_names:  # see name_factor
-                named = len(asked_names & terms(text)) / len(asked_names)
-                score *= NAME_MISS + (1 - NAME_MISS) * named
+            score *= name_share(asked_names, terms(text))
         else:
             score = lesson.strength
         hits.append(
@@ -405,8 +407,8 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     matched = match_nodes(ctx, action, k=SEEDS, eligible=lambda ids: _ends(ctx, ids, "out"))
     if matched:
         # What names the action about as well as the best match does; a weaker partial match
-        # is another action that shares some of its words ("deployed on Friday" for "canary
-        # deploys"), and its outcomes are not this action's.
+        # is another action that shares some of its words ("ran the queue with no cap" for
+        # "use a bounded queue"), and its outcomes are not this action's.
         best = max(s for _, s in matched)
         matched = [(n, s) for n, s in matched if s >= SEED_RELATIVE * best]
     if task_tag is not None:

@@ -647,15 +647,15 @@ class Memory(CausalOps):
         scope: str,
         task_tag: str | None,
         now: datetime,
-        rarity: Callable[[str], float] | None = None,
+        rarity: Callable[[str], float],
         tried: bool = False,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
-        was last recorded as a decision or as an outcome. With `rarity` (word weights), the
-        same event told in other words in the same task is that node too; the other wordings
-        are kept as its aliases. `tried`: the text is a measure said not to have fixed
-        something ("the restarts did not fix it")."""
+        was last recorded as a decision or as an outcome. The same event told in other words
+        in the same task (word overlap weighted by `rarity`) is that node too; the other
+        wordings are kept as its aliases. `tried`: the text is a measure said not to have
+        fixed something ("the restarts did not fix it")."""
         same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
@@ -664,7 +664,7 @@ class Memory(CausalOps):
             candidates = [found[i] for i in ids if i in found]
             same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
             same.sort(key=lambda n: -similarity(text, n.text))
-            if not same and rarity is not None:
+            if not same:
                 told = self._told_again(text, kind, task_tag, candidates, rarity, tried)
                 same = [told] if told is not None else []
         if same:
@@ -724,7 +724,8 @@ class Memory(CausalOps):
         if tried:
             # "The restarts did not fix it after all" speaks of a fix recorded before: a
             # decision of this task that went well needs fewer words in common.
-            for x in causal.lessons(self._ctx(), causal.causal_edges(self._ctx(), scores, "out")):
+            ctx = self._ctx()
+            for x in causal.lessons(ctx, causal.causal_edges(ctx, scores, "out")):
                 if scoring.decision_reward(x.relation, x.polarity or 0.0) > 0:
                     bar[x.decision_id] = sameness.TRIED_FIX
         passed = [c for c in candidates if c.id in scores and scores[c.id] >= bar[c.id]]
