@@ -6,7 +6,7 @@ spread one hop through the graph, blended with activation.
    * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
      time they tell of) or `said_at` (when they were said) falls in that window;
    * a question someone asked is not knowledge: it keeps a fraction of its score, and passes
-     its full score on to what it is linked to (its answer).
+     one and a half times it on to what it is linked to (its answer).
 3. The pool seeds one hop of signed spreading over the graph (`about` links to entities
    excepted: an entity's items are many and mostly unrelated to each other). What a seed is
    linked to (the next sentence, the reply to it, its cause or effect) gains a share of the
@@ -42,8 +42,12 @@ CONTEXT_WEIGHT = 2.0
 # outrank it.
 CONTEXT_CAP = 0.5
 # Multipliers from what a candidate says.
-TIME_BOOST = 1.0  # told of or said within the time the query names: x2
-QUESTION_KEEP = 0.3  # a question keeps this share of its score (it passes all of it on)
+TIME_BOOST = 2.0  # told of or said within the time the query names: x3
+WINDOW_DEPTH = 3  # candidates and pool read this many times deeper
+# A question someone asked is not knowledge: it keeps a share of its score and passes more
+# than all of it on to what it is linked to, since its answer is what its asker wanted.
+QUESTION_KEEP = 0.3
+QUESTION_PASS = 1.5
 # Nearest neighbours exist for any query; below this cosine they are not related to it.
 MIN_COSINE = 0.3
 # Entities are matched by name, not reached by spreading.
@@ -63,7 +67,10 @@ def recall(
 ) -> RecallResult:
     """`embedder` adds vector search when embeddings are on."""
     t = now.timestamp()
-    n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k)
+    window = _window(query, now)
+    # A query that names a time reads deeper: what was said then may match its words weakly.
+    depth = WINDOW_DEPTH if window is not None else 1
+    n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k) * depth
     text_hits = store.text_search(query, n_candidates, flt)
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
@@ -78,9 +85,9 @@ def recall(
     if not pre:
         return RecallResult(query=query, hits=[])
 
-    pool_ids = sorted(pre, key=lambda i: (-pre[i], i))[: max(MIN_POOL, int(POOL_FACTOR * k))]
+    pool_size = max(MIN_POOL, int(POOL_FACTOR * k)) * depth
+    pool_ids = sorted(pre, key=lambda i: (-pre[i], i))[:pool_size]
     nodes = store.get_nodes(pool_ids)
-    window = _window(query, now)
     seed_value: dict[str, float] = {}  # what a candidate passes on
     own: dict[str, float] = {}  # what it keeps
     for i in pool_ids:
@@ -90,8 +97,9 @@ def recall(
         score = pre[i]
         if window is not None and _within(node, window):
             score *= 1.0 + TIME_BOOST
-        seed_value[i] = score
-        own[i] = score * QUESTION_KEEP if node.attributes.get("question") else score
+        question = bool(node.attributes.get("question"))
+        seed_value[i] = score * QUESTION_PASS if question else score
+        own[i] = score * QUESTION_KEEP if question else score
     # Candidates below the pool keep their fused score; a pool id that is gone is dropped.
     pooled = set(pool_ids)
     scores = {i: own.get(i, s) for i, s in pre.items() if i in own or i not in pooled}
