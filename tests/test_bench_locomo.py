@@ -190,3 +190,18 @@ def test_bad_options_are_reported_not_raised(locomo_file, capsys, args, message)
     code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet", *args])
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_without_a_source_checkout_the_reference_system_is_left_out(
+    locomo_file, capsys, monkeypatch
+):
+    monkeypatch.setattr("ebbtide.bench_locomo.bench_dir", lambda: None)
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+                 "--embeddings", "none", "--limit-questions", "1"])  # fmt: skip
+    assert code == 0
+    captured = capsys.readouterr()
+    assert set(json.loads(captured.out)["systems"]) == {"ebbtide", "bm25"}
+    assert "causal-memory skipped" in captured.err
+    assert main(["bench", "locomo", "--data", str(locomo_file), "--quiet",
+                 "--systems", "causal-memory"]) == 2  # fmt: skip
+    assert "source checkout" in capsys.readouterr().err

@@ -641,7 +641,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--limit-questions", type=int, help="first N questions per conversation")
     ap.add_argument("--embeddings", choices=("local", "http", "none"), default="local")
     ap.add_argument(
-        "--systems", default=",".join(SYSTEMS), help=f"comma-separated, of {', '.join(SYSTEMS)}"
+        "--systems",
+        help=f"comma-separated, of {', '.join(SYSTEMS)} (default: all three; causal-memory "
+        "only in a source checkout, which holds its runner)",
     )
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -649,7 +651,13 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
 def run_from_args(args: argparse.Namespace) -> int:
     """Run with parsed `add_arguments` options; print the table or the JSON report."""
-    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    if args.systems is not None:
+        systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    elif bench_dir() is not None:
+        systems = list(SYSTEMS)
+    else:
+        systems = [s for s in SYSTEMS if s != "causal-memory"]
+        print("causal-memory skipped: its runner is in ebbtide's source checkout", file=sys.stderr)
     if args.limit_questions is not None and args.limit_questions < 1:
         raise ValidationError("limit-questions", "must be at least 1")
     only = [c.strip() for c in args.conversations.split(",")] if args.conversations else None
