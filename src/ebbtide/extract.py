@@ -955,7 +955,8 @@ class _Extractor:
         return frozenset((a, b)) in self.pairs
 
     def _link_turn(self, k: int, first: int) -> None:
-        """Consecutive items of one turn are related, and so is an answer to its question."""
+        """Consecutive items of one turn are related, and so is an answer to its question; a
+        reply's opening item is related (more weakly) to each item of the turn it replies to."""
         mine = [i for i in range(first, len(self.drafts)) if self.drafts[i].msg == k]
         for a, b in itertools.pairwise(mine):
             if not self._linked(a, b):
