@@ -55,3 +55,20 @@ def test_the_window_follows_the_memory_clock(diary):
         "Ana painted the kitchen.",
         "Ana went hiking with Bo.",
     }
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("what did I do last week?", "Ana painted the garden fence."),
+        ("What happened in January 2024?", "Ana painted the kitchen."),
+        ("What happened on 12 January 2024?", "Ana went hiking with Bo."),
+    ],
+)
+def test_a_query_that_is_only_a_time_finds_what_was_said_then(diary, query, expected):
+    assert top(diary, query) == expected
+
+
+def test_a_time_with_nothing_in_it_finds_nothing_dated_elsewhere(diary):
+    hits = diary.recall("What happened in May 2023?", k=5, touch=False).hits
+    assert [h.node.text for h in hits if h.node.kind != "person"] == []

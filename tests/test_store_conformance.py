@@ -97,6 +97,38 @@ def test_text_search_ranks_the_best_match_first_and_respects_filters(store):
     assert {h[0] for h in wider} == {"a", "b", "c"}
 
 
+def test_time_search_finds_what_was_told_of_or_said_in_a_window(store):
+    week = (datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 9, tzinfo=UTC))
+    store.add_node(node("told", "hiked", attributes={"when": "2026-03-04T00:00:00+00:00"}))
+    store.add_node(
+        node("said", "talked", attributes={"said_at": "2026-03-05T18:30:00.250000+00:00"})
+    )
+    # Told of in another offset: 2026-03-02 01:00 at +02:00 is 1 March 23:00 UTC, but a date
+    # covers its day, so it reaches into the window.
+    store.add_node(node("edge", "left", attributes={"when": "2026-03-02T01:00:00+02:00"}))
+    store.add_node(
+        node(
+            "span",
+            "trip",
+            attributes={"when": "2026-02-20T00:00:00+00:00", "when_end": "2026-03-03T00:00:00"},
+        )
+    )
+    store.add_node(node("before", "x", attributes={"when": "2026-02-01T00:00:00+00:00"}))
+    store.add_node(node("after", "y", attributes={"said_at": "2026-03-09T00:00:00+00:00"}))
+    store.add_node(node("bad", "z", attributes={"when": "someday", "when_end": 3}))
+    store.add_node(node("undated", "w"))
+    store.add_node(node("cold", "c", tier="cold", attributes={"when": "2026-03-04T00:00:00+00:00"}))
+    hits = store.time_search(*week, 10, SearchFilter())
+    # Told of before said in; each earliest first.
+    assert [i for i, _ in hits] == ["span", "edge", "told", "said"]
+    assert hits[2][1] == datetime(2026, 3, 4, tzinfo=UTC).timestamp()
+    assert [i for i, _ in store.time_search(*week, 2, SearchFilter())] == ["span", "edge"]
+    wider = store.time_search(*week, 10, SearchFilter(include_cold=True))
+    assert "cold" in {i for i, _ in wider}
+    store.update_node(node("said", "talked", attributes={"said_at": "2027-01-01T00:00:00Z"}))
+    assert "said" not in {i for i, _ in store.time_search(*week, 10, SearchFilter())}
+
+
 def test_text_search_treats_query_syntax_as_plain_words(store):
     store.add_node(node("a", "NEAR the AND gate OR not"))
     for q in ['"unbalanced', "a* OR (", "NEAR(x y)", "-", "col:umn"]:

@@ -1,7 +1,8 @@
 """Recall: ranked lists (BM25, vectors) fused by RRF, re-scored by what the candidates say,
 spread one hop through the graph, blended with activation.
 
-1. BM25 and vector search each rank candidates; Reciprocal Rank Fusion merges the lists.
+1. BM25 and vector search each rank candidates, and so does the time a query names (what was
+   told of or said then); Reciprocal Rank Fusion merges the lists.
 2. The best fused candidates (the pool) are read in full and re-scored:
    * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
      time they tell of) or `said_at` (when they were said) falls in that window;
@@ -18,15 +19,15 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from . import scoring
-from .clock import to_datetime
 from .config import DAY, Config
 from .embed import Embedder
 from .graph import Subgraph, spread_from
 from .model import Node, RecallHit, RecallResult, ViaEdge, Why
 from .store import EdgeRow, SearchFilter, Store
+from .store.base import time_spans
 from .timeparse import TimeSpan, query_window
 
 # How many candidates each ranked list contributes, relative to k.
@@ -82,6 +83,14 @@ def recall(
             if cos >= MIN_COSINE
         ]
     pre = scoring.rrf(lists, config.rrf_k)
+    if window is not None:
+        # What was told of or said then, matched or not: a question that is mostly a time
+        # ("what did I do last week?") has little else to find it by. Within the window, what
+        # the other lists found comes first, so the time alone does not reorder them.
+        dated = [i for i, _ in store.time_search(window.start, window.end, n_candidates, flt)]
+        order = {i: r for r, i in enumerate(dated)}
+        lists["time"] = sorted(dated, key=lambda i: (-pre.get(i, 0.0), order[i]))
+        pre = scoring.rrf(lists, config.rrf_k)
     if not pre:
         return RecallResult(query=query, hits=[])
 
@@ -210,19 +219,9 @@ def _window(query: str, now: datetime) -> TimeSpan | None:
 
 
 def _within(node: Node, window: TimeSpan) -> bool:
-    """The node tells of, or was said in, the window (a day's slack for a date without time)."""
-    attrs = node.attributes
-    for start, end in ((attrs.get("when"), attrs.get("when_end")), (attrs.get("said_at"), None)):
-        if not isinstance(start, str):
-            continue
-        try:
-            a = to_datetime(start)
-            b = to_datetime(end) if isinstance(end, str) else a + timedelta(days=1)
-        except ValueError:
-            continue
-        if a < window.end and b > window.start:
-            return True
-    return False
+    """The node tells of, or was said in, the window (a date without a time covers its day)."""
+    lo, hi = window.start.timestamp(), window.end.timestamp()
+    return any(s is not None and s[0] < hi and s[1] > lo for s in time_spans(node.attributes))
 
 
 def _edges_for(

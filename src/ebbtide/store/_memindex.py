@@ -5,16 +5,18 @@ filter fields per node, BM25 postings over node text, valid edges by endpoint, v
 from __future__ import annotations
 
 import heapq
+import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from ..text import content_tokens, stem, tokens
 from ._props import unique
-from .base import SearchFilter
+from .base import TIME_KEYS, SearchFilter, rank_by_time
 
 K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
 
@@ -37,6 +39,7 @@ class NodeInfo:
     activation: float
     q_value: float | None
     hash: str
+    times: dict[str, str]  # the attributes that date the node (`time_spans` reads them)
 
     def passes(self, flt: SearchFilter) -> bool:
         if flt.include_cold:
@@ -101,6 +104,7 @@ class MemoryIndex:
             float(p["activation"] or 0.0),
             p["q_value"],
             p["text_hash"],
+            _times(p["attributes"]),
         )
         self.by_hash[p["text_hash"]].add(ident)
         counts = Counter(_terms(text))
@@ -135,6 +139,12 @@ class MemoryIndex:
         self.out[p["src"]].add(p["id"])
         self.inc[p["dst"]].add(p["id"])
 
+    def time_search(
+        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        rows = ((i, n.times) for i, n in self.nodes.items() if n.times and n.passes(flt))
+        return rank_by_time(rows, start, end, k)
+
     def search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
         words = unique([stem(t) for t in (content_tokens(query) or tokens(query))])
         n = len(self.lengths)
@@ -162,3 +172,11 @@ class MemoryIndex:
             if len(hits) >= k or want >= len(scores):
                 return hits[:k]
             want *= 8
+
+
+def _times(attributes: str | None) -> dict[str, str]:
+    """The dating attributes of a node's JSON attributes (`when_end` with `when`)."""
+    if not attributes or not any(key in attributes for key in TIME_KEYS):
+        return {}
+    d = json.loads(attributes)
+    return {key: d[key] for key in (*TIME_KEYS, "when_end") if isinstance(d.get(key), str)}

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from ..clock import to_datetime
 from ..model import Edge, Node
 
 Direction = Literal["out", "in", "both"]
@@ -87,6 +89,49 @@ def graph_arrays_from_rows(
     )
 
 
+# Attribute keys that date an item: the time it tells of, and the time it was said.
+TIME_KEYS = ("when", "said_at")
+
+
+def time_spans(attributes: Mapping[str, Any]) -> tuple[tuple[float, float] | None, ...]:
+    """(told, said): the epoch-second spans [start, end) an item tells of (`when` ..
+    `when_end`) and was said in (`said_at`), None when absent or unreadable. A time without
+    an end covers its day: a date is said of the whole day."""
+    out: list[tuple[float, float] | None] = []
+    for start, end in ((attributes.get("when"), attributes.get("when_end")),
+                       (attributes.get("said_at"), None)):  # fmt: skip
+        span = None
+        if isinstance(start, str):
+            try:
+                a = to_datetime(start)
+                b = to_datetime(end) if isinstance(end, str) else a + timedelta(days=1)
+                span = (a.timestamp(), max(a, b).timestamp())
+            except ValueError:
+                span = None
+        out.append(span)
+    return tuple(out)
+
+
+def rank_by_time(
+    rows: Iterable[tuple[str, Mapping[str, Any]]], start: datetime, end: datetime, k: int
+) -> list[tuple[str, float]]:
+    """The `time_search` order over (id, attributes) rows (SQLite computes the same in SQL,
+    so only k rows leave the database; the conformance suite holds them together): items that
+    tell of the window before items only said in it (what happened then is what a question
+    naming a time asks for), each earliest first, then by id. The score is the start of the
+    span that fell in the window."""
+    lo, hi = start.timestamp(), end.timestamp()
+    found: list[tuple[int, float, str]] = []
+    for ident, attributes in rows:
+        for order, span in enumerate(time_spans(attributes)):
+            # An instant (a zero-length span) counts when it lies in the window.
+            if span is not None and span[0] < hi and (span[1] > lo or span[0] >= lo):
+                found.append((order, span[0], ident))
+                break
+    found.sort()
+    return [(ident, at) for _, at, ident in found[:k]]
+
+
 @dataclass(frozen=True)
 class PendingReview:
     node_id: str
@@ -148,6 +193,13 @@ class Store(Protocol):
 
     # retrieval
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]: ...
+    def time_search(
+        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        """Up to k nodes passing `flt` that tell of, or were said in, [start, end), in the
+        order of `rank_by_time`."""
+        ...
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]: ...
     def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]: ...
 

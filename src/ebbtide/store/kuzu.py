@@ -27,6 +27,7 @@ import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -529,6 +530,11 @@ class KuzuStore:
 
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
         return self.index().search(query, k, flt)
+
+    def time_search(
+        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        return self.index().time_search(start, end, k, flt)
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         nodes = self.index().nodes

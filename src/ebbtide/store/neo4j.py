@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,7 @@ from ._props import (
     unique,
 )
 from .base import (
+    TIME_KEYS,
     Direction,
     EdgeRow,
     GraphArrays,
@@ -59,6 +61,7 @@ from .base import (
     PendingReview,
     SearchFilter,
     graph_arrays_from_rows,
+    rank_by_time,
 )
 
 try:
@@ -597,6 +600,22 @@ class Neo4jStore:
             **params,
         )
         return [(i, float(score)) for i, score in found]
+
+    def time_search(
+        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        # Attributes are one JSON string: the dated nodes are found by their keys and their
+        # spans read here, so stores written before this search existed are searched alike.
+        cond, params = search_filter(flt)
+        found = self._list(
+            f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ("
+            "n.attributes CONTAINS $told OR n.attributes CONTAINS $said) "
+            "RETURN collect([n.id, n.attributes])",
+            told=json.dumps(TIME_KEYS[0]),
+            said=json.dumps(TIME_KEYS[1]),
+            **params,
+        )
+        return rank_by_time(((i, json.loads(a)) for i, a in found), start, end, k)
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = search_filter(flt)

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,14 @@ def _chunks(items: Sequence[str]) -> Iterator[Sequence[str]]:
 
 def _marks(n: int) -> str:
     return ",".join("?" * n)
+
+
+_UNIX_JULIAN = 2440587.5  # julianday('1970-01-01')
+
+
+def _julian(at: datetime) -> float:
+    """SQLite's julianday() of an instant."""
+    return at.timestamp() / 86400.0 + _UNIX_JULIAN
 
 
 class SQLiteStore:
@@ -546,6 +555,31 @@ class SQLiteStore:
                 (f'"{term}"', COMMON_DF),
             )[0][0]
         return self._df_cache[term]
+
+    def time_search(
+        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        # rank_by_time's spans and order, in SQL: julianday() reads the ISO strings (any
+        # offset) as to_datetime does, and only the k best rows leave the database.
+        cond, params = self._filter_sql(flt)
+        lo, hi = _julian(start), _julian(end)
+        rows = self._read(
+            # ->> gives a JSON string as SQL text and anything else as another type.
+            "WITH a AS (SELECT n.id AS id, n.attributes ->> '$.when' AS w, "
+            "n.attributes ->> '$.when_end' AS we, n.attributes ->> '$.said_at' AS s "
+            f"FROM nodes n WHERE {cond}), "
+            "d AS (SELECT id, CASE WHEN typeof(w) = 'text' THEN julianday(w) END AS wa, "
+            "CASE WHEN typeof(w) != 'text' THEN NULL WHEN typeof(we) = 'text' THEN julianday(we) "
+            "ELSE julianday(w) + 1 END AS wb, "
+            "CASE WHEN typeof(s) = 'text' THEN julianday(s) END AS sa FROM a "
+            "WHERE typeof(w) = 'text' OR typeof(s) = 'text'), "
+            "m AS (SELECT id, wa, sa, wa IS NOT NULL AND wb IS NOT NULL AND wa < ? "
+            "AND (max(wa, wb) > ? OR wa >= ?) AS told FROM d) "
+            "SELECT id, CASE WHEN told THEN wa ELSE sa END AS at FROM m "
+            "WHERE told OR (sa < ? AND sa + 1 > ?) ORDER BY NOT told, at, id LIMIT ?",
+            (*params, hi, lo, lo, hi, lo, k),
+        )
+        return [(r[0], round((r[1] - _UNIX_JULIAN) * 86400.0, 3)) for r in rows]
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = self._filter_sql(flt)
