@@ -124,8 +124,9 @@ def test_two_replicas_on_one_neo4j_share_the_memory(store_url):
                 assert verdict.structured_content["verdict"] == "DANGER"
                 note = await cb.call_tool("remember", {"text": "Ana owns the payments service"})
                 hits = await ca.call_tool("recall", {"query": "who owns payments?", "k": 3})
-                assert hits.structured_content["hits"][0]["node"]["id"] == (
-                    note.structured_content["node"]["id"]
+                assert (
+                    hits.structured_content["hits"][0]["node"]["id"]
+                    == (note.structured_content["node"]["id"])
                 )
 
         anyio.run(go)

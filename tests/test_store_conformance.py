@@ -129,6 +129,24 @@ def test_time_search_finds_what_was_told_of_or_said_in_a_window(store):
     assert "said" not in {i for i, _ in store.time_search(*week, 10, SearchFilter())}
 
 
+def test_word_counts_cover_each_group_of_forms_up_to_the_cap_in_one_call(store):
+    for i in range(5):
+        store.add_node(node(f"d{i}", f"Deploy {i} rolled out behind a canary"))
+    store.add_node(node("x", "Canaries deployed on Friday", tier="cold"))
+    store.add_node(node("gone", "canary notes", valid_to=T0))
+    flt = SearchFilter(include_cold=True)
+    counts = store.doc_frequencies(
+        [["canary", "canaries"], ["friday"], ["pgbouncer"], ["the"], ["deploy", "deployed"]],
+        3,
+        flt,
+    )
+    # the superseded node never counts; "the" alone is a stop word; counts stop at the cap
+    assert counts == [3, 1, 0, 0, 3]
+    assert store.doc_frequencies([["canary", "canaries"]], 100, flt) == [6]
+    assert store.doc_frequencies([["canary", "canaries"]], 100, SearchFilter()) == [5]
+    assert store.doc_frequencies([], 10, flt) == []
+
+
 def test_text_search_treats_query_syntax_as_plain_words(store):
     store.add_node(node("a", "NEAR the AND gate OR not"))
     for q in ['"unbalanced', "a* OR (", "NEAR(x y)", "-", "col:umn"]:

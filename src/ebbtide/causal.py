@@ -33,7 +33,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import weighted_terms
+from .sameness import weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -105,7 +105,7 @@ def match_nodes(
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
     asked = names(text)
-    weights = weighted_terms(text, rarity(ctx)) if ids else {}
+    weights = weighted_terms(text, rarity(ctx).warm([text])) if ids else {}
     total = sum(weights.values()) or 1.0
     scored = []
     for rank, ident in enumerate(ids):
@@ -137,23 +137,43 @@ def _usable(ids: list[str], eligible: Callable[[list[str]], set[str]] | None) ->
     return [i for i in ids if i in keep]
 
 
-def rarity(ctx: Ctx) -> Callable[[str], float]:
+class Rarity:
     """Word weights from the store: log(1 + cap / (1 + nodes holding the word)), counted up
-    to a cap, cached for one question (the store changes between questions)."""
-    cache: dict[str, float] = {}
-    flt = SearchFilter(include_cold=True)
+    to a cap over the word's inflections ("add", "added", "adding": texts are compared by
+    roots, and the index stems some forms apart, "added" -> "ad"). Cached for one operation
+    (the store changes between them); `warm` counts all the words of some texts in one store
+    call, so a question costs one round trip, not one per word."""
 
-    def weight(word: str) -> float:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._cache: dict[str, float] = {}
+
+    def warm(self, texts: Iterable[str]) -> Rarity:
+        self._count([w for text in texts for w in words(text)])
+        return self
+
+    def __call__(self, word: str) -> float:
         key = root(word.casefold())
-        if key not in cache:
-            # Counted over the word's inflections ("add", "added", "adding"): texts are
-            # compared by roots, and the index stems some forms apart ("added" -> "ad").
-            forms = {word, *(key + end for end in INFLECTIONS)}
-            df = len(ctx.store.text_search(" ".join(sorted(forms)), RARITY_CAP, flt))
-            cache[key] = scoring.rarity(df, RARITY_CAP)
-        return cache[key]
+        if key not in self._cache:
+            self._count([word])
+        return self._cache[key]
 
-    return weight
+    def _count(self, found: Iterable[str]) -> None:
+        todo: dict[str, str] = {}
+        for word in found:
+            key = root(word.casefold())
+            if key not in self._cache:
+                todo.setdefault(key, word)
+        if not todo:
+            return
+        groups = [sorted({w, *(k + end for end in INFLECTIONS)}) for k, w in todo.items()]
+        counts = self._store.doc_frequencies(groups, RARITY_CAP, SearchFilter(include_cold=True))
+        for key, df in zip(todo, counts, strict=True):
+            self._cache[key] = scoring.rarity(df, RARITY_CAP)
+
+
+def rarity(ctx: Ctx) -> Rarity:
+    return Rarity(ctx.store)
 
 
 def name_factor(asked: set[str], node: Node) -> float:

@@ -647,7 +647,7 @@ class Memory(CausalOps):
         scope: str,
         task_tag: str | None,
         now: datetime,
-        rarity: Callable[[str], float],
+        rarity: causal.Rarity,
         tried: bool = False,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
@@ -703,12 +703,13 @@ class Memory(CausalOps):
         kind: str,
         task_tag: str | None,
         candidates: list[Node],
-        rarity: Callable[[str], float],
+        rarity: causal.Rarity,
         tried: bool,
     ) -> Node | None:
         """The candidate that names the same event as `text` in other words, if one does;
         `tried`: the text is a measure said not to have fixed something."""
         new = self._mention(text, kind, task_tag, None)
+        rarity.warm([text, *(x for n in candidates for x in causal.wordings(n))])  # one call
         scores: dict[str, float] = {}
         for node in candidates:
             if (node.kind == "decision") != new.decision or node.task_tag != task_tag:

@@ -42,10 +42,15 @@ def identifiers(text: str) -> frozenset[str]:
     )
 
 
+def words(text: str) -> list[str]:
+    """The words of `text` that are weighed: its content words, or all when it has none."""
+    return content_tokens(text) or tokens(text)
+
+
 def weighted_terms(text: str, weight: Callable[[str], float]) -> dict[str, float]:
     """Stemmed content words of `text`, each with the weight of its surface form."""
     out: dict[str, float] = {}
-    for tok in content_tokens(text) or tokens(text):
+    for tok in words(text):
         out.setdefault(root(tok), weight(tok))
     return out
 

@@ -201,6 +201,13 @@ class Store(Protocol):
         ...
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]: ...
+    def doc_frequencies(
+        self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter
+    ) -> list[int]:
+        """Per group of words (one word's inflections, say): how many nodes passing `flt`
+        hold any of them, counted up to `cap`. One call for all groups (one round trip)."""
+        ...
+
     def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]: ...
 
     # vectors, one set per embedding model (rows are L2-normalised float32)

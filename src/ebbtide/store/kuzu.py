@@ -536,6 +536,11 @@ class KuzuStore:
     ) -> list[tuple[str, float]]:
         return self.index().time_search(start, end, k, flt)
 
+    def doc_frequencies(
+        self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter
+    ) -> list[int]:
+        return [len(self.index().search(" ".join(g), cap, flt)) for g in groups]
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         nodes = self.index().nodes
         return {i for i in ids if i in nodes and nodes[i].passes(flt)}

@@ -617,6 +617,27 @@ class Neo4jStore:
         )
         return rank_by_time(((i, json.loads(a)) for i, a in found), start, end, k)
 
+    def doc_frequencies(
+        self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter
+    ) -> list[int]:
+        queries = [lucene_query(" ".join(g), self._token) for g in groups]
+        asked = [q for q in queries if q is not None]
+        if not asked:
+            return [0] * len(groups)
+        cond, params = search_filter(flt)
+        counts = iter(
+            self._list(
+                "UNWIND $qs AS q CALL { WITH q "
+                "CALL db.index.fulltext.queryNodes('ebbtide_text', q) YIELD node AS n "
+                f"WHERE n.tenant = $t AND {cond} WITH n LIMIT $cap RETURN count(n) AS c }} "
+                "RETURN collect(c)",
+                qs=asked,
+                cap=cap,
+                **params,
+            )
+        )
+        return [0 if q is None else int(next(counts)) for q in queries]
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = search_filter(flt)
         return set(

@@ -542,6 +542,24 @@ class SQLiteStore:
         # bm25() is lower-is-better; flip the sign so callers see higher-is-better.
         return [(r[0], -float(r[1])) for r in rows]
 
+    def doc_frequencies(
+        self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter
+    ) -> list[int]:
+        cond, params = self._filter_sql(flt)
+        out = []
+        for group in groups:
+            match = fts_query(query_terms(" ".join(group)))
+            out.append(
+                0
+                if match is None
+                else self._read(
+                    "SELECT count(*) FROM (SELECT 1 FROM nodes_fts JOIN nodes n "
+                    f"ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? AND {cond} LIMIT ?)",
+                    (match, *params, cap),
+                )[0][0]
+            )
+        return out
+
     def _doc_frequency(self, term: str) -> int:
         """How many nodes hold `term`, counted up to COMMON_DF and cached; the cache starts
         over whenever the store has grown by a tenth."""
