@@ -19,6 +19,7 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from . import scoring
@@ -53,6 +54,8 @@ QUESTION_PASS = 1.5
 MIN_COSINE = 0.3
 # Entities are matched by name, not reached by spreading.
 NO_SPREAD = frozenset({"about", "supersedes"})
+# Query embeddings run here, beside the calling thread; a few at once for concurrent recalls.
+_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ebbtide-embed")
 
 
 def recall(
@@ -67,6 +70,8 @@ def recall(
     embedder: Embedder | None = None,
 ) -> RecallResult:
     """`embedder` adds vector search when embeddings are on."""
+    # The model runs outside the GIL: the query is embedded while its words are searched.
+    pending = _EMBEDDING.submit(embedder.embed, [query]) if embedder is not None else None
     t = now.timestamp()
     window = _window(query, now)
     # A query that names a time reads deeper: what was said then may match its words weakly.
@@ -75,8 +80,8 @@ def recall(
     text_hits = store.text_search(query, n_candidates, flt)
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
-    if embedder is not None:
-        vector = embedder.embed([query])[0]
+    if embedder is not None and pending is not None:
+        vector = pending.result()[0]
         lists["vector"] = [
             i
             for i, cos in store.vector_search(embedder.name, vector, n_candidates, flt)
