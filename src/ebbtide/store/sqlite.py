@@ -582,11 +582,16 @@ class SQLiteStore:
         cond, params = self._filter_sql(flt)
         lo, hi = _julian(start), _julian(end)
         rows = self._read(
-            # ->> gives a JSON string as SQL text and anything else as another type.
-            "WITH a AS (SELECT n.id AS id, n.attributes ->> '$.when' AS w, "
-            "n.attributes ->> '$.when_end' AS we, n.attributes ->> '$.said_at' AS s "
+            # json_extract gives a JSON string as SQL text and anything else as another type.
+            # MATERIALIZED (SQLite 3.35): each row's JSON is read and its dates parsed once;
+            # inlined, every use of w, we, s, wa, wb and sa would do it again (3x slower).
+            "WITH a AS MATERIALIZED (SELECT n.id AS id, "
+            "json_extract(n.attributes, '$.when') AS w, "
+            "json_extract(n.attributes, '$.when_end') AS we, "
+            "json_extract(n.attributes, '$.said_at') AS s "
             f"FROM nodes n WHERE {cond}), "
-            "d AS (SELECT id, CASE WHEN typeof(w) = 'text' THEN julianday(w) END AS wa, "
+            "d AS MATERIALIZED (SELECT id, "
+            "CASE WHEN typeof(w) = 'text' THEN julianday(w) END AS wa, "
             "CASE WHEN typeof(w) != 'text' THEN NULL WHEN typeof(we) = 'text' THEN julianday(we) "
             "ELSE julianday(w) + 1 END AS wb, "
             "CASE WHEN typeof(s) = 'text' THEN julianday(s) END AS sa FROM a "
