@@ -80,6 +80,15 @@ def recall(
     text_hits = store.text_search(query, n_candidates, flt)
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
+    # Work that does not need the query's vector is done while the model runs: what was said
+    # in the time the query names, and the best word matches, which are mostly in the pool.
+    dated = (
+        [i for i, _ in store.time_search(window.start, window.end, n_candidates, flt)]
+        if window is not None
+        else []
+    )
+    pool_size = max(MIN_POOL, int(POOL_FACTOR * k)) * depth
+    nodes = store.get_nodes(lists["text"][:pool_size]) if pending is not None else {}
     if embedder is not None and pending is not None:
         vector = pending.result()[0]
         lists["vector"] = [
@@ -92,16 +101,14 @@ def recall(
         # What was told of or said then, matched or not: a question that is mostly a time
         # ("what did I do last week?") has little else to find it by. Within the window, what
         # the other lists found comes first, so the time alone does not reorder them.
-        dated = [i for i, _ in store.time_search(window.start, window.end, n_candidates, flt)]
         order = {i: r for r, i in enumerate(dated)}
         lists["time"] = sorted(dated, key=lambda i: (-pre.get(i, 0.0), order[i]))
         pre = scoring.rrf(lists, config.rrf_k)
     if not pre:
         return RecallResult(query=query, hits=[])
 
-    pool_size = max(MIN_POOL, int(POOL_FACTOR * k)) * depth
     pool_ids = sorted(pre, key=lambda i: (-pre[i], i))[:pool_size]
-    nodes = store.get_nodes(pool_ids)
+    nodes.update(store.get_nodes([i for i in pool_ids if i not in nodes]))
     seed_value: dict[str, float] = {}  # what a candidate passes on
     own: dict[str, float] = {}  # what it keeps
     for i in pool_ids:
