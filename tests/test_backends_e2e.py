@@ -315,3 +315,30 @@ def test_an_unreachable_neo4j_is_store_unavailable_at_once():
     with pytest.raises(StoreUnavailable, match="cannot open Neo4j store"):
         open_memory("bolt://127.0.0.1:9?tenant=x", embeddings="none")
     assert time.monotonic() - started < 10
+
+
+@neo4j_only
+def test_nodes_written_before_time_spans_existed_are_given_them_once(store_url, clock):
+    """A store written by an earlier ebbtide has nodes without the span properties; the next
+    process to open it fills them in, so a time window finds those nodes too."""
+    from datetime import UTC, datetime
+
+    from ebbtide.store import SearchFilter
+    from ebbtide.store import neo4j as neo4j_store
+
+    url = store_url("legacy")
+    with open_memory(url, clock=clock) as mem:
+        old = mem.remember("Ana shipped the mobile release")
+        mem.store.update_node(
+            old.model_copy(update={"attributes": {"when": "2026-02-24T00:00:00+00:00"}})
+        )
+        mem.store._run(
+            "MATCH (n:EbbNode {tenant: $t, id: $id}) "
+            "REMOVE n.told_from, n.told_to, n.said_from, n.said_to, n.spans_version",
+            write=True,
+            id=old.id,
+        )
+    week = (datetime(2026, 2, 23, tzinfo=UTC), datetime(2026, 3, 2, tzinfo=UTC))
+    neo4j_store._SCHEMA_READY.clear()
+    with open_memory(url, clock=clock) as mem:
+        assert [i for i, _ in mem.store.time_search(*week, 10, SearchFilter())] == [old.id]

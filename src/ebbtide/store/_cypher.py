@@ -34,6 +34,10 @@ SCHEMA: dict[str, str] = {
     "FOR ()-[r:LINK]-() ON (r.tenant, r.relation)",
     "ebbtide_vector_model": "CREATE INDEX ebbtide_vector_model IF NOT EXISTS "
     "FOR (v:EbbVector) ON (v.tenant, v.model)",
+    "ebbtide_told": "CREATE INDEX ebbtide_told IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.told_from)",
+    "ebbtide_said": "CREATE INDEX ebbtide_said IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.said_from)",
     "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
     "FOR (a:EbbAudit) ON (a.tenant, a.at)",
     "ebbtide_text": "CREATE FULLTEXT INDEX ebbtide_text IF NOT EXISTS "
