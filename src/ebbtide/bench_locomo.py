@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import EbbtideError, ValidationError
+from .plaintable import table
 
 __all__ = [
     "CATEGORIES",
@@ -580,21 +581,6 @@ def run(
     }
 
 
-def _table(rows: list[dict[str, Any]], columns: Sequence[str]) -> str:
-    def fmt(v: object) -> str:
-        if v is None:
-            return "-"
-        if isinstance(v, float):
-            return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
-        return str(v)
-
-    widths = {c: max(len(c), *(len(fmt(r.get(c))) for r in rows)) for c in columns}
-    out = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
-    out.append("  ".join("-" * widths[c] for c in columns))
-    out.extend("  ".join(fmt(r.get(c)).rjust(widths[c]) for c in columns) for r in rows)
-    return "\n".join(out)
-
-
 def render(report: dict[str, Any]) -> str:
     d = report["data"]
     lines = [
@@ -609,7 +595,7 @@ def render(report: dict[str, Any]) -> str:
         for name, s in report["systems"].items()
         for cat, m in s["categories"].items()
     ]
-    lines += [_table(rows, ["system", "category", "n", *METRICS]), ""]
+    lines += [table(rows, ["system", "category", "n", *METRICS]), ""]
     rows = [
         {
             "system": name,
@@ -622,7 +608,7 @@ def render(report: dict[str, Any]) -> str:
         for name, s in report["systems"].items()
     ]
     lines.append(
-        _table(
+        table(
             rows,
             ["system", "ingest_s", "query_p50_ms", "query_p95_ms", "deep_p50_ms", "deep_p95_ms"],
         )
