@@ -72,3 +72,28 @@ def test_a_query_that_is_only_a_time_finds_what_was_said_then(diary, query, expe
 def test_a_time_with_nothing_in_it_finds_nothing_dated_elsewhere(diary):
     hits = diary.recall("What happened in May 2023?", k=5, touch=False).hits
     assert [h.node.text for h in hits if h.node.kind != "person"] == []
+
+
+def test_an_sqlite_store_written_before_time_spans_were_indexed_is_searched_after_reopening(
+    tmp_path,
+):
+    """A file from an earlier ebbtide has no node_times rows; opening it fills them in once."""
+    import sqlite3
+    from datetime import UTC, datetime
+
+    from ebbtide.model import Node
+    from ebbtide.store import SearchFilter, open_store
+
+    path = tmp_path / "old.db"
+    t = datetime(2026, 2, 25, tzinfo=UTC)
+    store = open_store(str(path))
+    store.add_node(Node(id="n1", kind="event", text="Ana shipped the release", created_at=t,
+                        updated_at=t, attributes={"when": "2026-02-25"}))  # fmt: skip
+    store.close()
+    with sqlite3.connect(path) as db:  # as an earlier version left it
+        db.execute("DELETE FROM node_times")
+        db.execute("DELETE FROM meta WHERE key = 'node_times'")
+    week = (datetime(2026, 2, 23, tzinfo=UTC), datetime(2026, 3, 2, tzinfo=UTC))
+    store = open_store(str(path))
+    assert [i for i, _ in store.time_search(*week, 10, SearchFilter())] == ["n1"]
+    store.close()
