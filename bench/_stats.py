@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from ebbtide.plaintable import table
 
-__all__ = ["pct", "summary_ms", "table"]
+__all__ = ["pct", "summary_ms", "table", "timed"]
 
 
 def pct(samples: Sequence[float], q: float) -> float:
@@ -26,3 +27,13 @@ def summary_ms(samples_s: Sequence[float]) -> dict[str, float]:
         "mean_ms": round(statistics.fmean(ms), 3) if ms else float("nan"),
         "n": len(ms),
     }
+
+
+def timed(fn: Callable[[int], object], n: int) -> list[float]:
+    """Seconds each of `fn(0)` … `fn(n - 1)` took."""
+    out = []
+    for i in range(n):
+        t = time.perf_counter()
+        fn(i)
+        out.append(time.perf_counter() - t)
+    return out

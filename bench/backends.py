@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from _stats import summary_ms, table  # noqa: E402
+from _stats import summary_ms, table, timed  # noqa: E402
 from synth import Synth  # noqa: E402
 
 os.environ["EBBTIDE_EMBEDDINGS"] = "none"
@@ -107,15 +107,6 @@ def load(store, nodes, edges) -> float:
                 for e in edges[i : i + 10_000]:
                     store.add_edge(e)
     return time.perf_counter() - t
-
-
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for i in range(n):
-        t = time.perf_counter()
-        fn(i)
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def one(backend: str, url: str, size: int, samples: int, warmup: int) -> dict:

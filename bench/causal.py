@@ -64,12 +64,10 @@ runner's own timing around the library call), summed over the calls of a questio
 from __future__ import annotations
 
 import argparse
-import contextlib
 import inspect
 import json
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -92,6 +90,7 @@ from causal_world import (  # noqa: E402
     generate,
     timeline,
 )
+from ebbtide.reference_runner import ReferenceRunner  # noqa: E402
 
 SYSTEMS = ("ebbtide", "causal-memory")
 MODES = ("structured", "transcript")
@@ -323,33 +322,10 @@ class CausalMemorySide:
         self.namer = Namer(worlds, mode)
         self.edges: dict[int, tuple[str, str]] = {}  # edge id -> (decision, outcome) recorded
         self.notes: list[str] = []
-        self.proc: subprocess.Popen | None = None
-
-    def _start(self) -> None:
-        from _venv import reference_python
-
-        py = reference_python()
-        self.proc = subprocess.Popen(
-            [str(py), str(HERE / "reference" / "causal_memory_runner.py")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
-    def _send(self, cmd: dict) -> dict:
-        assert self.proc and self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(json.dumps(cmd) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("causal-memory runner exited")
-        return json.loads(line)
+        self.runner = ReferenceRunner(HERE)
 
     def ingest(self) -> float:
-        self._start()
-        r = self._send({"op": "open", "path": self.workdir})
+        r = self.runner.send({"op": "open", "path": self.workdir})
         if not r.get("ok"):
             raise RuntimeError(f"causal-memory open failed: {r}")
         items = timeline(self.worlds)
@@ -372,7 +348,7 @@ class CausalMemorySide:
                     {"op": "remember", "messages": blob, "date": s.time.date().isoformat()}
                 )
                 texts.append((blob, "remember (no LLM available, stored raw)"))
-        r = self._send({"op": "bulk", "calls": calls})
+        r = self.runner.send({"op": "bulk", "calls": calls})
         results = r["result"]["results"]
         bad = [x for x in results if not x.get("ok")]
         if bad:
@@ -382,11 +358,11 @@ class CausalMemorySide:
             if eid is not None:
                 self.edges[int(eid)] = pair
         ingest_s = r.get("seconds", 0.0)
-        ru = self._send({"op": "resolve_updates", "apply": True, "parse": False})
+        ru = self.runner.send({"op": "resolve_updates", "apply": True, "parse": False})
         text = (ru.get("result") or {}).get("text") or ru.get("error") or ""
         self.notes.append(f"resolve_updates(apply=True): {_short(text, 110)}")
         if self.sleep:
-            sl = self._send({"op": "cli", "args": ["sleep"], "timeout": 600})
+            sl = self.runner.send({"op": "cli", "args": ["sleep"], "timeout": 600})
             out = (sl.get("result") or {}).get("stdout", "") or sl.get("error", "")
             last = [ln for ln in out.splitlines() if ln.strip()][-1:] or [""]
             self.notes.append(
@@ -432,7 +408,7 @@ class CausalMemorySide:
         return got
 
     def ask(self, call: Call) -> Answer:
-        r = self._send({"op": call.tool, **call.args})
+        r = self.runner.send({"op": call.tool, **call.args})
         if not r.get("ok"):
             return Answer(error=str(r.get("error")), seconds=r.get("seconds", 0.0) or 0.0)
         res = r["result"]
@@ -487,12 +463,7 @@ class CausalMemorySide:
         return ans
 
     def close(self) -> None:
-        if self.proc is None:
-            return
-        with contextlib.suppress(RuntimeError, OSError, ValueError):
-            self._send({"op": "quit"})
-        self.proc.wait(timeout=30)
-        self.proc = None
+        self.runner.quit()
 
 
 # ------------------------------------------------------------------------------ running

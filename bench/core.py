@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _stats import summary_ms, table  # noqa: E402
+from _stats import summary_ms, table, timed  # noqa: E402
 from synth import Synth  # noqa: E402
 
 
@@ -45,15 +45,6 @@ def populate(memory, n_nodes: int, synth: Synth) -> float:
                     memory.connect(node.id, target)
                 ids.append(node.id)
     return time.perf_counter() - start
-
-
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for i in range(n):
-        t = time.perf_counter()
-        fn(i)
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def one_size(size: int, path: str, samples: int) -> dict:

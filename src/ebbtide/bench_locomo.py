@@ -53,13 +53,10 @@ Metrics, per system x category and over all four:
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib.util
 import json
 import re
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -71,6 +68,7 @@ from typing import Any, Protocol
 
 from .errors import EbbtideError, ValidationError
 from .plaintable import table
+from .reference_runner import ReferenceRunner
 
 __all__ = [
     "CATEGORIES",
@@ -420,43 +418,12 @@ class CausalMemorySystem:
     name = "causal-memory"
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.proc: subprocess.Popen[str] | None = None
+        self.runner = ReferenceRunner(folder)
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
 
-    def _send(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        if self.proc is None or self.proc.stdin is None or self.proc.stdout is None:
-            raise RuntimeError("causal-memory runner is not running")
-        self.proc.stdin.write(json.dumps(cmd) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("causal-memory runner exited")
-        return json.loads(line)
-
-    def _start(self) -> None:
-        spec = importlib.util.spec_from_file_location(
-            "_ebbtide_bench_venv", self.folder / "_venv.py"
-        )
-        if spec is None or spec.loader is None:
-            raise RuntimeError(f"cannot load {self.folder / '_venv.py'}")
-        venv = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(venv)
-        python = venv.reference_python()  # builds the venv once, then reuses it
-        self.proc = subprocess.Popen(
-            [str(python), str(self.folder / "reference" / "causal_memory_runner.py")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
     def ingest(self, conv: Conversation) -> float:
-        if self.proc is None:
-            self._start()
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-cm-")
-        r = self._send({"op": "open", "path": self._tmp.name})
+        r = self.runner.send({"op": "open", "path": self._tmp.name})
         if not r.get("ok"):
             raise RuntimeError(f"causal-memory open failed: {r}")
         calls = [
@@ -470,7 +437,7 @@ class CausalMemorySystem:
             for s in conv.sessions
             for t in s.turns
         ]
-        r = self._send({"op": "bulk", "calls": calls})
+        r = self.runner.send({"op": "bulk", "calls": calls})
         bad = [x for x in r["result"]["results"] if not x.get("ok")]
         if bad:
             raise RuntimeError(f"causal-memory ingest failed: {bad[0]}")
@@ -478,7 +445,9 @@ class CausalMemorySystem:
 
     def rank(self, question: str, depth: int) -> tuple[list[str], float]:
         # resolve off: fact hits carry their key (the dia id) as printed, no lookup needed
-        r = self._send({"op": "search_memory", "query": question, "limit": depth, "resolve": False})
+        r = self.runner.send(
+            {"op": "search_memory", "query": question, "limit": depth, "resolve": False}
+        )
         if not r.get("ok"):
             return [], float(r.get("seconds", 0.0))
         ranked: dict[str, None] = {}
@@ -488,18 +457,14 @@ class CausalMemorySystem:
         return list(ranked)[:depth], float(r.get("seconds", 0.0))
 
     def close(self) -> None:
-        if self.proc is not None:
-            self._send({"op": "close"})
+        if self.runner.proc is not None:
+            self.runner.send({"op": "close"})
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
 
     def shutdown(self) -> None:
-        if self.proc is not None:
-            with contextlib.suppress(RuntimeError, OSError, ValueError):
-                self._send({"op": "quit"})
-            self.proc.wait(timeout=30)
-            self.proc = None
+        self.runner.quit()
 
 
 # -- the run -----------------------------------------------------------------------------------
