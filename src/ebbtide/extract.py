@@ -60,6 +60,7 @@ ANTECEDENT_TURNS = 3  # "That caused ..." looks back at most this many turns
 NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
+CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
 
 
 def _words(text: str) -> frozenset[str]:
@@ -73,6 +74,11 @@ class Message:
     text: str
     time: datetime | None = None
     caption: str | None = None  # an image shared with the message, described in words
+
+    def said(self) -> str:
+        """The message as one line: speaker, text and any image described."""
+        image = f" [image: {self.caption}]" if self.caption else ""
+        return f"{self.speaker}: {self.text}{image}"
 
 
 @dataclass
@@ -930,6 +936,11 @@ class _Extractor:
                 sources.append(msg.id)
             return i
         attributes: dict[str, Any] = {"speaker": msg.speaker, **(attrs or {})}
+        # What the item was said in, and what that answered: "It's a mix of drama and
+        # romance!" is about the screenplay the message before asked of (see embed/context.py).
+        attributes["message"] = msg.said()[:CONTEXT_CHARS]
+        if k > 0:
+            attributes["in_reply_to"] = self.messages[k - 1].said()[:CONTEXT_CHARS]
         ref = msg.time or self.date
         if ref is not None:
             attributes["said_at"] = ref.isoformat()

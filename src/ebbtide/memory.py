@@ -15,6 +15,7 @@ from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
 from .embed import Embedder, get_embedder
+from .embed.context import item_vectors
 from .errors import EbbtideError, NotFound, StoreUnavailable, ValidationError
 from .memory_causal import CausalOps
 from .model import (
@@ -287,8 +288,12 @@ class Memory(CausalOps):
         total = self.stats().nodes
         done = 0
         while batch := self.store.missing_vectors(self.embedder.name, batch_size):
-            vectors = self.embedder.embed([text for _, text in batch])
             ids = [ident for ident, _ in batch]
+            found = self.store.get_nodes(ids)
+            vectors = item_vectors(
+                self.embedder,
+                [(text, found[i].attributes if i in found else {}) for i, text in batch],
+            )
             self.store.put_vectors(self.embedder.name, list(zip(ids, vectors, strict=True)))
             done += len(batch)
             if progress is not None:
@@ -323,7 +328,7 @@ class Memory(CausalOps):
             self._unembedded.extend(nodes)
             return
         unique = list({n.id: n for n in nodes}.values())
-        vectors = self.embedder.embed([n.text for n in unique])
+        vectors = item_vectors(self.embedder, [(n.text, n.attributes) for n in unique])
         self.store.put_vectors(
             self.embedder.name, list(zip([n.id for n in unique], vectors, strict=True))
         )

