@@ -12,7 +12,9 @@ def incident(memory, clock):
     """skip load test -> checkout outage -> customer escalation; canary -> shipped safely;
     circuit breaker prevented a cascade failure."""
     a = memory.record_decision(
-        "Skipped the load test before the sale", "Checkout outage on Saturday", "caused",
+        "Skipped the load test before the sale",
+        "Checkout outage on Saturday",
+        "caused",
         task_tag="checkout",
     )
     clock.advance(hours=2)
@@ -24,11 +26,15 @@ def incident(memory, clock):
         "Escalation from Acme Retail", "Acme threatened to churn", "caused", task_tag="checkout"
     )
     memory.record_decision(
-        "Rolled out behind a canary", "Release shipped safely and stayed stable", "caused",
+        "Rolled out behind a canary",
+        "Release shipped safely and stayed stable",
+        "caused",
         task_tag="checkout",
     )
     memory.record_decision(
-        "Added a circuit breaker to payments", "Cascade failure across payments", "prevented",
+        "Added a circuit breaker to payments",
+        "Cascade failure across payments",
+        "prevented",
         task_tag="payments",
     )
     return a, b, c
@@ -150,7 +156,8 @@ def test_a_newer_contradicting_outcome_supersedes_the_old_lesson(memory, clock):
     assert not preview.applied
     assert [(u.old.edge_id, u.new.edge_id) for u in preview.updates] == [(old.edge.id, new.edge.id)]
     assert memory.search_causal(query="payment client retries").hits[0].lesson.edge_id in {
-        old.edge.id, new.edge.id
+        old.edge.id,
+        new.edge.id,
     }
     memory.resolve_updates(apply=True)
     ids = [h.lesson.edge_id for h in memory.search_causal(query="payment client retries").hits]
@@ -188,10 +195,12 @@ def test_causal_directory_is_a_compact_index(memory, incident):
 
 def test_patterns_are_mined_across_tasks_and_can_be_retracted(memory):
     memory.record_decision("Skipped code review on the hotfix", "Production outage", task_tag="a")
-    memory.record_decision("Skipped code review on the hotfix", "Production outage again",
-                           task_tag="b")
-    memory.record_decision("Skipped code review on the docs fix", "Docs shipped on time",
-                           task_tag="c")
+    memory.record_decision(
+        "Skipped code review on the hotfix", "Production outage again", task_tag="b"
+    )
+    memory.record_decision(
+        "Skipped code review on the docs fix", "Docs shipped on time", task_tag="c"
+    )
     found = memory.search_patterns().patterns
     relations = {p.relation for p in found}
     assert "contradicts" in relations or "similar_to" in relations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ EXPORT_FORMAT = "ebbtide-jsonl/1"
 EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
+SPEAKERS_TTL = 5.0
+MAX_SPEAKERS = 1000
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -67,6 +70,9 @@ class Memory(CausalOps):
     embedder: Embedder | None = None
     # While a batch (a transcript) is being stored, new nodes wait here to be embedded at once.
     _unembedded: list[Node] | None = field(default=None, init=False, repr=False)
+    # Who spoke in this memory (for recall), read again after SPEAKERS_TTL seconds since
+    # another process may have stored a transcript; one stored here clears it at once.
+    _speakers: tuple[float, list[str]] | None = field(default=None, init=False, repr=False)
 
     # lifecycle ------------------------------------------------------------------------------
 
@@ -274,6 +280,7 @@ class Memory(CausalOps):
                         self._link(a.id, b.id, link.relation, link.weight, now=now,
                                    provenance="transcript")
                     )  # fmt: skip
+        self._speakers = None  # the transcript may have new speakers
         fresh = self.store.get_nodes([n.id for n in nodes])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return TranscriptResult(messages=len(turns), nodes=unique, edges=edges)
@@ -473,6 +480,7 @@ class Memory(CausalOps):
             flt=SearchFilter(include_cold=include_cold, kinds=kind_set, scope=scope),
             activation_ref=self._activation_ref(),
             embedder=self.embedder,
+            speakers=self._speaker_names(),
         )
         if touch and result.hits:
             # Knowledge that is used stays alive: hits are read, the links that lifted them fire.
@@ -579,6 +587,15 @@ class Memory(CausalOps):
             or self.now().timestamp() - float(last) > self.config.auto_maintain_days * DAY
         ):
             self.maintain()
+
+    def _speaker_names(self) -> list[str]:
+        now = time.monotonic()
+        if self._speakers is None or now - self._speakers[0] > SPEAKERS_TTL:
+            people = self.store.find_nodes(
+                kind="person", attribute=("role", "speaker"), limit=MAX_SPEAKERS
+            )
+            self._speakers = (now, [p.text for p in people])
+        return self._speakers[1]
 
     def _activation_ref(self) -> float:
         ref = self.store.get_meta(META_ACTIVATION_REF)

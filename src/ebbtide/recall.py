@@ -23,6 +23,7 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
@@ -74,8 +75,10 @@ def recall(
     flt: SearchFilter,
     activation_ref: float,
     embedder: Embedder | None = None,
+    speakers: Sequence[str] = (),
 ) -> RecallResult:
-    """`embedder` adds vector search when embeddings are on."""
+    """`embedder` adds vector search when embeddings are on; `speakers` are the people who
+    spoke in the memory (person nodes with role speaker)."""
     # The model runs outside the GIL: the query is embedded while its words are searched.
     pending = _EMBEDDING.submit(embedder.embed, [query]) if embedder is not None else None
     t = now.timestamp()
@@ -83,7 +86,8 @@ def recall(
     # A query that names a time reads deeper: what was said then may match its words weakly.
     depth = WINDOW_DEPTH if window is not None else 1
     n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k) * depth
-    speaker = _named_speaker(store, query)
+    named = text.named(query, list(speakers)) if speakers else []
+    speaker = named[0] if len(named) == 1 else None
     words = text.without_name(query, speaker) if speaker is not None else query
     text_hits = store.text_search(words, n_candidates, flt)
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
@@ -233,13 +237,6 @@ def recall(
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return RecallResult(query=query, hits=hits)
-
-
-def _named_speaker(store: Store, query: str) -> str | None:
-    """The one person who spoke in the memory that the query names (None for none or two)."""
-    people = [p.text for p in store.find_nodes(kind="person", attribute=("role", "speaker"))]
-    found = text.named(query, people) if people else []
-    return found[0] if len(found) == 1 else None
 
 
 def _prefer_speaker(
