@@ -15,6 +15,8 @@ import pytest
 
 from ebbtide.embed import base as embed_base
 from ebbtide.embed import get_embedder, local_available
+from ebbtide.embed import local as embed_local
+from ebbtide.embed._int8 import int8_matmuls
 from ebbtide.embed._wordpiece import WordPieceTokenizer, pre_tokenise
 from ebbtide.embed.http import HttpEmbedder, endpoint_url
 from ebbtide.errors import EmbeddingUnavailable, ValidationError
@@ -480,3 +482,57 @@ def test_local_rejects_a_foreign_model_name(monkeypatch):
     with pytest.raises(ValidationError) as err:
         get_embedder()
     assert err.value.field == "EBBTIDE_EMBED_MODEL" and "minilm-l6-v2-int8" in str(err.value)
+
+
+# --------------------------------------------------------------------------- int8 products
+
+
+@needs_local
+def test_int8_products_agree_with_the_weights_run_in_fp32():
+    texts = [
+        "What genre is Joanna's first screenplay?",
+        "It's a mix of drama and romance!",
+        "The deploy on Friday evening caused the outage.",
+        "I signed up for a pottery class yesterday.",
+        "Luna and Oliver are so sweet and playful.",
+        "Kai added an index to the orders table and p95 latency dropped.",
+    ]
+    fp32 = embed_local.LocalEmbedder(cache_size=0, int8=False).embed(texts)
+    int8 = embed_local.LocalEmbedder(cache_size=0).embed(texts)
+    cos = (fp32 * int8).sum(axis=1)
+    assert cos.min() > 0.97 and cos.mean() > 0.99
+
+
+@needs_local
+def test_every_int8_weight_product_is_rewritten_and_nothing_else():
+    import onnx
+
+    data = embed_local._read_verified(
+        embed_local.MODEL_PACKAGE,
+        embed_local.MODEL_FILE,
+        embed_local.MODEL_SHA256,
+        embed_local.MODEL_DIST,
+    )
+    before = onnx.load_from_string(data).graph.node
+    after = onnx.load_from_string(int8_matmuls(data)).graph.node
+    ops = [n.op_type for n in after]
+    assert ops.count("DynamicQuantizeMatMul") == 36  # 6 layers x (q, k, v, out, 2 feed-forward)
+    assert ops.count("MatMul") == 12  # attention products of activations stay fp32
+    assert sum(n.op_type == "MatMul" for n in before) == 48
+
+
+def test_a_model_without_int8_weights_is_left_as_it_is():
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.eye(2, dtype=np.float32), "W")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["X", "W"], ["Y"])],
+        "plain",
+        [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 2])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 2])],
+        [weight],
+    )
+    data = helper.make_model(graph).SerializeToString()
+    assert int8_matmuls(data) == data
+    assert onnx.load_from_string(data).graph.node[0].op_type == "MatMul"

@@ -59,7 +59,7 @@ KINDS = ("local", "http", "none")
 
 _ENV_OF = {"url": ENV_URL, "key": ENV_KEY, "model": ENV_MODEL}
 _TUNING = {
-    "local": {"batch_size", "cache_size", "threads"},
+    "local": {"batch_size", "cache_size", "threads", "int8"},
     "http": {"batch_size", "timeout", "max_retries", "dim"},
 }
 _warned_fallback = False

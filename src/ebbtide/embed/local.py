@@ -9,18 +9,24 @@ vocabulary (the BERT-base uncased vocabulary of google-research/bert,
 Apache-2.0, as shipped with all-MiniLM-L6-v2), and ``_wordpiece`` tokenises
 with it in pure Python.
 
-Pipeline: WordPiece (≤ 256 tokens, the model's training length) → batches
-sorted by length and padded to their longest text → onnxruntime → mean
-pooling over the attention mask → L2 normalisation. Vectors agree with the
-fp32 model to cosine ≈ 0.9995.
+Pipeline: WordPiece (≤ 256 tokens, the model's training length) → onnxruntime
+→ mean pooling over the attention mask → L2 normalisation.
 
-The weights are stored as int8 and dequantised once, at load, by onnxruntime's
-constant folding: the model runs in fp32 and takes ≈ 160 MB once loaded.
-Batches of 8 were the cheapest per text on 2 cores and keep the working set
-small (≈ 200 MB more than the bare interpreter in all); bigger batches cost
-more memory and were not faster. onnxruntime's threads do not spin while idle,
-so an idle embedder leaves the CPU to the agent. A text's vector does not
-depend on its batch beyond float rounding (cosine > 0.99999).
+The weights are stored as int8. By default (``int8=True``) the matrix products
+run in int8 too (``_int8``: the same weights and scales): ~1.8x faster per
+query here. The input of an int8 product is quantised per call, so each text
+runs alone and its vector never depends on what it was embedded with; one at a
+time in int8 still beats batches of 8 in fp32 (400 LoCoMo turns in 3.5 s
+against 4.8 s). Vectors agree with the weights run in fp32 at cosine 0.993 on
+average (0.97 at worst over 500 LoCoMo texts), and those agree with the
+original fp32 model at ≈ 0.9995.
+
+``int8=False`` runs the weights in fp32, as onnxruntime's constant folding
+dequantises them at load (≈ 160 MB): texts are sorted by length and run in
+batches of 8, padded to their longest, the cheapest per text on 2 cores; a
+text's vector then depends on its batch only by float rounding (cosine >
+0.99999). onnxruntime's threads do not spin while idle, so an idle embedder
+leaves the CPU to the agent.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import EmbeddingUnavailable, ValidationError
+from ._int8 import int8_matmuls
 from ._wordpiece import WordPieceTokenizer
 from .base import ENV_MODEL, check_texts, l2_normalise
 
@@ -66,7 +73,8 @@ class LocalEmbedder:
     (on 2 shared cores one thread was 1.6x faster than two while other work ran,
     and ≈ 1.3x slower when the machine was idle); ``None`` lets onnxruntime use
     one per core. The ``cache_size`` most recent single-text calls (queries)
-    are answered from memory.
+    are answered from memory. ``int8`` runs the weight products in int8 (the
+    default); ``batch_size`` applies to the fp32 path, where texts are batched.
     """
 
     dim: int = DIM
@@ -78,6 +86,7 @@ class LocalEmbedder:
         batch_size: int = 8,
         cache_size: int = 256,
         threads: int | None = 1,
+        int8: bool = True,
     ) -> None:
         if model is not None and model != MODEL_ID:
             raise ValidationError(
@@ -87,6 +96,7 @@ class LocalEmbedder:
         self.batch_size = _positive_int("batch_size", batch_size)
         self.cache_size = _positive_int("cache_size", cache_size, minimum=0)
         self.threads = None if threads is None else _positive_int("threads", threads)
+        self.int8 = bool(int8)
         try:
             version = importlib.metadata.version(MODEL_DIST)
         except importlib.metadata.PackageNotFoundError:
@@ -122,6 +132,8 @@ class LocalEmbedder:
                 f"local embeddings need onnxruntime (pip install onnxruntime): {exc}"
             ) from exc
         data = _read_verified(MODEL_PACKAGE, MODEL_FILE, MODEL_SHA256, MODEL_DIST)
+        if self.int8:
+            data = int8_matmuls(data)
         options = ort.SessionOptions()
         options.log_severity_level = 3  # errors only
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -157,8 +169,10 @@ class LocalEmbedder:
         out = np.empty((len(texts), DIM), dtype=np.float32)
         # Longest first, so each batch pads to lengths close to its own.
         order = sorted(range(len(texts)), key=lambda i: -len(encoded[i]))
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
+        # int8 products quantise their input per call: each text runs alone (module doc).
+        step = 1 if self.int8 else self.batch_size
+        for start in range(0, len(order), step):
+            rows = order[start : start + step]
             out[rows] = self._run([encoded[i] for i in rows])
         if single:
             with self._lock:
