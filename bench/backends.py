@@ -59,9 +59,7 @@ def build_graph(n_nodes: int, seed: int):
     def node(kind: str, text: str) -> str:
         ident = f"{kind[:4]}_{len(nodes)}"
         t = at(len(nodes))
-        nodes.append(
-            Node(id=ident, kind=kind, text=text, created_at=t, updated_at=t, valid_from=t)
-        )
+        nodes.append(Node(id=ident, kind=kind, text=text, created_at=t, updated_at=t, valid_from=t))
         return ident
 
     def edge(src: str, dst: str, relation: str, weight: float) -> None:
