@@ -205,3 +205,29 @@ def test_without_a_source_checkout_the_reference_system_is_left_out(
     assert main(["bench", "locomo", "--data", str(locomo_file), "--quiet",
                  "--systems", "causal-memory"]) == 2  # fmt: skip
     assert "source checkout" in capsys.readouterr().err
+
+
+def test_kept_stores_are_reused_and_score_the_same(locomo_file, tmp_path, capsys):
+    stores = tmp_path / "stores"
+    args = ["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+            "--systems", "ebbtide", "--embeddings", "none", "--stores", str(stores)]  # fmt: skip
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)["systems"]["ebbtide"]
+    assert first["ingest_total_s"] > 0
+    assert main(args) == 0
+    again = json.loads(capsys.readouterr().out)["systems"]["ebbtide"]
+    assert again["ingest_total_s"] == 0.0
+    assert again["categories"] == first["categories"]
+
+
+def test_a_store_left_by_an_interrupted_ingest_is_built_again(locomo_file, tmp_path, capsys):
+    stores = tmp_path / "stores"
+    stores.mkdir()
+    (stores / "conv-tiny-none.db").write_bytes(b"not a database")  # no completion mark
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+                 "--systems", "ebbtide", "--embeddings", "none",
+                 "--stores", str(stores)])  # fmt: skip
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)["systems"]["ebbtide"]
+    assert report["ingest_total_s"] > 0
+    assert report["categories"]["single-hop"]["any@5"] == 1.0

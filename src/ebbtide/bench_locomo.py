@@ -3,6 +3,7 @@
     ebbtide bench locomo --data /path/to/locomo.json          # every conversation, 3 systems
     ebbtide bench locomo --data FILE --conversations conv-26 --limit-questions 50 --json
     ebbtide bench locomo --data FILE --systems ebbtide --embeddings none
+    ebbtide bench locomo --data FILE --systems ebbtide --stores DIR  # ingest once, reuse
 
 ``--data`` is any file in the LoCoMo layout (a list of ``{sample_id, conversation, qa}``, or
 one such object). The data is not shipped with ebbtide (CC BY-NC 4.0: evaluation only).
@@ -302,18 +303,36 @@ class System(Protocol):
 class EbbtideSystem:
     name = "ebbtide"
 
-    def __init__(self, embeddings: str) -> None:
+    def __init__(self, embeddings: str, stores: Path | None = None) -> None:
         self.embeddings = embeddings
+        self.stores = stores
         self.memory: Any = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
 
     def ingest(self, conv: Conversation) -> float:
+        """Seconds spent storing the conversation (0.0 when a kept store is reused)."""
         from .memory import open_memory
 
+        if self.stores is not None:
+            self.stores.mkdir(parents=True, exist_ok=True)
+            path = self.stores / f"{conv.sample_id}-{self.embeddings}.db"
+            done = self.stores / f"{path.name}.complete"
+            if not done.exists():  # an interrupted ingest is started again
+                for old in self.stores.glob(f"{path.name}*"):
+                    old.unlink()
+            self.memory = open_memory(str(path), embeddings=self.embeddings)
+            if done.exists():
+                return 0.0
+            seconds = self._store(conv)
+            done.touch()
+            return seconds
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-ebbtide-")
         self.memory = open_memory(
             str(Path(self._tmp.name) / "memory.db"), embeddings=self.embeddings
         )
+        return self._store(conv)
+
+    def _store(self, conv: Conversation) -> float:
         if self.memory.embedder is not None:
             self.memory.embedder.embed(["load the model before the clock starts"])
         started = time.perf_counter()
@@ -475,10 +494,12 @@ def run(
     systems: Sequence[str],
     *,
     embeddings: str = "local",
+    stores: Path | None = None,
     limit_questions: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Every system over every conversation; the report `render` prints (or `--json` emits)."""
+    """Every system over every conversation; the report `render` prints (or `--json` emits).
+    `stores`: keep ebbtide's store of each conversation there and reuse it when present."""
     unknown = set(systems) - set(SYSTEMS)
     if unknown or not systems:
         raise ValidationError("systems", f"choose from {', '.join(SYSTEMS)}")
@@ -497,7 +518,7 @@ def run(
             for name in systems:
                 system: System
                 if name == "ebbtide":
-                    system = EbbtideSystem(embeddings)
+                    system = EbbtideSystem(embeddings, stores)
                 elif name == "bm25":
                     system = Bm25System()
                 else:
@@ -538,6 +559,7 @@ def run(
         },
         "settings": {
             "embeddings": embeddings,
+            "stores": None if stores is None else str(stores),
             "query_k": QUERY_K,
             "recall_k": RECALL_K,
             "ks": list(KS),
@@ -596,6 +618,13 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help=f"comma-separated, of {', '.join(SYSTEMS)} (default: all three; causal-memory "
         "only in a source checkout, which holds its runner)",
     )
+    ap.add_argument(
+        "--stores",
+        type=Path,
+        help="keep ebbtide's store of each conversation in this folder and reuse it when "
+        "present (ingest 0 s): to measure recall changes without ingesting again; delete it "
+        "after changing extraction or embeddings",
+    )
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
@@ -617,6 +646,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         conversations,
         systems,
         embeddings=args.embeddings,
+        stores=args.stores,
         limit_questions=args.limit_questions,
         progress=None if args.quiet else lambda line: print(f"  {line}", file=sys.stderr),
     )
