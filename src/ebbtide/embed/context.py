@@ -9,10 +9,11 @@ length again. A short item leans on its context; a long one, which says what it 
 each context weighs `CONTEXT_WORDS` / the item's word count, at most 1. Every distinct
 message is embedded once, however many items it holds.
 
-Measured on the LoCoMo dev conversations (turn recall_all@10 of `ebbtide bench locomo`): 0.734
-without context, 0.746 with the message answered, 0.759 with both (weighing the item's own
-message half: 0.758). Embedding an item and its context as one text instead loses what the
-item itself says (multi-hop recall_all@10 0.30 -> 0.21).
+Measured on the LoCoMo dev conversations (turn recall_all@10 as `ebbtide bench locomo` scores
+it, the weights then run in fp32): 0.734 without context, 0.746 with the message answered,
+0.759 with both (weighing the item's own message half: 0.758). Embedding an item and its
+context as one text instead loses what the item itself says (multi-hop recall_all@10 0.30 ->
+0.21).
 """
 
 from __future__ import annotations
