@@ -378,6 +378,22 @@ def test_adjacent_follows_direction_and_skips_invalid_edges(store):
     assert store.adjacent([]) == [] and store.adjacent(["nope"]) == []
 
 
+def test_adjacent_reads_only_the_relations_asked_for(store):
+    for i in "abc":
+        store.add_node(node(i, i))
+    store.add_edge(edge("ab", "a", "b", "about"))
+    store.add_edge(edge("ca", "c", "a", "caused"))
+    store.add_edge(edge("ac", "a", "c", "related"))
+    assert {r.id for r in store.adjacent(["a"], relations=frozenset({"caused", "related"}))} == {
+        "ca",
+        "ac",
+    }
+    assert {
+        r.id for r in store.adjacent(["a"], direction="out", relations=frozenset({"about"}))
+    } == {"ab"}
+    assert store.adjacent(["a"], relations=frozenset()) == []
+
+
 def test_touch_never_moves_a_reinforcement_clock_back(store):
     store.add_node(node("a", "a"))
     store.add_node(node("b", "b"))

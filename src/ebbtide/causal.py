@@ -240,11 +240,7 @@ def lessons(ctx: Ctx, edges: Sequence[Edge | EdgeRow]) -> list[Lesson]:
 def causal_edges(
     ctx: Ctx, node_ids: Iterable[str], direction: str, relations: frozenset[str] = CAUSAL_RELATIONS
 ) -> list[EdgeRow]:
-    return [
-        e
-        for e in ctx.store.adjacent(node_ids, direction=direction)  # type: ignore[arg-type]
-        if e.relation in relations
-    ]
+    return ctx.store.adjacent(node_ids, direction=direction, relations=relations)  # type: ignore[arg-type]
 
 
 # search ------------------------------------------------------------------------------------

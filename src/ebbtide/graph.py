@@ -10,9 +10,12 @@ import numpy as np
 from . import scoring
 from .config import Config
 from .store import EdgeRow, Store
+from .store.base import Direction
 
 # Past this many edges a neighbourhood stops growing; hubs cannot blow up a query.
 MAX_SUBGRAPH_EDGES = 5_000
+# Spreading directions, as the store names them.
+_STORE_DIRECTION: dict[str, Direction] = {"forward": "out", "backward": "in"}
 
 
 @dataclass
@@ -45,13 +48,13 @@ class Subgraph:
             sub._add(s)
         seen: set[str] = set()
         frontier = list(seeds)
-        store_dir = {"forward": "out", "backward": "in"}.get(direction, "both")
+        store_dir = _STORE_DIRECTION.get(direction, "both")
         for _ in range(hops):
             if not frontier or len(sub.edges) >= max_edges:
                 break
             nxt: list[str] = []
-            for e in store.adjacent(frontier, direction=store_dir):  # type: ignore[arg-type]
-                if e.id in seen or (relations is not None and e.relation not in relations):
+            for e in store.adjacent(frontier, direction=store_dir, relations=relations):
+                if e.id in seen:
                     continue
                 seen.add(e.id)
                 sub.edges.append(e)

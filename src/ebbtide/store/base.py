@@ -188,8 +188,14 @@ class Store(Protocol):
         limit: int = 1000,
     ) -> list[Edge]: ...
     def adjacent(
-        self, node_ids: Iterable[str], *, direction: Direction = "both"
-    ) -> list[EdgeRow]: ...
+        self,
+        node_ids: Iterable[str],
+        *,
+        direction: Direction = "both",
+        relations: frozenset[str] | None = None,
+    ) -> list[EdgeRow]:
+        """Valid edges touching the nodes; only those of `relations` when given."""
+        ...
 
     # retrieval
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]: ...

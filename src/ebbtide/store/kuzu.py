@@ -511,7 +511,13 @@ class KuzuStore:
         )
         return [props_edge(r[0]) for r in rows]
 
-    def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
+    def adjacent(
+        self,
+        node_ids: Iterable[str],
+        *,
+        direction: Direction = "both",
+        relations: frozenset[str] | None = None,
+    ) -> list[EdgeRow]:
         idx = self.index()
         out: dict[str, EdgeRow] = {}
         for n in unique(list(node_ids)):
@@ -522,7 +528,7 @@ class KuzuStore:
                 eids |= idx.inc.get(n, set())
             for eid in eids:
                 e = idx.edges[eid]
-                if e[5] and eid not in out:
+                if e[5] and eid not in out and (relations is None or e[2] in relations):
                     out[eid] = EdgeRow(eid, e[0], e[1], e[2], e[3], e[4])
         return list(out.values())
 

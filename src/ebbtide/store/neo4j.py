@@ -617,13 +617,21 @@ class Neo4jStore:
         )
         return [props_edge(p) for p in found]
 
-    def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
+    def adjacent(
+        self,
+        node_ids: Iterable[str],
+        *,
+        direction: Direction = "both",
+        relations: frozenset[str] | None = None,
+    ) -> list[EdgeRow]:
+        only = " AND r.relation IN $relations" if relations is not None else ""
         found = self._list(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
-            f"MATCH {_PATTERN[direction]} WHERE r.valid_to IS NULL WITH DISTINCT r "
+            f"MATCH {_PATTERN[direction]} WHERE r.valid_to IS NULL{only} WITH DISTINCT r "
             "RETURN collect([r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
             "r.last_reinforced_at])",
             ids=unique(list(node_ids)),
+            relations=sorted(relations or ()),
         )
         return [EdgeRow(*r) for r in found]
 

@@ -489,16 +489,26 @@ class SQLiteStore:
         rows = self._read(f"{_EDGE_SELECT}{clause} ORDER BY rowid LIMIT ?", (*params, limit))
         return [row_to_edge(r) for r in rows]
 
-    def adjacent(self, node_ids: Iterable[str], *, direction: Direction = "both") -> list[EdgeRow]:
+    def adjacent(
+        self,
+        node_ids: Iterable[str],
+        *,
+        direction: Direction = "both",
+        relations: frozenset[str] | None = None,
+    ) -> list[EdgeRow]:
         ids = list(dict.fromkeys(node_ids))
         cols = "id, src, dst, relation, weight, last_reinforced_at"
+        kinds = sorted(relations) if relations is not None else []
+        only = f" AND relation IN ({_marks(len(kinds))})" if relations is not None else ""
         out: dict[str, EdgeRow] = {}
+        if relations is not None and not kinds:
+            return []
         for chunk in _chunks(ids):
             m = _marks(len(chunk))
             ends = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
             for end in ends:
-                sql = f"SELECT {cols} FROM edges WHERE {end} IN ({m}) AND valid_to IS NULL"
-                for row in self._read(sql, chunk):
+                sql = f"SELECT {cols} FROM edges WHERE {end} IN ({m}) AND valid_to IS NULL{only}"
+                for row in self._read(sql, [*chunk, *kinds]):
                     out.setdefault(row[0], EdgeRow(*row))
         return list(out.values())
 
