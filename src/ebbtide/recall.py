@@ -86,7 +86,7 @@ def recall(
     # A query that names a time reads deeper: what was said then may match its words weakly.
     depth = WINDOW_DEPTH if window is not None else 1
     n_candidates = max(MIN_CANDIDATES, CANDIDATE_FACTOR * k) * depth
-    named = text.named(query, list(speakers)) if speakers else []
+    named = text.named(query, speakers) if speakers else []
     speaker = named[0] if len(named) == 1 else None
     words = text.without_name(query, speaker) if speaker is not None else query
     text_hits = store.text_search(words, n_candidates, flt)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
@@ -74,7 +75,7 @@ def names(text: str) -> set[str]:
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def named(query: str, people: list[str]) -> list[str]:
+def named(query: str, people: Sequence[str]) -> list[str]:
     """The people whose whole name the query says, in any case or the possessive ("what does
     melanie like?", "Melanie's kids" -> Melanie)."""
     said = {w.casefold() for w in _NAME_WORD.findall(unicodedata.normalize("NFKC", query))}

@@ -496,16 +496,16 @@ class SQLiteStore:
         direction: Direction = "both",
         relations: frozenset[str] | None = None,
     ) -> list[EdgeRow]:
+        if relations is not None and not relations:
+            return []
         ids = list(dict.fromkeys(node_ids))
         cols = "id, src, dst, relation, weight, last_reinforced_at"
         kinds = sorted(relations) if relations is not None else []
-        only = f" AND relation IN ({_marks(len(kinds))})" if relations is not None else ""
+        only = f" AND relation IN ({_marks(len(kinds))})" if kinds else ""
+        ends = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
         out: dict[str, EdgeRow] = {}
-        if relations is not None and not kinds:
-            return []
         for chunk in _chunks(ids):
             m = _marks(len(chunk))
-            ends = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
             for end in ends:
                 sql = f"SELECT {cols} FROM edges WHERE {end} IN ({m}) AND valid_to IS NULL{only}"
                 for row in self._read(sql, [*chunk, *kinds]):
