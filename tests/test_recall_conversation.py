@@ -85,6 +85,40 @@ def test_leaving_a_name_out_never_empties_a_query_with_content(query, name):
     assert out == query or out.strip()
 
 
+# -- hits from different messages ---------------------------------------------------------------
+
+POTTERY = [
+    {
+        "id": "m1",
+        "speaker": "Ana",
+        "text": "I love pottery. Pottery calms me down. I made a pottery bowl.",
+    },
+    {"id": "m2", "speaker": "Bo", "text": "My pottery class starts on Monday."},
+    {"id": "m3", "speaker": "Ana", "text": "The pottery studio downtown is closing."},
+    {"id": "m4", "speaker": "Bo", "text": "I went sailing at the weekend."},
+]
+
+
+def test_the_first_hits_tell_of_different_messages_before_one_is_repeated():
+    with open_memory(":memory:", embeddings="none") as memory:
+        memory.remember(messages=POTTERY)
+        hits = memory.recall("pottery", k=5, touch=False).hits
+    assert [h.node.sources for h in hits[:3]] == [["m1"], ["m2"], ["m3"]]
+    # m1's other items still come, after the messages not yet told of, and say whom they repeat
+    repeated = hits[3:]
+    assert [h.node.sources for h in repeated] == [["m1"], ["m1"]]
+    assert {h.why.repeats for h in repeated} == {hits[0].node.id}
+    assert hits[0].why.repeats is None
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_a_repeat_still_outranks_what_does_not_match_at_all():
+    with open_memory(":memory:", embeddings="none") as memory:
+        memory.remember(messages=POTTERY)
+        texts = [h.node.text for h in memory.recall("pottery", k=10, touch=False).hits]
+    assert texts.index("Pottery calms Ana down.") < texts.index("Bo went sailing at the weekend.")
+
+
 # -- a reply read with what it answers -----------------------------------------------------------
 
 

@@ -52,7 +52,10 @@ def test_a_node_round_trips_with_every_field(store):
         provenance="test",
     )
     store.add_node(n)
-    assert store.get_nodes(["n1"])["n1"] == n
+    read = store.get_nodes(["n1"])["n1"]
+    assert read == n
+    assert read.model_dump() == n.model_dump()
+    assert read.model_copy(update={"text": "changed"}).text == "changed"
 
 
 def test_an_edge_round_trips_with_every_field(store):

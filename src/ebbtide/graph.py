@@ -18,6 +18,19 @@ MAX_SUBGRAPH_EDGES = 5_000
 _STORE_DIRECTION: dict[str, Direction] = {"forward": "out", "backward": "in"}
 
 
+@dataclass(frozen=True)
+class ReadAhead:
+    """Every edge around `ids` that a spreading will ask for (same relations and direction),
+    read before it starts: recall reads them while the query is being embedded."""
+
+    ids: frozenset[str]
+    edges: list[EdgeRow]
+
+    def around(self, ids: set[str], direction: Direction) -> list[EdgeRow]:
+        ends = {"out": (0,), "in": (1,), "both": (0, 1)}[direction]
+        return [e for e in self.edges if any((e.src, e.dst)[i] in ids for i in ends)]
+
+
 @dataclass
 class Subgraph:
     """Valid edges around some seed nodes, indexed locally for spreading."""
@@ -42,6 +55,7 @@ class Subgraph:
         direction: str = "both",
         relations: frozenset[str] | None = None,
         max_edges: int = MAX_SUBGRAPH_EDGES,
+        ahead: ReadAhead | None = None,
     ) -> Subgraph:
         sub = cls()
         for s in seeds:
@@ -53,7 +67,14 @@ class Subgraph:
             if not frontier or len(sub.edges) >= max_edges:
                 break
             nxt: list[str] = []
-            for e in store.adjacent(frontier, direction=store_dir, relations=relations):
+            found: list[EdgeRow] = []
+            if ahead is not None:
+                known = {f for f in frontier if f in ahead.ids}
+                found = ahead.around(known, store_dir)
+                frontier = [f for f in frontier if f not in known]
+            if frontier:
+                found += store.adjacent(frontier, direction=store_dir, relations=relations)
+            for e in found:
                 if e.id in seen:
                     continue
                 seen.add(e.id)
@@ -106,9 +127,12 @@ def spread_from(
     direction: scoring.Direction = "both",
     hops: int | None = None,
     relations: frozenset[str] | None = None,
+    ahead: ReadAhead | None = None,
 ) -> tuple[Subgraph, list[Reached]]:
     hops = config.max_hops if hops is None else hops
-    sub = Subgraph.around(store, list(seeds), hops=hops, direction=direction, relations=relations)
+    sub = Subgraph.around(
+        store, list(seeds), hops=hops, direction=direction, relations=relations, ahead=ahead
+    )
     result = scoring.spread(
         sub.spread_graph(config, now),
         {sub.index[s]: v for s, v in seeds.items()},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -59,6 +59,20 @@ Status = Literal["active", "archived", "forgotten"]
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def from_row(cls, fields: dict[str, Any]) -> Self:
+        """A model from what a store wrote: every field, each already of its type, so nothing is
+        validated or defaulted. Recall reads dozens of nodes per query and `model_construct`'s
+        per-field work was most of their cost; a row missing a field takes that path still."""
+        if fields.keys() != cls.model_fields.keys():
+            return cls.model_construct(**fields)
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "__dict__", fields)
+        object.__setattr__(obj, "__pydantic_fields_set__", set(fields))
+        object.__setattr__(obj, "__pydantic_extra__", None)
+        object.__setattr__(obj, "__pydantic_private__", None)
+        return obj
 
 
 class Node(_Model):
@@ -149,6 +163,9 @@ class Why(_Model):
     activation: float = 0.0
     tier: Tier = "hot"
     recency_days: float | None = Field(None, description="days since last read or reinforced")
+    repeats: str | None = Field(
+        None, description="a better hit from the same messages; this one's score counts less"
+    )
 
 
 class RecallHit(_Model):

@@ -19,6 +19,9 @@ spread one hop through the graph, blended with activation.
    out of the word search, where it would match everything they said (their "I" is
    rewritten to their name) and rank by how often they named themselves.
 5. Live, well-used knowledge gets up to `activation_blend` more.
+6. An item that only repeats the messages a better hit came from (one message often gives a
+   fact, an event and a preference) keeps a third of its score, so ten hits tell of about
+   ten messages rather than seven; `why.repeats` names the better hit.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from datetime import datetime
 from . import scoring, text
 from .config import DAY, Config
 from .embed import Embedder
-from .graph import Subgraph, spread_from
+from .graph import ReadAhead, Subgraph, spread_from
 from .model import Node, RecallHit, RecallResult, ViaEdge, Why
 from .store import EdgeRow, SearchFilter, Store
 from .store.base import time_spans
@@ -38,10 +41,10 @@ from .timeparse import TimeSpan, query_window
 
 # How many candidates each ranked list contributes, relative to k.
 CANDIDATE_FACTOR = 2
-MIN_CANDIDATES = 30
+MIN_CANDIDATES = 60
 # How many fused candidates are read in full, re-scored and used as spreading seeds.
 POOL_FACTOR = 1.5
-MIN_POOL = 30
+MIN_POOL = 45
 RECALL_HOPS = 1
 # Share of a linked seed's (normalised) score a node gains by spreading.
 CONTEXT_WEIGHT = 2.0
@@ -59,6 +62,12 @@ QUESTION_PASS = 1.5
 SPEAKER_BOOST = 1.0
 # Nearest neighbours exist for any query; below this cosine they are not related to it.
 MIN_COSINE = 0.3
+# An item whose messages a better hit already stands for keeps this share of its score, so the
+# hits tell of more messages; looked for this many times deeper than k.
+REPEAT_KEEP = 0.3
+REPEAT_DEPTH = 3
+# Kinds that index the messages naming them: their sources cover nothing.
+INDEX_KINDS = frozenset({"person", "entity", "project", "client"})
 # Entities are matched by name, not reached by spreading.
 NO_SPREAD = frozenset({"about", "supersedes"})
 # Query embeddings run here, beside the calling thread; a few at once for concurrent recalls.
@@ -93,14 +102,22 @@ def recall(
     lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
     text_score = dict(text_hits)
     # Work that does not need the query's vector is done while the model runs: what was said
-    # in the time the query names, and the best word matches, which are mostly in the pool.
+    # in the time the query names, and the best word matches, which are mostly in the pool,
+    # with the links that spreading from them will follow.
     dated = (
         [i for i, _ in store.time_search(window.start, window.end, n_candidates, flt)]
         if window is not None
         else []
     )
     pool_size = max(MIN_POOL, int(POOL_FACTOR * k)) * depth
-    nodes = store.get_nodes(lists["text"][:pool_size]) if pending is not None else {}
+    relations = frozenset(config.coefficients) - NO_SPREAD
+    nodes: dict[str, Node] = {}
+    ahead: ReadAhead | None = None
+    if pending is not None:
+        early = lists["text"][:pool_size]
+        nodes = store.get_nodes(early)
+        if RECALL_HOPS > 0:
+            ahead = ReadAhead(frozenset(early), store.adjacent(early, relations=relations))
     if embedder is not None and pending is not None:
         vector = pending.result()[0]
         lists["vector"] = [
@@ -143,9 +160,15 @@ def recall(
     top = max(seed_value.values(), default=0.0)
     if top > 0 and RECALL_HOPS > 0:
         seeds = {i: v / top for i, v in seed_value.items()}
-        relations = frozenset(config.coefficients) - NO_SPREAD
         sub, reached = spread_from(
-            store, seeds, config, t, direction="both", hops=RECALL_HOPS, relations=relations
+            store,
+            seeds,
+            config,
+            t,
+            direction="both",
+            hops=RECALL_HOPS,
+            relations=relations,
+            ahead=ahead,
         )
         gains = {
             r.node_id: r.activation - seeds.get(r.node_id, 0.0)
@@ -168,12 +191,12 @@ def recall(
         _prefer_speaker(store, scores, nodes, speaker, k, config.activation_blend)
     # Activation lifts a score by at most `activation_blend`: what cannot reach the k-th best
     # score even so is left out before its activation is read.
-    floor = sorted(scores.values(), reverse=True)[min(k, len(scores)) - 1]
+    floor = sorted(scores.values(), reverse=True)[min(REPEAT_DEPTH * k, len(scores)) - 1]
     contenders = [i for i, s in scores.items() if s * (1.0 + config.activation_blend) >= floor]
     activation = {i: nodes[i].activation for i in contenders if i in nodes}
     briefs = store.briefs([i for i in contenders if i not in activation])
     activation.update((i, b.activation) for i, b in briefs.items())
-    scored = sorted(
+    ranked = sorted(
         (
             (
                 scoring.blend(
@@ -187,10 +210,11 @@ def recall(
             if i in activation
         ),
         key=lambda p: (-p[0], p[1]),
-    )[:k]
-    missing = [i for _, i in scored if i not in nodes]
+    )[: REPEAT_DEPTH * k]
+    missing = [i for _, i in ranked if i not in nodes]
     if missing:
         nodes.update(store.get_nodes(missing))
+    scored, repeats = _repeats_discounted(ranked, nodes, k)
     ranks = {name: {ident: r for r, ident in enumerate(ids, 1)} for name, ids in lists.items()}
     if graph_rank:
         ranks["graph"] = graph_rank
@@ -234,6 +258,7 @@ def recall(
             activation=node.activation,
             tier=node.tier,
             recency_days=round((t - last_use) / DAY, 3),
+            repeats=repeats.get(ident),
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return RecallResult(query=query, hits=hits)
@@ -256,6 +281,29 @@ def _prefer_speaker(
         node = nodes.get(i)
         if node is not None and node.attributes.get("speaker") == speaker:
             scores[i] *= 1.0 + SPEAKER_BOOST
+
+
+def _repeats_discounted(
+    ranked: list[tuple[float, str]], nodes: dict[str, Node], k: int
+) -> tuple[list[tuple[float, str]], dict[str, str]]:
+    """The best k of `ranked` once an item whose sources are all sources of better items keeps
+    REPEAT_KEEP of its score (ten hits should tell of more than three messages), and for each
+    such item the best item it repeats."""
+    told_by: dict[str, str] = {}  # source -> the best item from it
+    repeats: dict[str, str] = {}
+    out: list[tuple[float, str]] = []
+    for score, ident in ranked:
+        node = nodes.get(ident)
+        if node is None:
+            continue
+        sources = node.sources if node.kind not in INDEX_KINDS else []
+        if sources and all(s in told_by for s in sources):
+            score *= REPEAT_KEEP
+            repeats[ident] = told_by[sources[0]]
+        for s in sources:
+            told_by.setdefault(s, ident)
+        out.append((score, ident))
+    return sorted(out, key=lambda p: (-p[0], p[1]))[:k], repeats
 
 
 def _window(query: str, now: datetime) -> TimeSpan | None:

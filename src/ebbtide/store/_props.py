@@ -51,7 +51,7 @@ def props_node(p: Mapping[str, Any]) -> Node:
     d["pinned"] = bool(d["pinned"])
     d["read_count"] = int(d["read_count"] or 0)
     d["activation"] = float(d["activation"] or 0.0)
-    return Node.model_construct(**d)
+    return Node.from_row(d)
 
 
 def edge_props(edge: Edge) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def props_edge(p: Mapping[str, Any]) -> Edge:
         d[col] = from_ts(d[col])
     d["reinforce_count"] = int(d["reinforce_count"] or 0)
     d["access_count"] = int(d["access_count"] or 0)
-    return Edge.model_construct(**d)
+    return Edge.from_row(d)
 
 
 def text_hash(text: str) -> str:

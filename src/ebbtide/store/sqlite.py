@@ -214,7 +214,7 @@ def row_to_node(row: Sequence[Any]) -> Node:
     d["attributes"] = json.loads(d["attributes"])
     d["sources"] = json.loads(d["sources"])
     d["pinned"] = bool(d["pinned"])
-    return Node.model_construct(**d)
+    return Node.from_row(d)
 
 
 def edge_to_row(edge: Edge) -> tuple[Any, ...]:
@@ -226,7 +226,7 @@ def row_to_edge(row: Sequence[Any]) -> Edge:
     d = dict(zip(EDGE_COLUMNS, row, strict=True))
     for col in _EDGE_TIMES:
         d[col] = from_ts(d[col])
-    return Edge.model_construct(**d)
+    return Edge.from_row(d)
 
 
 def _chunks(items: Sequence[str]) -> Iterator[Sequence[str]]:
