@@ -100,6 +100,14 @@ def test_recall_any_needs_one_evidence_turn_and_recall_all_needs_every_one():
     assert missing["any@50"] == 0.0 and missing["mrr"] == 0.0
 
 
+def test_depths_up_to_ten_are_scored_on_the_call_an_agent_makes():
+    deep = ["D1:1", "D2:2", "D3:3"] + [f"D5:{i}" for i in range(1, 60)]
+    first = ["D1:1", "D1:1", "D3:3"]  # the k=10 call covered fewer turns than the deep one
+    row = score(deep, ["D2:2"], first)
+    assert row["any@5"] == row["any@10"] == 0.0
+    assert row["any@50"] == 1.0 and row["mrr"] == pytest.approx(1 / 2)
+
+
 turn_ids = st.builds(lambda s, t: f"D{s}:{t}", st.integers(1, 4), st.integers(1, 30))
 
 

@@ -71,8 +71,9 @@ if not _ALLOW_REMOTE:
     for _k in list(os.environ):
         if _k.startswith(("CAUSAL_MEMORY_EMBED_", "CAUSAL_MEMORY_LLM_")):
             del os.environ[_k]
-    _cfg_dir = tempfile.mkdtemp(prefix="cm-runner-cfg-")
-    os.environ["CAUSAL_MEMORY_CONFIG"] = os.path.join(_cfg_dir, "absent.json")
+    # Removed when the runner exits (TemporaryDirectory's finaliser), so runs leave no folders.
+    _cfg_dir = tempfile.TemporaryDirectory(prefix="cm-runner-cfg-")
+    os.environ["CAUSAL_MEMORY_CONFIG"] = os.path.join(_cfg_dir.name, "absent.json")
 
 import causal_memory  # noqa: E402  (after the environment is fixed)
 

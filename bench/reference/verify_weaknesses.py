@@ -19,7 +19,9 @@ import tempfile
 for _k in list(os.environ):
     if _k.startswith(("CAUSAL_MEMORY_EMBED_", "CAUSAL_MEMORY_LLM_")):
         del os.environ[_k]
-os.environ["CAUSAL_MEMORY_CONFIG"] = os.path.join(tempfile.mkdtemp(), "absent.json")
+# Every file this script makes lives here, removed when it exits.
+_TMP = tempfile.TemporaryDirectory(prefix="cm-verify-")
+os.environ["CAUSAL_MEMORY_CONFIG"] = os.path.join(_TMP.name, "absent.json")
 
 from causal_memory import CausalMemory  # noqa: E402
 
@@ -27,7 +29,7 @@ RESULTS: list[tuple[str, bool]] = []
 
 
 def fresh() -> tuple[CausalMemory, str]:
-    path = os.path.join(tempfile.mkdtemp(prefix="cm-verify-"), "causal.db")
+    path = os.path.join(tempfile.mkdtemp(dir=_TMP.name), "causal.db")
     return CausalMemory(path), path
 
 

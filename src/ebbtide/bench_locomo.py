@@ -33,21 +33,24 @@ normalised ("D:11:26" -> "D11:26", "D30:05" -> "D30:5", "D8:6; D9:17" -> two ids
 dropped); ids naming no turn of the conversation are dropped, and a question left with none is
 skipped (counted in the output).
 
-Ranking. ebbtide: ``recall(question, k=100, touch=False)`` (touch off, so scores do not depend
-on question order); each hit's ``node.sources`` in hit order (first occurrence kept) are the
-ranked turns: a hit whose sources are several turns covers all of them. Person items are
-skipped: their sources are every turn that names the person (an index, not evidence).
+Ranking. Each question is asked twice: the call an agent makes (ebbtide ``recall(question,
+k=10, touch=False)``, touch off so scores do not depend on question order) gives the turns
+scored at 5 and 10, and a deep call (``k=100``) the turns scored at 50 and for MRR. A hit's
+``node.sources`` in hit order (first occurrence kept) are its ranked turns: a hit whose sources
+are several turns covers all of them, and ten hits that repeat a turn cover fewer than ten.
+Person items are skipped: their sources are every turn that names the person (an index, not
+evidence). For bm25 and causal-memory the two calls differ only in their limit.
 
 Metrics, per system x category and over all four:
 
 * recall_any@k: at least one evidence turn in the top k turns; recall_all@k: all of them
-  (k = 5, 10, 50);
+  (k = 5, 10 from the k=10 call; 50 from the deep call);
 * session recall_all@5: every evidence session among the sessions of the top 5 turns;
-* MRR: 1 / rank of the first evidence turn (0 when absent from the top 50);
+* MRR: 1 / rank of the first evidence turn in the deep call (0 when absent from the top 50);
 * ingest seconds, and p50 / p95 query latency of the call an agent makes (``recall(question,
   k=10)``, ``search_memory(limit=10)``, BM25 ``LIMIT 10``): the whole call, the query embedding
-  included, made once per distinct question text before any other call with it, so no cache
-  answers it. The depth-50 call that is scored is timed too ("deep"). causal-memory's time is
+  included, timed once per distinct question text, on its first call, so no cache answers
+  it. The deep call is timed too ("deep"). causal-memory's time is
   measured inside its runner around the library call (no pipe, no parsing).
 """
 
@@ -228,15 +231,20 @@ def _turn_id(raw: str) -> str:
 # -- scoring -----------------------------------------------------------------------------------
 
 
-def score(ranked: Sequence[str], evidence: Sequence[str]) -> dict[str, float]:
-    """The metrics of one question: `ranked` turn ids best first, `evidence` the gold ids."""
+def score(
+    ranked: Sequence[str], evidence: Sequence[str], first: Sequence[str] | None = None
+) -> dict[str, float]:
+    """The metrics of one question: `ranked` turn ids best first (the deep call), `evidence` the
+    gold ids, `first` the turns of the k=QUERY_K call, which depths up to QUERY_K are scored on
+    (`ranked` when not given)."""
     gold = set(evidence)
+    short = ranked if first is None else first
     out: dict[str, float] = {}
     for k in KS:
-        top = set(ranked[:k])
+        top = set((short if k <= QUERY_K else ranked)[:k])
         out[f"any@{k}"] = float(bool(gold & top))
         out[f"all@{k}"] = float(gold <= top)
-    sessions = {session_of(x) for x in ranked[:5]}
+    sessions = {session_of(x) for x in short[:5]}
     out["sess_all@5"] = float({session_of(e) for e in gold} <= sessions)
     first = next((i for i, x in enumerate(ranked[:RANK_DEPTH], 1) if x in gold), None)
     out["mrr"] = 1.0 / first if first else 0.0
@@ -529,12 +537,13 @@ def run(
                     tally.ingest[conv.sample_id] = system.ingest(conv)
                     timed: set[str] = set()
                     for q in questions:
+                        first, seconds = system.rank(q.text, QUERY_K)
                         if q.text not in timed:  # a repeated text may be answered from a cache
                             timed.add(q.text)
-                            tally.latencies.append(system.rank(q.text, QUERY_K)[1])
+                            tally.latencies.append(seconds)
                         ranked, seconds = system.rank(q.text, RANK_DEPTH)
                         tally.deep_latencies.append(seconds)
-                        tally.add(CATEGORIES[q.category], score(ranked, q.evidence))
+                        tally.add(CATEGORIES[q.category], score(ranked, q.evidence, first))
                 finally:
                     system.close()
                 if progress is not None:
