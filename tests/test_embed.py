@@ -150,6 +150,18 @@ def test_local_is_deterministic(local):
 
 
 @needs_local
+def test_texts_embedded_side_by_side_get_the_vectors_they_get_one_by_one():
+    from ebbtide.embed.local import LocalEmbedder
+
+    texts = [f"Message {i}: the deploy on day {i} failed because of a typo." for i in range(12)]
+    side_by_side = LocalEmbedder(cache_size=0, workers=3).embed(texts)
+    one_by_one = LocalEmbedder(cache_size=0, workers=1).embed(texts)
+    np.testing.assert_array_equal(side_by_side, one_by_one)
+    with pytest.raises(ValidationError, match="workers"):
+        LocalEmbedder(workers=0)
+
+
+@needs_local
 def test_local_truncates_long_texts(local):
     head = "memory systems keep what agents learn " * 60  # > 256 word pieces
     a, b = local.embed([head, head + "and this tail is past the limit " * 20])

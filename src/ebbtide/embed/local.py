@@ -17,7 +17,9 @@ run in int8 too (``_int8``: the same weights and scales): ~1.8x faster per
 query here. The input of an int8 product is quantised per call, so each text
 runs alone and its vector never depends on what it was embedded with; one at a
 time in int8 still beats batches of 8 in fp32 (400 LoCoMo turns in 3.5 s
-against 4.8 s). Vectors agree with the weights run in fp32 at cosine 0.993 on
+against 4.8 s). Several texts run side by side, one per core (``workers``): a
+transcript is embedded ~1.7x faster on 2 cores, with the very same vectors.
+Vectors agree with the weights run in fp32 at cosine 0.993 on
 average (0.97 at worst over 500 LoCoMo texts), and those agree with the
 original fp32 model at ≈ 0.9995.
 
@@ -34,9 +36,11 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import importlib.resources
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -74,7 +78,9 @@ class LocalEmbedder:
     and ≈ 1.3x slower when the machine was idle); ``None`` lets onnxruntime use
     one per core. The ``cache_size`` most recent single-text calls (queries)
     are answered from memory. ``int8`` runs the weight products in int8 (the
-    default); ``batch_size`` applies to the fp32 path, where texts are batched.
+    default), each text alone, ``workers`` of them at once (default: one per
+    core, at most 4); ``batch_size`` applies to the fp32 path, where texts are
+    batched.
     """
 
     dim: int = DIM
@@ -87,6 +93,7 @@ class LocalEmbedder:
         cache_size: int = 256,
         threads: int | None = 1,
         int8: bool = True,
+        workers: int | None = None,
     ) -> None:
         if model is not None and model != MODEL_ID:
             raise ValidationError(
@@ -97,6 +104,10 @@ class LocalEmbedder:
         self.cache_size = _positive_int("cache_size", cache_size, minimum=0)
         self.threads = None if threads is None else _positive_int("threads", threads)
         self.int8 = bool(int8)
+        self.workers = (
+            min(4, os.cpu_count() or 1) if workers is None else _positive_int("workers", workers)
+        )
+        self._pool: ThreadPoolExecutor | None = None
         try:
             version = importlib.metadata.version(MODEL_DIST)
         except importlib.metadata.PackageNotFoundError:
@@ -167,19 +178,33 @@ class LocalEmbedder:
         assert self._tokenizer is not None
         encoded = [self._tokenizer.encode(t) for t in texts]
         out = np.empty((len(texts), DIM), dtype=np.float32)
-        # Longest first, so each batch pads to lengths close to its own.
+        # Longest first, so each batch pads to lengths close to its own (and, one text per run,
+        # the longest start first).
         order = sorted(range(len(texts)), key=lambda i: -len(encoded[i]))
         # int8 products quantise their input per call: each text runs alone (module doc).
         step = 1 if self.int8 else self.batch_size
-        for start in range(0, len(order), step):
-            rows = order[start : start + step]
-            out[rows] = self._run([encoded[i] for i in rows])
+        batches = [order[at : at + step] for at in range(0, len(order), step)]
+        runs = [[encoded[i] for i in rows] for rows in batches]
+        # onnxruntime runs outside the GIL and one session serves concurrent runs.
+        pool = self._workers() if self.int8 and len(runs) > 1 else None
+        for rows, vectors in zip(
+            batches, pool.map(self._run, runs) if pool else map(self._run, runs), strict=True
+        ):
+            out[rows] = vectors
         if single:
             with self._lock:
                 self._cache[texts[0]] = out[0].copy()
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         return out
+
+    def _workers(self) -> ThreadPoolExecutor | None:
+        if self.workers == 1:
+            return None
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="ebbtide-onnx")
+            return self._pool
 
     def _run(self, batch: list[list[int]]) -> np.ndarray:
         width = max(len(ids) for ids in batch)
