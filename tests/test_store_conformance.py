@@ -270,6 +270,29 @@ def test_a_rewritten_vector_replaces_the_old_one_for_searchers(store):
     assert store.vector_search("m", unit(1, 0), 1, SearchFilter())[0][0] == "b"
 
 
+def test_vectors_written_before_a_store_opened_are_all_searched_and_so_are_later_ones(
+    store_url, monkeypatch
+):
+    from ebbtide.store import sqlite
+
+    monkeypatch.setattr(sqlite, "VECTOR_READ", 4)  # SQLite fills its matrix 4 rows at a time
+    url = store_url("vectors-reopened")
+    writer = open_store(url)
+    for i in range(25):
+        writer.add_node(node(f"n{i}", f"n{i}"))
+    writer.put_vectors("m", [(f"n{i}", unit(1, (i + 1) / 10)) for i in range(25)])
+    writer.close()
+    reader = open_store(url)
+    try:
+        hits = reader.vector_search("m", unit(1, 0), 25, SearchFilter())
+        assert [h[0] for h in hits] == [f"n{i}" for i in range(25)]
+        reader.add_node(node("late", "late"))
+        reader.put_vectors("m", [("late", unit(1, 0))])
+        assert reader.vector_search("m", unit(1, 0), 1, SearchFilter())[0][0] == "late"
+    finally:
+        reader.close()
+
+
 def test_missing_vectors_lists_nodes_without_one_for_the_model(store):
     store.add_node(node("a", "alpha"))
     store.add_node(node("b", "beta"))

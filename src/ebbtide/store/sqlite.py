@@ -186,6 +186,8 @@ DAY_SECONDS = 86_400.0
 COMMON_DF = 2_000
 # SQLite caps host parameters per statement; chunk IN (...) lists below it.
 _CHUNK = 900
+# Vectors read into memory per query while a model's matrix is being filled.
+VECTOR_READ = 10_000
 
 
 def _ts(value: Any) -> float | None:
@@ -706,10 +708,14 @@ class SQLiteStore:
     def vector_counts(self) -> dict[str, int]:
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
 
-    def _vector_rows(self, model: str, after: int) -> list[tuple[Any, ...]]:
+    def _vector_count(self, model: str) -> int:
+        return int(self._read("SELECT count(*) FROM vectors WHERE model = ?", (model,))[0][0])
+
+    def _vector_rows(self, model: str, after: int, limit: int) -> list[tuple[Any, ...]]:
         return self._read(
-            "SELECT seq, node_id, vec FROM vectors WHERE model = ? AND seq > ? ORDER BY seq",
-            (model, after),
+            "SELECT seq, node_id, vec FROM vectors WHERE model = ? AND seq > ? ORDER BY seq "
+            "LIMIT ?",
+            (model, after, limit),
         )
 
     # usage and maintenance ------------------------------------------------------------------
@@ -855,15 +861,23 @@ class _VectorCache:
     def refresh(self, store: SQLiteStore, model: str) -> tuple[list[str], np.ndarray]:
         if model != self.model:
             self.__init__(model)  # type: ignore[misc]
-        for seq, node_id, blob in store._vector_rows(model, self.last_seq):
-            vec = np.frombuffer(blob, dtype=np.float32)
-            row = self.index.get(node_id)
-            if row is None:
-                row = self.index[node_id] = len(self.ids)
-                self.ids.append(node_id)
-                self._reserve(row + 1, vec.size)
-            self.buffer[row] = vec
-            self.last_seq = seq
+        # A first fill is sized at once (growing by doubling would hold up to three times the
+        # matrix while copying), and read in slices: the rows of a large store, read at once,
+        # would take as much memory again as the matrix they fill.
+        expected = 0 if self.ids else store._vector_count(model)
+        while rows := store._vector_rows(model, self.last_seq, VECTOR_READ):
+            if expected:
+                self._reserve(expected, len(rows[0][2]) // 4)
+                expected = 0
+            for seq, node_id, blob in rows:
+                vec = np.frombuffer(blob, dtype=np.float32)
+                row = self.index.get(node_id)
+                if row is None:
+                    row = self.index[node_id] = len(self.ids)
+                    self.ids.append(node_id)
+                    self._reserve(row + 1, vec.size)
+                self.buffer[row] = vec
+                self.last_seq = seq
         return self.ids, self.buffer[: len(self.ids)]
 
     def _reserve(self, rows: int, dim: int) -> None:
