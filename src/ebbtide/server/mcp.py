@@ -203,7 +203,8 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     ) -> RecallResult:
         """Search memory by text and by the links between items; fresh, well-used knowledge
         ranks higher. Each hit says why it surfaced (text match, graph hop and the edge it came
-        through, activation, tier, recency). Reading a hit keeps it alive."""
+        through, activation, tier, recency, and the better hit it repeats when it comes from
+        the same messages). Reading a hit keeps it alive."""
         return memory.recall(query, k, include_cold=include_cold)
 
     @tool(WRITE)
