@@ -12,16 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ebbtide.errors import ValidationError
-from ebbtide.extract import (
-    CAUSAL,
-    Extraction,
-    Item,
-    Message,
-    extract,
-    parse_transcript,
-    rewrite_pronouns,
-    split_sentences,
-)
+from ebbtide.extract import CAUSAL, Extraction, Item, extract
+from ebbtide.sentences import rewrite_pronouns, split_sentences
+from ebbtide.transcript import Message, parse_transcript
 
 DATE = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 KINDS = {"fact", "preference", "event", "lesson", "decision", "outcome", "note", "person"}

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from ebbtide.errors import ValidationError
-from ebbtide.extract import Message
 from ebbtide.ingest import SECTION_MAX, SPLIT_OVER, ingest_chat, ingest_markdown_folder
+from ebbtide.transcript import Message
 
 
 @dataclass

@@ -2,10 +2,11 @@
 
 A transcript becomes typed items (each a self-contained sentence) and links between them:
 
-1. turns are split into sentences; bare acknowledgements ("haha", "thanks!") are dropped, and
-   everything else is kept (as a `note` when no other kind fits): recall needs it;
+1. turns (`transcript.Message`) are split into sentences; bare acknowledgements ("haha",
+   "thanks!") are dropped, and everything else is kept (as a `note` when no other kind fits):
+   recall needs it;
 2. first- and second-person pronouns become names ("I adopted a dog", said by Caroline ->
-   "Caroline adopted a dog"), verbs agreeing;
+   "Caroline adopted a dog"), verbs agreeing (both in `sentences.py`);
 3. time phrases are resolved against the message time (or the session date) and the absolute
    date is written next to them ("yesterday (7 May 2023)"); the item's `when` is that date;
 4. causal cues split a sentence into cause and effect clauses linked `caused`, `enabled`,
@@ -26,22 +27,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from .clock import to_datetime
-from .errors import ValidationError
 from .polarity import outcome_polarity
+from .sentences import (
+    ADVERBS,
+    IRREGULAR_PAST,
+    is_acknowledgement,
+    is_past,
+    rewrite_pronouns,
+    split_sentences,
+    word_set,
+)
 from .text import STOPWORDS, normalize, shorten, stem, tokens
-from .timeparse import TimeSpan, describe, parse_datetime, resolve
+from .timeparse import TimeSpan, describe, resolve
+from .transcript import Message
 
-__all__ = [
-    "Extraction",
-    "Item",
-    "ItemLink",
-    "Message",
-    "extract",
-    "parse_transcript",
-    "rewrite_pronouns",
-    "split_sentences",
-]
+__all__ = ["CAUSAL", "Extraction", "Item", "ItemLink", "actor", "extract"]
 
 Kind = Literal["fact", "preference", "event", "lesson", "decision", "outcome", "note", "person"]
 Relation = Literal["caused", "enabled", "prevented", "no_effect", "related", "about"]
@@ -61,24 +61,6 @@ NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
 CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-@dataclass(frozen=True)
-class Message:
-    id: str
-    speaker: str
-    text: str
-    time: datetime | None = None
-    caption: str | None = None  # an image shared with the message, described in words
-
-    def said(self) -> str:
-        """The message as one line: speaker, text and any image described."""
-        image = f" [image: {self.caption}]" if self.caption else ""
-        return f"{self.speaker}: {self.text}{image}"
 
 
 @dataclass
@@ -105,335 +87,9 @@ class Extraction:
 
 
 # ---------------------------------------------------------------------------------------------
-# Parsing transcripts
+# Kinds of sentence
 # ---------------------------------------------------------------------------------------------
 
-_LINE = re.compile(
-    r"^\s*(?:\[(?P<stamp>[^\]]{1,60})\]|(?P<iso>\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?"
-    r"(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?))?\s*(?P<speaker>[^\s:\[][^:\n]{0,59}?)\s*:\s+(?P<text>.*)$"
-)
-_ALIASES = {
-    "speaker": ("speaker", "role", "name"),
-    "text": ("text", "content"),
-    "id": ("id", "dia_id"),
-    "time": ("time", "timestamp"),
-    "caption": ("caption", "blip_caption"),
-}
-
-
-def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> list[Message]:
-    """Messages from "speaker: text" lines, or a list of dicts or such strings.
-
-    A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker
-    continues the message before it. Dicts take speaker (or role), text (or content), and
-    optional id, time and caption. Missing ids become f"{id_prefix}1", f"{id_prefix}2", ...
-    Anything else raises ValidationError naming the field ("messages[3].text").
-    """
-    if isinstance(value, str):
-        drafts = _parse_lines(value)
-    elif isinstance(value, Sequence):
-        drafts = [_parse_entry(f"messages[{i}]", e) for i, e in enumerate(value)]
-    else:
-        raise ValidationError("messages", "must be a transcript string or a list of messages")
-    seen: set[str] = set()
-    out: list[Message] = []
-    for i, (field_, d) in enumerate(drafts):
-        ident = d.get("id") or f"{id_prefix}{i + 1}"
-        if ident in seen:
-            raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
-        seen.add(ident)
-        out.append(Message(ident, d["speaker"], d["text"], d.get("time"), d.get("caption")))
-    return out
-
-
-def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
-    drafts: list[tuple[str, dict[str, Any]]] = []
-    for n, line in enumerate(value.splitlines()):
-        if not line.strip():
-            continue
-        field_ = f"lines[{n}]"
-        m = _LINE.match(line)
-        if m is None or len(m["speaker"].split()) > 6:
-            if not drafts:
-                raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
-            drafts[-1][1]["text"] += "\n" + line.strip()
-            continue
-        text = m["text"].strip()
-        if not text:
-            raise ValidationError(f"{field_}.text", "must not be empty")
-        entry: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": text}
-        stamp = m["stamp"] or m["iso"]
-        if stamp:
-            entry["time"] = _time(f"{field_}.time", stamp)
-        drafts.append((field_, entry))
-    return drafts
-
-
-def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any]]:
-    if isinstance(entry, Message):
-        return field_, {k: getattr(entry, k) for k in _ALIASES}
-    if isinstance(entry, str):
-        m = _LINE.match(entry)
-        if m is None or not m["text"].strip():
-            raise ValidationError(field_, "must look like 'speaker: text'", entry[:80])
-        d: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": m["text"].strip()}
-        if m["stamp"] or m["iso"]:
-            d["time"] = _time(f"{field_}.time", m["stamp"] or m["iso"])
-        return field_, d
-    if not isinstance(entry, dict):
-        raise ValidationError(field_, "must be an object or a 'speaker: text' string")
-    got = {k: next((entry[a] for a in names if entry.get(a) is not None), None)
-           for k, names in _ALIASES.items()}  # fmt: skip
-    out: dict[str, Any] = {}
-    for key in ("speaker", "caption"):
-        if got[key] is not None:
-            out[key] = _string(f"{field_}.{key}", got[key], 200 if key == "speaker" else 10_000)
-    if "speaker" not in out:
-        raise ValidationError(f"{field_}.speaker", "is required")
-    text = got["text"]
-    if "caption" in out and (text is None or (isinstance(text, str) and not text.strip())):
-        out["text"] = ""  # an image alone says something too
-    elif text is None:
-        raise ValidationError(f"{field_}.text", "is required")
-    else:
-        out["text"] = _string(f"{field_}.text", text, 100_000)
-    if got["id"] is not None:
-        ident = got["id"]
-        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
-            raise ValidationError(f"{field_}.id", "must be a string or an integer", ident)
-        out["id"] = _string(f"{field_}.id", str(ident), 200)
-    if got["time"] is not None:
-        out["time"] = _time(f"{field_}.time", got["time"])
-    return field_, out
-
-
-def _string(field_: str, value: Any, max_len: int) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValidationError(field_, "must be a non-empty string", value)
-    if len(value) > max_len:
-        raise ValidationError(field_, f"must be at most {max_len} characters", len(value))
-    return value.strip()
-
-
-def _time(field_: str, value: Any) -> datetime:
-    if isinstance(value, datetime):
-        return to_datetime(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            return to_datetime(value)
-        except (ValueError, OverflowError, OSError):
-            pass
-    elif isinstance(value, str) and (parsed := parse_datetime(value)) is not None:
-        return parsed
-    raise ValidationError(field_, "must be a date and time (ISO 8601 or '8 May 2023')", value)
-
-
-# ---------------------------------------------------------------------------------------------
-# Sentences and acknowledgements
-# ---------------------------------------------------------------------------------------------
-
-_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*\n+\s*")
-_ABBREVIATIONS = _words("mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a chat turn; an abbreviation ("Dr.", "e.g.") does not end one."""
-    out: list[str] = []
-    pos = 0
-    for m in _BREAK.finditer(text):
-        piece = text[pos : m.start()].strip()
-        last = piece.rsplit(None, 1)[-1].lower().rstrip(".") if piece else ""
-        if last in _ABBREVIATIONS and "\n" not in m.group():
-            continue  # the period belongs to the abbreviation: keep reading
-        if piece:
-            out.append(piece)
-        pos = m.end()
-    if text[pos:].strip():
-        out.append(text[pos:].strip())
-    return out
-
-
-_ACK_TOKEN = re.compile(r"[a-z0-9]+")
-# Words that carry no knowledge in a chat turn: backchannel, greetings, praise, filler.
-# Contractions are split, so "that's" leaves "that" and "s".
-_ACK_WORDS = _words(
-    """haha hahaha hehe lol lmao rofl omg wow woah whoa yay yeah yes yep yup ya no nope nah ok
-    okay k sure cool nice great awesome amazing wonderful fantastic incredible lovely sweet neat
-    thanks thank thx ty congrats congratulations hey hi hello hiya bye goodbye cheers totally
-    definitely absolutely exactly indeed true agreed right alright glad good hear see soon later
-    take care welcome anytime really super pretty quite sounds sound seems anything something new
-    up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
-    back let know talk fun luck happy hope agree looks look thing"""
-)
-
-
-_FILLER = STOPWORDS | _ACK_WORDS
-
-
-def _is_acknowledgement(sentence: str, names: frozenset[str]) -> bool:
-    words = list(_ACK_TOKEN.finditer(sentence.lower().replace("’", "'")))
-    if len(words) > 12:
-        return False
-    rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
-    if not rest:
-        return True
-    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
-    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
-        before = sentence[: rest[0].start()].rstrip().lower()
-        after = sentence[rest[0].end() :].lstrip()
-        return (
-            not before
-            or before.endswith((",", "hey", "hi", "bye", "thanks"))
-            or not after
-            or after[0] in ",!?."
-        )
-    return False
-
-
-# ---------------------------------------------------------------------------------------------
-# Pronouns
-# ---------------------------------------------------------------------------------------------
-
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
-# pronoun -> (replacement, the pronoun is a singular subject whose verb must agree)
-_FIRST = {
-    "i": ("{p}", True), "i'm": ("{p} is", False), "i've": ("{p} has", False),
-    "i'll": ("{p} will", False), "i'd": ("{p} {would}", False), "me": ("{p}", False),
-    "my": ("{p}'s", False), "mine": ("{p}'s", False), "myself": ("themself", False),
-    "we": ("{p} and others", False), "we're": ("{p} and others are", False),
-    "we've": ("{p} and others have", False), "we'll": ("{p} and others will", False),
-    "we'd": ("{p} and others {would}", False), "us": ("{p} and others", False),
-    "our": ("{p}'s", False), "ours": ("{p}'s", False), "ourselves": ("themselves", False),
-}  # fmt: skip
-_SECOND = {
-    "you": ("{p}", True), "you're": ("{p} is", False), "you've": ("{p} has", False),
-    "you'll": ("{p} will", False), "you'd": ("{p} {would}", False), "your": ("{p}'s", False),
-    "yours": ("{p}'s", False), "yourself": ("themself", False),
-}  # fmt: skip
-# "you" that is no one in particular, or several people: left alone.
-_GENERIC_YOU_BEFORE = frozenset({"thank", "see", "bless", "mind"})
-_GENERIC_YOU_AFTER = frozenset({"know", "guys", "all", "two", "both", "see", "never"})
-_AGREE = {
-    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't",
-    "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't", "go": "goes",
-    "wanna": "wants to", "gotta": "has to",
-}  # fmt: skip
-# "do you" -> "does Melanie", "am I" -> "is Caroline"
-_INVERTED = {
-    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't",
-    "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
-}  # fmt: skip
-_ADVERBS = _words(
-    """just really also always never still even often sometimes usually actually totally finally
-    recently definitely certainly probably already kinda sorta truly honestly absolutely only
-    mostly generally seriously literally basically simply personally rarely hardly barely
-    especially now then too both all def legit so"""
-)
-# "you" is the subject of the next verb only at the start of a clause: after these words, or
-# after punctuation. Elsewhere it is an object: "let you know", "taken you ages".
-_CLAUSE_OPENERS = _words(
-    """and but so if when because that as since or while until unless cause what how where why
-    who which whether then though although hope think guess bet know glad sure wish once before
-    after whenever wherever believe feel maybe hopefully probably whatever like"""
-)
-_IRREGULAR_PAST = _words(
-    """went got made took saw came felt found gave told thought knew left met ran bought brought
-    began became built caught chose did drew drank drove ate fell fought flew forgot forgave
-    froze grew had heard held hid hit hurt kept laid led lent let lost meant paid put quit read
-    rode rang rose said sang sat sent set shot shut slept sold spent spoke stood stole struck
-    swam taught tore threw understood woke won wore wrote was were been done gone seen taken
-    given known shown written cut cost broke broken spun dug fed bent bet blew bit bound bred
-    burnt learnt dreamt sought swore wept"""
-)
-_NOT_VERBS = _words(
-    """guys all both two too later soon again here there today tomorrow yesterday tonight now
-    then back home alone ok okay so very much once twice lol haha out up"""
-)
-
-
-def _conjugate(verb: str) -> str:
-    """Third person singular of a base-form verb: 'love' -> 'loves', 'try' -> 'tries'."""
-    if verb in ("have", "be"):
-        return "has" if verb == "have" else "is"
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _is_base_verb(word: str) -> bool:
-    return (
-        word.isalpha()
-        and word not in STOPWORDS
-        and word not in _IRREGULAR_PAST
-        and word not in _NOT_VERBS
-        and not (word.endswith("ed") and not word.endswith("eed"))
-        and not word.endswith(("ing", "ly"))
-    )
-
-
-def _is_past(word: str) -> bool:
-    return word in _IRREGULAR_PAST or (word.endswith("ed") and not word.endswith("eed"))
-
-
-def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) -> str:
-    """First person -> the speaker, second person -> the addressee (when known), verbs agreeing.
-
-    "I love my dog" by Caroline -> "Caroline loves Caroline's dog"; "Did you go?" to Melanie ->
-    "Did Melanie go?"; "we" -> "Caroline and others".
-    """
-    words = list(_WORD.finditer(sentence))
-    low = [w.group().lower().replace("’", "'") for w in words]
-    out: dict[int, str] = {}
-    for i, w in enumerate(low):
-        prev = low[i - 1] if i and _adjacent(sentence, words[i - 1], words[i]) else None
-        if w in _FIRST and words[i].group() != "US":
-            person, (template, agrees) = speaker, _FIRST[w]
-        elif w in _SECOND and addressee is not None:
-            if w == "you" and (
-                prev in _GENERIC_YOU_BEFORE
-                or (i + 1 < len(low) and low[i + 1] in _GENERIC_YOU_AFTER)
-            ):
-                continue
-            person, (template, agrees) = addressee, _SECOND[w]
-        else:
-            continue
-        nxt = low[i + 1] if i + 1 < len(low) else ""
-        would = "had" if nxt == "been" or (_is_past(nxt) and nxt not in ("let", "put")) else "would"
-        out[i] = template.format(p=person, would=would)
-        if prev in _INVERTED and agrees:
-            out[i - 1] = _case_like(words[i - 1].group(), _INVERTED[prev])
-        elif agrees and (w != "you" or prev is None or prev in _CLAUSE_OPENERS):
-            j = i + 1
-            while j < len(low) and (low[j] in _ADVERBS or low[j].endswith("ly")) and j < i + 4:
-                j += 1
-            if j < len(low) and _adjacent(sentence, words[j - 1], words[j]):
-                if low[j] in _AGREE:
-                    out[j] = _AGREE[low[j]]
-                elif _is_base_verb(low[j]):
-                    out[j] = _conjugate(low[j])
-    if not out:
-        return sentence
-    parts, pos = [], 0
-    for i, w in enumerate(words):
-        if i in out:
-            parts += [sentence[pos : w.start()], out[i]]
-            pos = w.end()
-    parts.append(sentence[pos:])
-    return "".join(parts)
-
-
-def _adjacent(sentence: str, a: re.Match[str], b: re.Match[str]) -> bool:
-    """Only spaces between two words: no punctuation ends a clause between them."""
-    return not sentence[a.end() : b.start()].strip()
-
-
-def _case_like(original: str, word: str) -> str:
-    return word[:1].upper() + word[1:] if original[:1].isupper() else word
-
-
-# ---------------------------------------------------------------------------------------------
 # Kinds of sentence
 # ---------------------------------------------------------------------------------------------
 
@@ -469,7 +125,7 @@ _FACT_VERB = re.compile(
     r"(?:'s\s+\w+(?:\s+\w+)?\s+)?(?:is|are|was|were|has|have|had|works|lives|studies|owns|"
     r"teaches|volunteers|plays|speaks|comes\s+from|grew\s+up|was\s+born)\b"
 )
-_LEAD_FILLER = _words(
+_LEAD_FILLER = word_set(
     """so well oh and but also then actually honestly yeah yes haha lol just later finally
     recently yesterday today tonight now anyway btw plus ok okay wow hey eventually lately
     sometimes still um"""
@@ -503,10 +159,10 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
         return "event"
     who, rest = _subject(text, names)
     if who is not None:
-        verbs = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in _ADVERBS][:1]
+        verbs = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in ADVERBS][:1]
         if _FACT_VERB.match(rest):
             return "fact"
-        if verbs and _is_past(verbs[0]):
+        if verbs and is_past(verbs[0]):
             return "event"
     return "note"
 
@@ -616,7 +272,7 @@ _CUES = [
     # ", which fixed it": the relative clause says what the main clause brought about
     _Cue(
         r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
-        + "|".join(sorted(_IRREGULAR_PAST))
+        + "|".join(sorted(IRREGULAR_PAST))
         + r")\b)",
         "caused",
         "forward",
@@ -635,7 +291,7 @@ _CUES = [
     _Cue(r"thanks\s+to", "enabled", "backward", "full", verb=False),
     _Cue(
         rf"after(?=\s+{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?\s+(?:\w+ed|"
-        + "|".join(sorted(_IRREGULAR_PAST))
+        + "|".join(sorted(IRREGULAR_PAST))
         + r")\b)",
         "caused",
         "backward",
@@ -689,7 +345,7 @@ def _cue_group(i: int, cue: _Cue) -> str:
 # are read backwards from it.
 _CUE_RE = re.compile("|".join(_cue_group(i, c) for i, c in enumerate(_CUES)), re.IGNORECASE)
 # A sentence holding none of these words has no cue: the cue pattern is not run on it.
-_CUE_WORDS = _words(
+_CUE_WORDS = word_set(
     """caused causes cause causing led leads lead leading resulted results result resulting
     triggered triggers trigger triggering brought brings bring gave gives give contributed
     contributes contribute prevented prevents prevent preventing averted averts avert avoided
@@ -740,9 +396,9 @@ _EDGE_WORDS = re.compile(
 )
 # A verb cue after these is a noun ("for the cause", "a good result") or an infinitive of purpose
 # ("things to help her"): no causal claim.
-_NOT_A_CLAIM_BEFORE = _words("the a an my your his her our their its good great no any to shared")
+_NOT_A_CLAIM_BEFORE = word_set("the a an my your his her our their its good great no any to shared")
 # ... and so is one followed by these ("a shared cause must have been ...").
-_NOT_A_CLAIM_AFTER = _words("must is was are were like and or has have")
+_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have")
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
@@ -750,7 +406,7 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _ANAPHOR_ACTS = re.compile(r"(?:it|this|that)\s+(?:\w+ly\s+)?([a-z]+)\b", re.IGNORECASE)
-_NOT_ACTS = _words("was were had did said meant been seemed sounded looked")
+_NOT_ACTS = word_set("was were had did said meant been seemed sounded looked")
 _COMMENT = re.compile(r"(?:\w+,\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|\s+\()", re.IGNORECASE)
 _BY_GERUND = re.compile(r"\bby\s+(\w+ing\b.*)$")
 # "we avoided a weekend outage": the effect of a cause is that something did not happen
@@ -764,7 +420,7 @@ _STOPPED_EARLY = re.compile(
     r"(?=[.!]*$)",
     re.IGNORECASE,
 )
-_GERUND_STOP = _words(
+_GERUND_STOP = word_set(
     "nothing something everything anything morning evening during thing king spring ring "
     "ceiling building wedding meeting feeling evening darling"
 )
@@ -790,14 +446,13 @@ def _clean(segment: str) -> str:
 def _says_what_it_did(text: str) -> bool:
     """'It kept the builds reproducible': an earlier thing, acting. 'It was fun' is not."""
     m = _ANAPHOR_ACTS.match(text)
-    return m is not None and _is_past(m.group(1).lower()) and m.group(1).lower() not in _NOT_ACTS
+    return m is not None and is_past(m.group(1).lower()) and m.group(1).lower() not in _NOT_ACTS
 
 
 def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# ---------------------------------------------------------------------------------------------
 # Extraction
 # ---------------------------------------------------------------------------------------------
 
@@ -820,7 +475,7 @@ _PERSON_PATTERNS = [
         r"suggested|mentioned|recommended|called\s+me)\b"
     ),
 ]
-_NOT_NAMES = _words(
+_NOT_NAMES = word_set(
     """I The A An My Our Your His Her Their It This That These Those We You They He She Me Us
     Them Mom Mum Dad God Hey Hi Oh Yes No So And But Then Well Also Just Lol Haha Wow Thanks Ok
     Okay Today Yesterday Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday Sunday
@@ -873,7 +528,7 @@ class _Extractor:
             ref = msg.time or self.date
             addressee = self._addressee(k)
             for sentence in split_sentences(msg.text):
-                if not _is_acknowledgement(sentence, self.name_words):
+                if not is_acknowledgement(sentence, self.name_words):
                     self._sentence(k, msg, sentence, ref, addressee)
             if msg.caption:
                 caption = msg.caption.strip().rstrip(".")
@@ -1026,7 +681,7 @@ class _Extractor:
     def _is_new_np(self, x: str, k: int) -> bool:
         """'After work, ...': a noun phrase that names no earlier event is only a time."""
         words = x.lower().split()
-        return not any(_is_past(w) or w.endswith("ing") for w in words) and (
+        return not any(is_past(w) or w.endswith("ing") for w in words) and (
             self._recent_np(x, k) is None
         )
 
@@ -1086,7 +741,7 @@ class _Extractor:
             if not re.search(r"\w", effect_text) and f.cue.effect in ("np", "full"):
                 continue
             anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
-            if not anaphoric and _is_acknowledgement(cause_text, self.name_words):
+            if not anaphoric and is_acknowledgement(cause_text, self.name_words):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
@@ -1160,7 +815,7 @@ class _Extractor:
         if m is None:
             return None
         words = m.group(1).lower().split()
-        if any(_is_past(w) or w in STOPWORDS for w in words):
+        if any(is_past(w) or w in STOPWORDS for w in words):
             return None  # a clause, not a noun phrase
         head = stem(words[-1])
         for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
@@ -1242,7 +897,7 @@ class _Extractor:
         if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
             return True
         named = re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
-        if named and named.group(1) not in _NOT_NAMES and _is_past(named.group(2)):
+        if named and named.group(1) not in _NOT_NAMES and is_past(named.group(2)):
             return True  # "Esme applied the migration": a name, then what they did
         first = re.match(r"\s*([A-Za-z]+)\s+\w", text)
         return bool(
@@ -1292,7 +947,7 @@ def actor(text: str) -> str | None:
     m = _ACTOR.match(text.strip())
     if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower().endswith("ing"):
         return None
-    return m.group(1) if _is_past(m.group(2)) else None
+    return m.group(1) if is_past(m.group(2)) else None
 
 
 def _annotate(text: str, spans: Sequence[TimeSpan]) -> str:

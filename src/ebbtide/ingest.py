@@ -28,9 +28,9 @@ from typing import Any, Protocol
 from urllib.parse import unquote
 
 from .errors import ValidationError
-from .extract import Message, parse_transcript
 from .text import shorten
 from .timeparse import parse_datetime
+from .transcript import Message, parse_transcript
 
 __all__ = ["IngestSummary", "ingest_chat", "ingest_markdown_folder"]
 

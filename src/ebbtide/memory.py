@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
 
-from . import causal, extract, predictions, sameness, scoring, validate
+from . import causal, extract, predictions, sameness, scoring, transcript, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
@@ -225,7 +225,7 @@ class Memory(CausalOps):
         scope: str,
         task_tag: str | None,
     ) -> TranscriptResult:
-        turns = extract.parse_transcript(messages)
+        turns = transcript.parse_transcript(messages)
         session = self._at(date, "date") if date is not None else None
         found = extract.extract(turns, session)
         now = self.now()

@@ -1,0 +1,227 @@
+"""Chat sentences: splitting a turn, dropping bare acknowledgements, and rewriting first- and
+second-person pronouns as names ("I adopted a dog", said by Caroline -> "Caroline adopted a
+dog"), verbs agreeing."""
+
+from __future__ import annotations
+
+import re
+
+from .text import STOPWORDS
+
+__all__ = [
+    "ADVERBS",
+    "IRREGULAR_PAST",
+    "is_acknowledgement",
+    "is_past",
+    "rewrite_pronouns",
+    "split_sentences",
+    "word_set",
+]
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a space-separated list, for the word tables here and in `extract`."""
+    return frozenset(text.split())
+
+
+_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*\n+\s*")
+_ABBREVIATIONS = word_set(
+    "mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s"
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a chat turn; an abbreviation ("Dr.", "e.g.") does not end one."""
+    out: list[str] = []
+    pos = 0
+    for m in _BREAK.finditer(text):
+        piece = text[pos : m.start()].strip()
+        last = piece.rsplit(None, 1)[-1].lower().rstrip(".") if piece else ""
+        if last in _ABBREVIATIONS and "\n" not in m.group():
+            continue  # the period belongs to the abbreviation: keep reading
+        if piece:
+            out.append(piece)
+        pos = m.end()
+    if text[pos:].strip():
+        out.append(text[pos:].strip())
+    return out
+
+
+_ACK_TOKEN = re.compile(r"[a-z0-9]+")
+# Words that carry no knowledge in a chat turn: backchannel, greetings, praise, filler.
+# Contractions are split, so "that's" leaves "that" and "s".
+_ACK_WORDS = word_set(
+    """haha hahaha hehe lol lmao rofl omg wow woah whoa yay yeah yes yep yup ya no nope nah ok
+    okay k sure cool nice great awesome amazing wonderful fantastic incredible lovely sweet neat
+    thanks thank thx ty congrats congratulations hey hi hello hiya bye goodbye cheers totally
+    definitely absolutely exactly indeed true agreed right alright glad good hear see soon later
+    take care welcome anytime really super pretty quite sounds sound seems anything something new
+    up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
+    back let know talk fun luck happy hope agree looks look thing"""
+)
+
+
+_FILLER = STOPWORDS | _ACK_WORDS
+
+
+def is_acknowledgement(sentence: str, names: frozenset[str]) -> bool:
+    words = list(_ACK_TOKEN.finditer(sentence.lower().replace("’", "'")))
+    if len(words) > 12:
+        return False
+    rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
+    if not rest:
+        return True
+    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
+    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
+        before = sentence[: rest[0].start()].rstrip().lower()
+        after = sentence[rest[0].end() :].lstrip()
+        return (
+            not before
+            or before.endswith((",", "hey", "hi", "bye", "thanks"))
+            or not after
+            or after[0] in ",!?."
+        )
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Pronouns
+# ---------------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
+# pronoun -> (replacement, the pronoun is a singular subject whose verb must agree)
+_FIRST = {
+    "i": ("{p}", True), "i'm": ("{p} is", False), "i've": ("{p} has", False),
+    "i'll": ("{p} will", False), "i'd": ("{p} {would}", False), "me": ("{p}", False),
+    "my": ("{p}'s", False), "mine": ("{p}'s", False), "myself": ("themself", False),
+    "we": ("{p} and others", False), "we're": ("{p} and others are", False),
+    "we've": ("{p} and others have", False), "we'll": ("{p} and others will", False),
+    "we'd": ("{p} and others {would}", False), "us": ("{p} and others", False),
+    "our": ("{p}'s", False), "ours": ("{p}'s", False), "ourselves": ("themselves", False),
+}  # fmt: skip
+_SECOND = {
+    "you": ("{p}", True), "you're": ("{p} is", False), "you've": ("{p} has", False),
+    "you'll": ("{p} will", False), "you'd": ("{p} {would}", False), "your": ("{p}'s", False),
+    "yours": ("{p}'s", False), "yourself": ("themself", False),
+}  # fmt: skip
+# "you" that is no one in particular, or several people: left alone.
+_GENERIC_YOU_BEFORE = frozenset({"thank", "see", "bless", "mind"})
+_GENERIC_YOU_AFTER = frozenset({"know", "guys", "all", "two", "both", "see", "never"})
+_AGREE = {
+    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't",
+    "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't", "go": "goes",
+    "wanna": "wants to", "gotta": "has to",
+}  # fmt: skip
+# "do you" -> "does Melanie", "am I" -> "is Caroline"
+_INVERTED = {
+    "am": "is", "are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't",
+    "haven't": "hasn't", "aren't": "isn't", "weren't": "wasn't",
+}  # fmt: skip
+ADVERBS = word_set(
+    """just really also always never still even often sometimes usually actually totally finally
+    recently definitely certainly probably already kinda sorta truly honestly absolutely only
+    mostly generally seriously literally basically simply personally rarely hardly barely
+    especially now then too both all def legit so"""
+)
+# "you" is the subject of the next verb only at the start of a clause: after these words, or
+# after punctuation. Elsewhere it is an object: "let you know", "taken you ages".
+_CLAUSE_OPENERS = word_set(
+    """and but so if when because that as since or while until unless cause what how where why
+    who which whether then though although hope think guess bet know glad sure wish once before
+    after whenever wherever believe feel maybe hopefully probably whatever like"""
+)
+IRREGULAR_PAST = word_set(
+    """went got made took saw came felt found gave told thought knew left met ran bought brought
+    began became built caught chose did drew drank drove ate fell fought flew forgot forgave
+    froze grew had heard held hid hit hurt kept laid led lent let lost meant paid put quit read
+    rode rang rose said sang sat sent set shot shut slept sold spent spoke stood stole struck
+    swam taught tore threw understood woke won wore wrote was were been done gone seen taken
+    given known shown written cut cost broke broken spun dug fed bent bet blew bit bound bred
+    burnt learnt dreamt sought swore wept"""
+)
+_NOT_VERBS = word_set(
+    """guys all both two too later soon again here there today tomorrow yesterday tonight now
+    then back home alone ok okay so very much once twice lol haha out up"""
+)
+
+
+def _conjugate(verb: str) -> str:
+    """Third person singular of a base-form verb: 'love' -> 'loves', 'try' -> 'tries'."""
+    if verb in ("have", "be"):
+        return "has" if verb == "have" else "is"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _is_base_verb(word: str) -> bool:
+    return (
+        word.isalpha()
+        and word not in STOPWORDS
+        and word not in IRREGULAR_PAST
+        and word not in _NOT_VERBS
+        and not (word.endswith("ed") and not word.endswith("eed"))
+        and not word.endswith(("ing", "ly"))
+    )
+
+
+def is_past(word: str) -> bool:
+    return word in IRREGULAR_PAST or (word.endswith("ed") and not word.endswith("eed"))
+
+
+def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) -> str:
+    """First person -> the speaker, second person -> the addressee (when known), verbs agreeing.
+
+    "I love my dog" by Caroline -> "Caroline loves Caroline's dog"; "Did you go?" to Melanie ->
+    "Did Melanie go?"; "we" -> "Caroline and others".
+    """
+    words = list(_WORD.finditer(sentence))
+    low = [w.group().lower().replace("’", "'") for w in words]
+    out: dict[int, str] = {}
+    for i, w in enumerate(low):
+        prev = low[i - 1] if i and _adjacent(sentence, words[i - 1], words[i]) else None
+        if w in _FIRST and words[i].group() != "US":
+            person, (template, agrees) = speaker, _FIRST[w]
+        elif w in _SECOND and addressee is not None:
+            if w == "you" and (
+                prev in _GENERIC_YOU_BEFORE
+                or (i + 1 < len(low) and low[i + 1] in _GENERIC_YOU_AFTER)
+            ):
+                continue
+            person, (template, agrees) = addressee, _SECOND[w]
+        else:
+            continue
+        nxt = low[i + 1] if i + 1 < len(low) else ""
+        would = "had" if nxt == "been" or (is_past(nxt) and nxt not in ("let", "put")) else "would"
+        out[i] = template.format(p=person, would=would)
+        if prev in _INVERTED and agrees:
+            out[i - 1] = _case_like(words[i - 1].group(), _INVERTED[prev])
+        elif agrees and (w != "you" or prev is None or prev in _CLAUSE_OPENERS):
+            j = i + 1
+            while j < len(low) and (low[j] in ADVERBS or low[j].endswith("ly")) and j < i + 4:
+                j += 1
+            if j < len(low) and _adjacent(sentence, words[j - 1], words[j]):
+                if low[j] in _AGREE:
+                    out[j] = _AGREE[low[j]]
+                elif _is_base_verb(low[j]):
+                    out[j] = _conjugate(low[j])
+    if not out:
+        return sentence
+    parts, pos = [], 0
+    for i, w in enumerate(words):
+        if i in out:
+            parts += [sentence[pos : w.start()], out[i]]
+            pos = w.end()
+    parts.append(sentence[pos:])
+    return "".join(parts)
+
+
+def _adjacent(sentence: str, a: re.Match[str], b: re.Match[str]) -> bool:
+    """Only spaces between two words: no punctuation ends a clause between them."""
+    return not sentence[a.end() : b.start()].strip()
+
+
+def _case_like(original: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if original[:1].isupper() else word
