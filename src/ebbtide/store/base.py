@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
@@ -130,6 +130,43 @@ def rank_by_time(
                 break
     found.sort()
     return [(ident, at) for _, at, ident in found[:k]]
+
+
+class NestedTransactions:
+    """An embedded store's transactions, one at a time under its lock: the outermost begins and
+    commits (or, on any exception, rolls back) the database's transaction; one opened inside it
+    joins it. `depth` is how many are open."""
+
+    def __init__(self, lock: AbstractContextManager[Any]) -> None:
+        self._lock = lock
+        self.depth = 0
+
+    @contextmanager
+    def __call__(
+        self,
+        begin: Callable[[], object],
+        commit: Callable[[], object],
+        rollback: Callable[[], object],
+    ) -> Iterator[None]:
+        with self._lock:
+            if self.depth:
+                self.depth += 1
+                try:
+                    yield
+                finally:
+                    self.depth -= 1
+                return
+            begin()
+            self.depth = 1
+            try:
+                yield
+            except BaseException:
+                rollback()
+                raise
+            else:
+                commit()
+            finally:
+                self.depth = 0
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from .base import (
     Direction,
     EdgeRow,
     GraphArrays,
+    NestedTransactions,
     NodeBrief,
     PendingReview,
     SearchFilter,
@@ -134,7 +135,7 @@ class KuzuStore:
         self._db: Any = None
         self._conn: Any = None
         self._lock = threading.RLock()
-        self._depth = 0
+        self._transactions = NestedTransactions(self._lock)
         self._index: MemoryIndex | None = None
         self._next_seq = 0
 
@@ -180,29 +181,18 @@ class KuzuStore:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            conn = self._connection()
-            conn.execute("BEGIN TRANSACTION")
-            self._depth = 1
-            try:
-                yield
-            except BaseException:
-                # Kùzu ends a transaction itself when a statement in it fails.
-                with suppress(RuntimeError):
-                    conn.execute("ROLLBACK")
-                self._index = None
-                raise
-            else:
-                conn.execute("COMMIT")
-            finally:
-                self._depth = 0
+        with self._transactions(
+            lambda: self._connection().execute("BEGIN TRANSACTION"),
+            lambda: self._connection().execute("COMMIT"),
+            self._rollback,
+        ):
+            yield
+
+    def _rollback(self) -> None:
+        # Kùzu ends a transaction itself when a statement in it fails.
+        with suppress(RuntimeError):
+            self._connection().execute("ROLLBACK")
+        self._index = None  # it may hold what the transaction wrote
 
     def index(self) -> MemoryIndex:
         """The in-memory index, built from the database on first use."""

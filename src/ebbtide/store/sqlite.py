@@ -21,6 +21,7 @@ from .base import (
     Direction,
     EdgeRow,
     GraphArrays,
+    NestedTransactions,
     NodeBrief,
     PendingReview,
     SearchFilter,
@@ -259,7 +260,7 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"cannot open SQLite store at {path}: {exc}") from exc
         self._lock = threading.RLock()
-        self._depth = 0
+        self._transactions = NestedTransactions(self._lock)
         self._vectors = _VectorCache()
         self._df_cache: dict[str, int] = {}
         self._df_size = 0
@@ -284,32 +285,20 @@ class SQLiteStore:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            self._db.execute("BEGIN IMMEDIATE")
-            self._depth = 1
-            try:
-                yield
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            else:
-                self._db.execute("COMMIT")
-            finally:
-                self._depth = 0
+        db = self._db
+        with self._transactions(
+            lambda: db.execute("BEGIN IMMEDIATE"),
+            lambda: db.execute("COMMIT"),
+            lambda: db.execute("ROLLBACK"),
+        ):
+            yield
 
     @contextmanager
     def _relaxed_sync(self) -> Iterator[None]:
         """Usage bookkeeping (read counts, last-read times) skips the fsync: losing the last
         few touches to a power cut costs nothing, and recall stays fast."""
         with self._lock:
-            if self._depth:
+            if self._transactions.depth:
                 yield
                 return
             self._db.execute("PRAGMA synchronous = NORMAL")
