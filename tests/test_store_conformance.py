@@ -150,6 +150,35 @@ def test_word_counts_cover_each_group_of_forms_up_to_the_cap_in_one_call(store):
     assert store.doc_frequencies([], 10, flt) == []
 
 
+# Neo4j's full-text index (Lucene) plans a query its own way; the embedded stores share a plan.
+@pytest.mark.parametrize("backend", ["sqlite", "kuzu"])
+def test_a_common_word_counts_only_beside_a_rarer_one_and_all_common_words_are_required(
+    store, monkeypatch
+):
+    from ebbtide.store import _memindex, sqlite
+
+    for module in (sqlite, _memindex):
+        monkeypatch.setattr(module, "COMMON_DF", 3)  # a word in 3 nodes or more is common
+    texts = {
+        "d1": "deploy the web app",
+        "d2": "deploy the worker",
+        "d3": "deploy on friday",
+        "dr": "deploy failed so we did a rollback",
+        "r": "rollback plan for the database",
+        "ds": "deploy staging first",
+        "s1": "staging is down",
+        "s2": "staging has new data",
+    }
+    for ident, text in texts.items():
+        store.add_node(node(ident, text))
+    both = store.text_search("deploy rollback", 10, SearchFilter())
+    assert {i for i, _ in both} == {"dr", "r"}  # a node with only "deploy" is not a candidate
+    assert {i for i, _ in store.text_search("deploy staging", 10, SearchFilter())} == {"ds"}
+    assert {i for i, _ in store.text_search("deploy down", 10, SearchFilter())} == {"s1"}
+    groups = store.doc_frequencies([["deploy"], ["staging", "rollback"]], 10, SearchFilter())
+    assert groups == [5, 5]
+
+
 def test_text_search_treats_query_syntax_as_plain_words(store):
     store.add_node(node("a", "NEAR the AND gate OR not"))
     for q in ['"unbalanced', "a* OR (", "NEAR(x y)", "-", "col:umn"]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..text import content_tokens, stem, tokens
 from ._props import unique
-from .base import TIME_KEYS, SearchFilter, rank_by_time
+from .base import COMMON_DF, TIME_KEYS, SearchFilter, rank_by_time
 
 K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
 
@@ -145,20 +145,43 @@ class MemoryIndex:
         rows = ((i, n.times) for i, n in self.nodes.items() if n.times and n.passes(flt))
         return rank_by_time(rows, start, end, k)
 
+    def holding_any(self, words: str, cap: int, flt: SearchFilter) -> int:
+        """How many nodes passing `flt` hold any of `words`, counted up to `cap`."""
+        found: set[str] = set()
+        for word in unique([stem(t) for t in (content_tokens(words) or tokens(words))]):
+            for doc in self.postings.get(word, ()):
+                if doc not in found and self.nodes[doc].passes(flt):
+                    found.add(doc)
+                    if len(found) >= cap:
+                        return cap
+        return len(found)
+
     def search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+        """BM25 over the query's words, planned as the SQLite store plans it: a word held by
+        COMMON_DF nodes or more only adds to the score of nodes that hold a rarer one, and when
+        every word is common the nodes must hold them all (failing that, any)."""
         words = unique([stem(t) for t in (content_tokens(query) or tokens(query))])
         n = len(self.lengths)
-        if not n or not words:
+        postings = {w: self.postings[w] for w in words if self.postings.get(w)}
+        if not n or not postings:
             return []
+        rare = [w for w, docs in postings.items() if len(docs) < COMMON_DF]
+        candidates: set[str] | None = None  # None: every node holding any word
+        if rare and len(rare) < len(postings):
+            candidates = set().union(*(postings[w] for w in rare))
+        elif not rare:
+            candidates = set.intersection(*(set(docs) for docs in postings.values())) or None
         avg = self.total / n or 1.0
         scores: dict[str, float] = defaultdict(float)
-        for word in words:
-            docs = self.postings.get(word)
-            if not docs:
-                continue
+        for docs in postings.values():
             idf = math.log((n - len(docs) + 0.5) / (len(docs) + 0.5))
             idf = idf if idf > 0 else 1e-6
-            for doc, tf in docs.items():
+            pairs = (
+                docs.items()
+                if candidates is None
+                else ((d, docs[d]) for d in candidates if d in docs)
+            )
+            for doc, tf in pairs:
                 norm = K1 * (1 - B + B * self.lengths[doc] / avg)
                 scores[doc] += idf * tf * (K1 + 1) / (tf + norm)
         # Best first (ties: oldest first); most of the top passes the filter, so take a few

@@ -132,6 +132,12 @@ def rank_by_time(
     return [(ident, at) for _, at, ident in found[:k]]
 
 
+# A word that this many nodes hold is common: full-text search counts it only in nodes that
+# hold a rarer word of the query (it would make BM25 score a large share of the store and add
+# little to the ranking), or requires it with the query's other words when all are common.
+COMMON_DF = 2_000
+
+
 class NestedTransactions:
     """An embedded store's transactions, one at a time under its lock: the outermost begins and
     commits (or, on any exception, rolls back) the database's transaction; one opened inside it

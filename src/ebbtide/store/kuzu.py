@@ -535,7 +535,7 @@ class KuzuStore:
     def doc_frequencies(
         self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter
     ) -> list[int]:
-        return [len(self.index().search(" ".join(g), cap, flt)) for g in groups]
+        return [self.index().holding_any(" ".join(g), cap, flt) for g in groups]
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         nodes = self.index().nodes

@@ -18,6 +18,7 @@ from ..errors import StoreUnavailable
 from ..model import Edge, Node
 from ..text import fts_query, query_terms
 from .base import (
+    COMMON_DF,
     Direction,
     EdgeRow,
     GraphArrays,
@@ -183,8 +184,6 @@ _EDGE_INSERT = (
 )
 _EDGE_SELECT = "SELECT " + ", ".join(EDGE_COLUMNS) + " FROM edges"
 DAY_SECONDS = 86_400.0
-# A word in this many nodes is common: see text_search.
-COMMON_DF = 2_000
 # SQLite caps host parameters per statement; chunk IN (...) lists below it.
 _CHUNK = 900
 # Vectors read into memory per query while a model's matrix is being filled.
