@@ -114,15 +114,16 @@ def recall(
         flt=flt,
         vector=vector,
     )
+    t = now.timestamp()
     scores, seeds = _rescore_pool(found, window)
-    spread = _spread(store, config, found, scores, seeds, now.timestamp(), flt)
+    spread = _spread(store, config, found, scores, seeds, t, flt)
     if not scores:
         return RecallResult(query=query, hits=[])
     if speaker is not None:
         _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend)
     ranked = _with_activation(store, config, scores, found.nodes, REPEAT_DEPTH * k, activation_ref)
     scored, repeats = _repeats_discounted(ranked, found.nodes, k)
-    hits = _explained(config, scored, found, spread, repeats, now.timestamp())
+    hits = _explained(config, scored, found, spread, repeats, t)
     return RecallResult(query=query, hits=hits)
 
 

@@ -852,11 +852,11 @@ class _VectorCache:
         # A first fill is sized at once (growing by doubling would hold up to three times the
         # matrix while copying), and read in slices: the rows of a large store, read at once,
         # would take as much memory again as the matrix they fill.
-        expected = 0 if self.ids else store._vector_count(model)
+        first_fill = not self.ids
         while rows := store._vector_rows(model, self.last_seq, VECTOR_READ):
-            if expected:
-                self._reserve(expected, len(rows[0][2]) // 4)
-                expected = 0
+            if first_fill:
+                self._reserve(store._vector_count(model), len(rows[0][2]) // 4)
+                first_fill = False
             for seq, node_id, blob in rows:
                 vec = np.frombuffer(blob, dtype=np.float32)
                 row = self.index.get(node_id)
