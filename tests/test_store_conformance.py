@@ -449,6 +449,41 @@ def test_adjacent_reads_only_the_relations_asked_for(store):
     assert store.adjacent(["a"], relations=frozenset()) == []
 
 
+def test_adjacent_with_a_reach_crosses_only_into_nodes_a_search_may_return(store):
+    store.add_node(node("a", "a", tier="cold"))  # the node asked about need not pass
+    store.add_node(node("live", "live"))
+    store.add_node(node("archived", "archived", status="archived"))
+    store.add_node(node("cold", "cold", tier="cold"))
+    store.add_node(node("elsewhere", "elsewhere", scope="team-b"))
+    store.add_node(node("guess", "guess", kind="prediction"))
+    for far in ("live", "archived", "cold", "elsewhere", "guess"):
+        store.add_edge(edge(f"a-{far}", "a", far))
+    store.add_edge(edge("cold-in", "cold", "a", "caused"))
+    everything = {r.id for r in store.adjacent(["a"])}
+    assert len(everything) == 6
+    assert {r.id for r in store.adjacent(["a"], reach=SearchFilter())} == {
+        "a-live",
+        "a-elsewhere",
+    }
+    assert {r.id for r in store.adjacent(["a"], reach=SearchFilter(scope="team-b"))} == {
+        "a-elsewhere"
+    }
+    assert {
+        r.id for r in store.adjacent(["a"], direction="in", reach=SearchFilter(include_cold=True))
+    } == {"cold-in"}
+    assert {
+        r.id
+        for r in store.adjacent(
+            ["a"], relations=frozenset({"related"}), reach=SearchFilter(include_cold=True)
+        )
+    } == {"a-live", "a-archived", "a-cold", "a-elsewhere"}
+    # An edge between two nodes asked about is kept when the far end of either side passes.
+    assert {r.id for r in store.adjacent(["a", "live"], reach=SearchFilter())} == {
+        "a-live",
+        "a-elsewhere",
+    }
+
+
 def test_touch_never_moves_a_reinforcement_clock_back(store):
     store.add_node(node("a", "a"))
     store.add_node(node("b", "b"))

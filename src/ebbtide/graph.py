@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from . import scoring
 from .config import Config
 from .store import EdgeRow, Store
-from .store.base import Direction
+from .store.base import Direction, SearchFilter
 
 # Past this many edges a neighbourhood stops growing; hubs cannot blow up a query.
 MAX_SUBGRAPH_EDGES = 5_000
@@ -20,8 +21,8 @@ _STORE_DIRECTION: dict[str, Direction] = {"forward": "out", "backward": "in"}
 
 @dataclass(frozen=True)
 class ReadAhead:
-    """Every edge around `ids` that a spreading will ask for (same relations and direction),
-    read before it starts: recall reads them while the query is being embedded."""
+    """Every edge around `ids` that a spreading will ask for (same relations, direction and
+    reach), read before it starts: recall reads them while the query is being embedded."""
 
     ids: frozenset[str]
     edges: list[EdgeRow]
@@ -54,6 +55,7 @@ class Subgraph:
         hops: int,
         direction: str = "both",
         relations: frozenset[str] | None = None,
+        reach: SearchFilter | None = None,
         max_edges: int = MAX_SUBGRAPH_EDGES,
         ahead: ReadAhead | None = None,
     ) -> Subgraph:
@@ -73,16 +75,20 @@ class Subgraph:
                 found = ahead.around(known, store_dir)
                 frontier = [f for f in frontier if f not in known]
             if frontier:
-                found += store.adjacent(frontier, direction=store_dir, relations=relations)
+                found += store.adjacent(
+                    frontier, direction=store_dir, relations=relations, reach=reach
+                )
+            index, ids = sub.index, sub.ids  # a recall adds a few hundred ends: kept inline
             for e in found:
                 if e.id in seen:
                     continue
                 seen.add(e.id)
                 sub.edges.append(e)
                 for end in (e.src, e.dst):
-                    if end not in sub.index:
+                    if end not in index:
+                        index[end] = len(ids)
+                        ids.append(end)
                         nxt.append(end)
-                    sub._add(end)
                 if len(sub.edges) >= max_edges:
                     break
             frontier = nxt
@@ -110,8 +116,7 @@ class Subgraph:
         return best
 
 
-@dataclass(frozen=True)
-class Reached:
+class Reached(NamedTuple):
     node_id: str
     activation: float
     hops: int
@@ -127,11 +132,19 @@ def spread_from(
     direction: scoring.Direction = "both",
     hops: int | None = None,
     relations: frozenset[str] | None = None,
+    reach: SearchFilter | None = None,
     ahead: ReadAhead | None = None,
 ) -> tuple[Subgraph, list[Reached]]:
+    """Signed spreading from `seeds`; with `reach`, only into nodes that pass it."""
     hops = config.max_hops if hops is None else hops
     sub = Subgraph.around(
-        store, list(seeds), hops=hops, direction=direction, relations=relations, ahead=ahead
+        store,
+        list(seeds),
+        hops=hops,
+        direction=direction,
+        relations=relations,
+        reach=reach,
+        ahead=ahead,
     )
     result = scoring.spread(
         sub.spread_graph(config, now),
@@ -141,13 +154,16 @@ def spread_from(
         hop_decay=config.hop_decay,
         threshold=config.spread_threshold,
     )
+    at = np.flatnonzero(result.first_hop >= 0)
+    ids = sub.ids
     reached = [
-        Reached(
-            node_id=sub.ids[i],
-            activation=float(result.activation[i]),
-            hops=int(result.first_hop[i]),
-            via=sub.ids[result.via[i]] if result.via[i] >= 0 else None,
+        Reached(ids[i], a, h, ids[v] if v >= 0 else None)
+        for i, a, h, v in zip(
+            at.tolist(),
+            result.activation[at].tolist(),
+            result.first_hop[at].tolist(),
+            result.via[at].tolist(),
+            strict=True,
         )
-        for i in np.flatnonzero(result.first_hop >= 0)
     ]
     return sub, reached

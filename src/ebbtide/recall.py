@@ -9,7 +9,8 @@ spread one hop through the graph, blended with activation.
    * a question someone asked is not knowledge: it keeps a fraction of its score, and passes
      one and a half times it on to what it is linked to (its answer).
 3. The pool seeds one hop of signed spreading over the graph (`about` links to entities
-   excepted: an entity's items are many and mostly unrelated to each other). What a seed is
+   excepted: an entity's items are many and mostly unrelated to each other), into nodes the
+   query may return only (its filter is applied as the links are read). What a seed is
    linked to (the next sentence, the reply to it, its cause or effect) gains a share of the
    seed's score, capped below the best seed's; items that support each other rise together,
    and an answer can surface through its question. Inhibition lowers nothing here: recall
@@ -176,7 +177,9 @@ def _candidates(
         early = lists["text"][:pool_size]
         nodes = store.get_nodes(early)
         if RECALL_HOPS > 0:
-            ahead = ReadAhead(frozenset(early), store.adjacent(early, relations=relations))
+            ahead = ReadAhead(
+                frozenset(early), store.adjacent(early, relations=relations, reach=flt)
+            )
         model, pending = vector
         lists["vector"] = [
             i
@@ -242,6 +245,7 @@ def _spread(
         direction="both",
         hops=RECALL_HOPS,
         relations=found.relations,
+        reach=flt,  # what the query may not return is not reached either
         ahead=found.ahead,
     )
     gains = {
@@ -249,9 +253,6 @@ def _spread(
         for r in reached
         if r.activation - start.get(r.node_id, 0.0) > 0
     }
-    new = [i for i in gains if i not in scores]
-    allowed = store.filter_ids(new, flt) if new else set()
-    gains = {i: g for i, g in gains.items() if i in scores or i in allowed}
     out = _Spread(sub=sub)
     for r in reached:
         if r.hops > 0 and r.via is not None and r.node_id in gains:

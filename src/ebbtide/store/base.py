@@ -236,8 +236,11 @@ class Store(Protocol):
         *,
         direction: Direction = "both",
         relations: frozenset[str] | None = None,
+        reach: SearchFilter | None = None,
     ) -> list[EdgeRow]:
-        """Valid edges touching the nodes; only those of `relations` when given."""
+        """Valid edges touching the nodes; only those of `relations` when given, and only
+        those whose far end (the node across the edge from the one asked about) passes
+        `reach` when given."""
         ...
 
     # retrieval

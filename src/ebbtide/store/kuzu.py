@@ -507,19 +507,31 @@ class KuzuStore:
         *,
         direction: Direction = "both",
         relations: frozenset[str] | None = None,
+        reach: SearchFilter | None = None,
     ) -> list[EdgeRow]:
         idx = self.index()
         out: dict[str, EdgeRow] = {}
+
+        def passes(far: str) -> bool:
+            node = idx.nodes.get(far)
+            return reach is None or (node is not None and node.passes(reach))
+
         for n in unique(list(node_ids)):
-            eids: set[str] = set()
+            ends: list[tuple[set[str], int]] = []
             if direction in ("out", "both"):
-                eids |= idx.out.get(n, set())
+                ends.append((idx.out.get(n, set()), 1))
             if direction in ("in", "both"):
-                eids |= idx.inc.get(n, set())
-            for eid in eids:
-                e = idx.edges[eid]
-                if e[5] and eid not in out and (relations is None or e[2] in relations):
-                    out[eid] = EdgeRow(eid, e[0], e[1], e[2], e[3], e[4])
+                ends.append((idx.inc.get(n, set()), 0))
+            for eids, far in ends:
+                for eid in eids:
+                    e = idx.edges[eid]
+                    if (
+                        e[5]
+                        and eid not in out
+                        and (relations is None or e[2] in relations)
+                        and passes(e[far])
+                    ):
+                        out[eid] = EdgeRow(eid, e[0], e[1], e[2], e[3], e[4])
         return list(out.values())
 
     # retrieval ------------------------------------------------------------------------------

@@ -623,15 +623,19 @@ class Neo4jStore:
         *,
         direction: Direction = "both",
         relations: frozenset[str] | None = None,
+        reach: SearchFilter | None = None,
     ) -> list[EdgeRow]:
         only = " AND r.relation IN $relations" if relations is not None else ""
+        cond, params = search_filter(reach, "m") if reach is not None else ("true", {})
         found = self._list(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
-            f"MATCH {_PATTERN[direction]} WHERE r.valid_to IS NULL{only} WITH DISTINCT r "
+            f"MATCH {_PATTERN[direction].replace('()', '(m)')} "
+            f"WHERE r.valid_to IS NULL{only} AND {cond} WITH DISTINCT r "
             "RETURN collect([r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
             "r.last_reinforced_at])",
             ids=unique(list(node_ids)),
             relations=sorted(relations or ()),
+            **params,
         )
         return [EdgeRow(*r) for r in found]
 

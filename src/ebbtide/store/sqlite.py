@@ -485,20 +485,27 @@ class SQLiteStore:
         *,
         direction: Direction = "both",
         relations: frozenset[str] | None = None,
+        reach: SearchFilter | None = None,
     ) -> list[EdgeRow]:
         if relations is not None and not relations:
             return []
         ids = list(dict.fromkeys(node_ids))
-        cols = "id, src, dst, relation, weight, last_reinforced_at"
+        cols = "e.id, e.src, e.dst, e.relation, e.weight, e.last_reinforced_at"
         kinds = sorted(relations) if relations is not None else []
-        only = f" AND relation IN ({_marks(len(kinds))})" if kinds else ""
+        only = f" AND e.relation IN ({_marks(len(kinds))})" if kinds else ""
+        cond, params = self._filter_sql(reach, "m") if reach is not None else ("1", [])
         ends = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
         out: dict[str, EdgeRow] = {}
         for chunk in _chunks(ids):
             m = _marks(len(chunk))
             for end in ends:
-                sql = f"SELECT {cols} FROM edges WHERE {end} IN ({m}) AND valid_to IS NULL{only}"
-                for row in self._read(sql, [*chunk, *kinds]):
+                far = "dst" if end == "src" else "src"
+                join = f" JOIN nodes m ON m.id = e.{far}" if reach is not None else ""
+                sql = (
+                    f"SELECT {cols} FROM edges e{join} WHERE e.{end} IN ({m}) "
+                    f"AND e.valid_to IS NULL{only} AND {cond}"
+                )
+                for row in self._read(sql, [*chunk, *kinds, *params]):
                     out.setdefault(row[0], EdgeRow(*row))
         return list(out.values())
 
