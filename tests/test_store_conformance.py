@@ -225,6 +225,31 @@ def test_touch_resets_clocks_and_counts_use(store):
     assert e.access_count == 1 and e.last_reinforced_at.timestamp() == later
 
 
+def test_a_node_read_before_each_change_reads_back_changed_and_as_stored(store_url):
+    url = store_url("reread")
+    store = open_store(url)
+    for ident in ("a", "b", "gone"):
+        store.add_node(node(ident, ident))
+    store.get_nodes(["a", "b", "gone"])  # a store may keep what it has read
+    later = (T0 + timedelta(days=3)).timestamp()
+    store.touch(["a"], [], later)
+    store.write_activation(["b"], [2.5], ["cold"], ["archived"])
+    store.update_node(node("a", "a, edited", read_count=1, last_read_at=T0 + timedelta(days=3)))
+    store.delete_node("gone")
+    with pytest.raises(RuntimeError), store.transaction():
+        store.update_node(node("b", "never written"))
+        raise RuntimeError("boom")
+    seen = store.get_nodes(["a", "b", "gone"])
+    assert set(seen) == {"a", "b"}
+    assert seen["a"].text == "a, edited" and seen["a"].read_count == 1
+    assert (seen["b"].text, seen["b"].activation, seen["b"].tier) == ("b", 2.5, "cold")
+    assert seen["b"].status == "archived"
+    store.close()
+    reopened = open_store(url)
+    assert reopened.get_nodes(["a", "b", "gone"]) == seen
+    reopened.close()
+
+
 def test_graph_arrays_cover_every_node_and_valid_edge(store):
     for i in "abc":
         store.add_node(node(i, i, pinned=(i == "c")))

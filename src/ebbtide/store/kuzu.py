@@ -9,7 +9,9 @@ at the first call that needs it, so building a `Memory` does not take the lock.
 Because this process is the only one that can write, it keeps an index in memory beside the
 database, and it cannot go stale: per node the few fields that filtering and ranking need,
 BM25 postings over node text, every valid edge's endpoints, weight and clock (so neighbourhood
-expansion is a dictionary walk), and per embedding model a numpy matrix. Kùzu 0.11's own
+expansion is a dictionary walk), per embedding model a numpy matrix, and the properties of
+the 20,000 nodes most recently read or written (a point lookup costs about a millisecond, and
+a recall reads dozens of nodes). Kùzu 0.11's own
 full-text index loads here, but answers a query in about a second at 100k nodes, and its
 planner joins by scanning for anything but a single primary-key lookup; the index avoids both.
 It is built on first use (a scan of nodes and edges), kept in step by every write, and dropped
@@ -25,6 +27,8 @@ from __future__ import annotations
 import importlib.util  # noqa: F401 - kuzu's parameter binding imports it lazily and fails
 import json
 import threading
+import warnings
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -121,6 +125,9 @@ SCHEMA = (
 )
 # Below this many ids, primary-key lookups one by one beat Kùzu's scan-and-join plans.
 POINT_LOOKUPS = 64
+# Nodes kept in memory, most recently read or written (about 1-2 kB each): a Kùzu point
+# lookup costs about a millisecond and a recall reads dozens.
+NODE_CACHE = 20_000
 BATCH = 20_000
 PAGE = 1_000
 _SEP = "\u001f"
@@ -137,6 +144,9 @@ class KuzuStore:
         self._lock = threading.RLock()
         self._transactions = NestedTransactions(self._lock)
         self._index: MemoryIndex | None = None
+        # Node properties by id, as stored (module doc); a rollback empties it.
+        self._nodes: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._prepared: dict[str, Any] = {}
         self._next_seq = 0
 
     # plumbing -------------------------------------------------------------------------------
@@ -173,6 +183,19 @@ class KuzuStore:
         with self._lock:
             return self._connection().execute(cypher, params).get_all()
 
+    def _point(self, cypher: str, **params: Any) -> list[list[Any]]:
+        """`_q` for the few fixed statements run once per node or edge (reads by id, touch):
+        prepared once, each then costs about half as much."""
+        with self._lock:
+            conn = self._connection()
+            stmt = self._prepared.get(cypher)
+            if stmt is None:
+                # Kùzu 0.11, its last release, deprecates preparing apart from running.
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    stmt = self._prepared[cypher] = conn.prepare(cypher)
+            return conn.execute(stmt, params).get_all()
+
     def _seq(self, n: int = 1) -> list[int]:
         with self._lock:
             self._connection()
@@ -193,6 +216,7 @@ class KuzuStore:
         with suppress(RuntimeError):
             self._connection().execute("ROLLBACK")
         self._index = None  # it may hold what the transaction wrote
+        self._nodes.clear()
 
     def index(self) -> MemoryIndex:
         """The in-memory index, built from the database on first use."""
@@ -224,6 +248,8 @@ class KuzuStore:
                     self._db.close()
             self._conn = self._db = None
             self._index = None
+            self._nodes.clear()
+            self._prepared.clear()
 
     # nodes ----------------------------------------------------------------------------------
 
@@ -245,13 +271,15 @@ class KuzuStore:
             if len(rows) <= 4:
                 sets = ", ".join(f"{c}: ${c}" for c in NODE_TYPES)
                 for p in rows:
-                    self._q(f"CREATE (n:EbbNode {{{sets}}})", **p)
+                    self._point(f"CREATE (n:EbbNode {{{sets}}})", **p)
             else:
                 for batch in chunked(rows, BATCH):
                     self._copy("EbbNode", NODE_TYPES, batch)
             if self._index is not None:
                 for p in rows:
                     self._index.put_node(p, p["text"])
+            for p in rows:
+                self._remember(p)
 
     def _copy(self, table: str, types: dict[str, str], rows: Sequence[dict[str, Any]]) -> None:
         # A parameter list of only nulls (or only empty lists) has no type Kùzu can bind: such
@@ -277,6 +305,8 @@ class KuzuStore:
         sets = ", ".join(f"n.{c} = ${c}" for c in p if c != "id")
         with self.transaction():
             rows = self._q(f"MATCH (n:EbbNode {{id: $id}}) SET {sets} RETURN n.seq", **p)
+            if rows:
+                self._remember(p)
             if rows and self._index is not None:
                 self._index.put_node({**p, "seq": rows[0][0]}, node.text)
 
@@ -284,13 +314,33 @@ class KuzuStore:
         if len(ids) <= POINT_LOOKUPS:
             out = []
             for i in ids:
-                out.extend(r[0] for r in self._q("MATCH (n:EbbNode {id: $id}) RETURN n", id=i))
+                out.extend(r[0] for r in self._point("MATCH (n:EbbNode {id: $id}) RETURN n", id=i))
             return out
         return [r[0] for r in self._q("UNWIND $ids AS i MATCH (n:EbbNode {id: i}) RETURN n",
                                       ids=ids)]  # fmt: skip
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
-        return {p["id"]: props_node(p) for p in self._fetch_nodes(unique(ids))}
+        with self._lock:
+            wanted = unique(ids)
+            found: dict[str, dict[str, Any]] = {}
+            for i in wanted:
+                p = self._nodes.get(i)
+                if p is not None:
+                    self._nodes.move_to_end(i)
+                    found[i] = p
+            for p in self._fetch_nodes([i for i in wanted if i not in found]):
+                found[p["id"]] = self._remember(p)
+            return {i: props_node(p) for i, p in found.items()}
+
+    def _remember(self, props: dict[str, Any]) -> dict[str, Any]:
+        """Keep a node's stored properties (the least recently used go past NODE_CACHE)."""
+        p = {c: props.get(c) for c in NODE_COLUMNS}
+        with self._lock:
+            self._nodes[p["id"]] = p
+            self._nodes.move_to_end(p["id"])
+            while len(self._nodes) > NODE_CACHE:
+                self._nodes.popitem(last=False)
+        return p
 
     def find_nodes(
         self,
@@ -349,6 +399,7 @@ class KuzuStore:
             self._q("MATCH (v:EbbVector) WHERE v.node_id = $id DELETE v", id=node_id)
             if self._index is not None:
                 self._index.drop_node(node_id)
+            self._nodes.pop(node_id, None)
         return int(rows[0][0]) if rows else 0
 
     def iter_nodes(self) -> Iterator[Node]:
@@ -382,7 +433,7 @@ class KuzuStore:
             if len(rows) <= 4:
                 sets = ", ".join(f"{c}: ${c}" for c in EDGE_TYPES)
                 for p in rows:
-                    made = self._q(
+                    made = self._point(
                         "MATCH (a:EbbNode {id: $src}), (b:EbbNode {id: $dst}) "
                         f"CREATE (a)-[r:LINK {{{sets}}}]->(b) RETURN count(r)",
                         **p,
@@ -628,17 +679,20 @@ class KuzuStore:
         idx = self.index()
         with self.transaction():
             for i in nodes:
-                self._q(
+                self._point(
                     "MATCH (n:EbbNode {id: $id}) SET n.last_read_at = $at, "
                     "n.read_count = n.read_count + 1",
                     id=i,
                     at=at,
                 )
+                p = self._nodes.get(i)
+                if p is not None:
+                    p["last_read_at"], p["read_count"] = at, (p["read_count"] or 0) + 1
             for i in edges:
                 e = idx.edges.get(i)
                 if e is None:
                     continue
-                self._q(
+                self._point(
                     "MATCH (:EbbNode {id: $src})-[r:LINK]->() WHERE r.id = $id "
                     "SET r.last_reinforced_at = CASE WHEN r.last_reinforced_at > $at "
                     "THEN r.last_reinforced_at ELSE $at END, r.access_count = r.access_count + 1",
@@ -677,6 +731,10 @@ class KuzuStore:
                     "SET n.activation = s.activation, n.tier = s.tier, n.status = s.status"
                 )
                 self._q("MATCH (s:EbbStage) DELETE s")
+            for ident, a, tier, status in rows:
+                p = self._nodes.get(ident)
+                if p is not None:
+                    p["activation"], p["tier"], p["status"] = a, tier, status
             if self._index is not None:
                 for ident, a, tier, status in rows:
                     info = self._index.nodes.get(ident)
@@ -735,7 +793,7 @@ class KuzuStore:
         self._q("MERGE (m:EbbMeta {key: $key}) SET m.value = $value", key=key, value=value)
 
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
-        self._q(
+        self._point(
             "CREATE (:EbbAudit {seq: $seq, at: $at, kind: $kind, payload: $payload})",
             seq=self._seq()[0],
             at=float(at),
