@@ -64,3 +64,35 @@ def test_a_write_that_returned_survives_kill_9(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     with open_memory(path) as mem:
         assert set(mem.store.get_nodes(acknowledged)) == set(acknowledged)
+
+
+def test_a_node_another_process_changed_is_read_as_changed(tmp_path):
+    path = tmp_path / "shared.db"
+    mine = open_memory(path, embeddings="none")
+    note = mine.remember("The deploy freeze starts on Friday")
+    assert mine.store.get_nodes([note.id])[note.id].text == note.text
+    changer = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                """
+                import sys
+                from ebbtide import open_memory
+                mem = open_memory(sys.argv[1], embeddings="none")
+                node = mem.store.get_nodes([sys.argv[2]])[sys.argv[2]]
+                mem.store.update_node(node.model_copy(update={"text": "Freeze moved to Monday"}))
+                mem.forget(sys.argv[2])
+                """
+            ),
+            str(path),
+            note.id,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert changer.returncode == 0, changer.stderr
+    seen = mine.store.get_nodes([note.id])[note.id]
+    assert seen.text == "Freeze moved to Monday"
+    assert seen.status == "forgotten"
+    mine.close()

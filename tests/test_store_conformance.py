@@ -230,20 +230,26 @@ def test_a_node_read_before_each_change_reads_back_changed_and_as_stored(store_u
     store = open_store(url)
     for ident in ("a", "b", "gone"):
         store.add_node(node(ident, ident))
-    store.get_nodes(["a", "b", "gone"])  # a store may keep what it has read
+
+    def read(ident):
+        return store.get_nodes([ident]).get(ident)
+
+    read("a"), read("b"), read("gone")  # a store may keep what it has read
     later = (T0 + timedelta(days=3)).timestamp()
     store.touch(["a"], [], later)
+    assert read("a").read_count == 1 and read("a").last_read_at.timestamp() == later
     store.write_activation(["b"], [2.5], ["cold"], ["archived"])
-    store.update_node(node("a", "a, edited", read_count=1, last_read_at=T0 + timedelta(days=3)))
+    assert (read("b").activation, read("b").tier, read("b").status) == (2.5, "cold", "archived")
+    store.update_node(read("a").model_copy(update={"text": "a, edited"}))
+    assert read("a").text == "a, edited"
     store.delete_node("gone")
+    assert read("gone") is None
     with pytest.raises(RuntimeError), store.transaction():
-        store.update_node(node("b", "never written"))
+        store.update_node(read("b").model_copy(update={"text": "never written"}))
+        assert read("b").text == "never written"
         raise RuntimeError("boom")
+    assert read("b").text == "b"
     seen = store.get_nodes(["a", "b", "gone"])
-    assert set(seen) == {"a", "b"}
-    assert seen["a"].text == "a, edited" and seen["a"].read_count == 1
-    assert (seen["b"].text, seen["b"].activation, seen["b"].tier) == ("b", 2.5, "cold")
-    assert seen["b"].status == "archived"
     store.close()
     reopened = open_store(url)
     assert reopened.get_nodes(["a", "b", "gone"]) == seen

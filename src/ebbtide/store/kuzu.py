@@ -9,9 +9,9 @@ at the first call that needs it, so building a `Memory` does not take the lock.
 Because this process is the only one that can write, it keeps an index in memory beside the
 database, and it cannot go stale: per node the few fields that filtering and ranking need,
 BM25 postings over node text, every valid edge's endpoints, weight and clock (so neighbourhood
-expansion is a dictionary walk), per embedding model a numpy matrix, and the properties of
-the 20,000 nodes most recently read or written (a point lookup costs about a millisecond, and
-a recall reads dozens of nodes). Kùzu 0.11's own
+expansion is a dictionary walk), per embedding model a numpy matrix, and the nodes read or
+written lately (`_nodecache`: a point lookup costs about a millisecond, and a recall reads
+dozens of nodes). Kùzu 0.11's own
 full-text index loads here, but answers a query in about a second at 100k nodes, and its
 planner joins by scanning for anything but a single primary-key lookup; the index avoids both.
 It is built on first use (a scan of nodes and edges), kept in step by every write, and dropped
@@ -28,7 +28,6 @@ import importlib.util  # noqa: F401 - kuzu's parameter binding imports it lazily
 import json
 import threading
 import warnings
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -37,9 +36,11 @@ from typing import Any
 
 import numpy as np
 
+from ..clock import from_ts
 from ..errors import NotFound, StoreUnavailable
 from ..model import Edge, Node
 from ._memindex import MemoryIndex, VectorSet
+from ._nodecache import NodeCache
 from ._props import (
     EDGE_PROPS,
     attribute_needle,
@@ -125,9 +126,6 @@ SCHEMA = (
 )
 # Below this many ids, primary-key lookups one by one beat Kùzu's scan-and-join plans.
 POINT_LOOKUPS = 64
-# Nodes kept in memory, most recently read or written (about 1-2 kB each): a Kùzu point
-# lookup costs about a millisecond and a recall reads dozens.
-NODE_CACHE = 20_000
 BATCH = 20_000
 PAGE = 1_000
 _SEP = "\u001f"
@@ -144,8 +142,8 @@ class KuzuStore:
         self._lock = threading.RLock()
         self._transactions = NestedTransactions(self._lock)
         self._index: MemoryIndex | None = None
-        # Node properties by id, as stored (module doc); a rollback empties it.
-        self._nodes: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        # Writes keep what they wrote (`_nodecache`); a rollback empties it.
+        self._nodes = NodeCache()
         self._prepared: dict[str, Any] = {}
         self._next_seq = 0
 
@@ -278,8 +276,8 @@ class KuzuStore:
             if self._index is not None:
                 for p in rows:
                     self._index.put_node(p, p["text"])
-            for p in rows:
-                self._remember(p)
+            for p in rows[-self._nodes.size :]:  # what was just written is often read next
+                self._nodes.put(props_node(p), p["attributes"])
 
     def _copy(self, table: str, types: dict[str, str], rows: Sequence[dict[str, Any]]) -> None:
         # A parameter list of only nulls (or only empty lists) has no type Kùzu can bind: such
@@ -306,7 +304,7 @@ class KuzuStore:
         with self.transaction():
             rows = self._q(f"MATCH (n:EbbNode {{id: $id}}) SET {sets} RETURN n.seq", **p)
             if rows:
-                self._remember(p)
+                self._nodes.put(props_node(p), p["attributes"])
             if rows and self._index is not None:
                 self._index.put_node({**p, "seq": rows[0][0]}, node.text)
 
@@ -321,26 +319,11 @@ class KuzuStore:
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         with self._lock:
-            wanted = unique(ids)
-            found: dict[str, dict[str, Any]] = {}
-            for i in wanted:
-                p = self._nodes.get(i)
-                if p is not None:
-                    self._nodes.move_to_end(i)
-                    found[i] = p
-            for p in self._fetch_nodes([i for i in wanted if i not in found]):
-                found[p["id"]] = self._remember(p)
-            return {i: props_node(p) for i, p in found.items()}
-
-    def _remember(self, props: dict[str, Any]) -> dict[str, Any]:
-        """Keep a node's stored properties (the least recently used go past NODE_CACHE)."""
-        p = {c: props.get(c) for c in NODE_COLUMNS}
-        with self._lock:
-            self._nodes[p["id"]] = p
-            self._nodes.move_to_end(p["id"])
-            while len(self._nodes) > NODE_CACHE:
-                self._nodes.popitem(last=False)
-        return p
+            out, missing = self._nodes.get(unique(ids))
+            for p in self._fetch_nodes(missing):
+                node = out[p["id"]] = props_node(p)
+                self._nodes.put(node, p["attributes"] or "{}")
+            return out
 
     def find_nodes(
         self,
@@ -399,7 +382,7 @@ class KuzuStore:
             self._q("MATCH (v:EbbVector) WHERE v.node_id = $id DELETE v", id=node_id)
             if self._index is not None:
                 self._index.drop_node(node_id)
-            self._nodes.pop(node_id, None)
+            self._nodes.forget([node_id])
         return int(rows[0][0]) if rows else 0
 
     def iter_nodes(self) -> Iterator[Node]:
@@ -677,17 +660,17 @@ class KuzuStore:
         if not nodes and not edges:
             return
         idx = self.index()
+        when = from_ts(at)
         with self.transaction():
             for i in nodes:
-                self._point(
+                count = self._point(
                     "MATCH (n:EbbNode {id: $id}) SET n.last_read_at = $at, "
-                    "n.read_count = n.read_count + 1",
+                    "n.read_count = n.read_count + 1 RETURN n.read_count",
                     id=i,
                     at=at,
                 )
-                p = self._nodes.get(i)
-                if p is not None:
-                    p["last_read_at"], p["read_count"] = at, (p["read_count"] or 0) + 1
+                if count:
+                    self._nodes.amend(i, last_read_at=when, read_count=count[0][0])
             for i in edges:
                 e = idx.edges.get(i)
                 if e is None:
@@ -732,9 +715,7 @@ class KuzuStore:
                 )
                 self._q("MATCH (s:EbbStage) DELETE s")
             for ident, a, tier, status in rows:
-                p = self._nodes.get(ident)
-                if p is not None:
-                    p["activation"], p["tier"], p["status"] = a, tier, status
+                self._nodes.amend(ident, activation=a, tier=tier, status=status)
             if self._index is not None:
                 for ident, a, tier, status in rows:
                     info = self._index.nodes.get(ident)
