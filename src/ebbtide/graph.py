@@ -21,8 +21,8 @@ _STORE_DIRECTION: dict[str, Direction] = {"forward": "out", "backward": "in"}
 
 @dataclass(frozen=True)
 class ReadAhead:
-    """Every edge around `ids` that a spreading will ask for (same relations, direction and
-    reach), read before it starts: recall reads them while the query is being embedded."""
+    """Every edge around `ids` that a spreading will ask for (same relations and reach, both
+    directions), read before it starts: recall reads them while the query is being embedded."""
 
     ids: frozenset[str]
     edges: list[EdgeRow]

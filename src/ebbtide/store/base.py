@@ -239,8 +239,8 @@ class Store(Protocol):
         reach: SearchFilter | None = None,
     ) -> list[EdgeRow]:
         """Valid edges touching the nodes; only those of `relations` when given, and only
-        those whose far end (the node across the edge from the one asked about) passes
-        `reach` when given."""
+        those between two nodes that both pass `reach` when given (so what is read does not
+        depend on which of its ends were asked about)."""
         ...
 
     # retrieval

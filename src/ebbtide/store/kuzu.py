@@ -546,26 +546,26 @@ class KuzuStore:
         idx = self.index()
         out: dict[str, EdgeRow] = {}
 
-        def passes(far: str) -> bool:
-            node = idx.nodes.get(far)
+        def passes(ident: str) -> bool:
+            node = idx.nodes.get(ident)
             return reach is None or (node is not None and node.passes(reach))
 
         for n in unique(list(node_ids)):
-            ends: list[tuple[set[str], int]] = []
+            eids: set[str] = set()
             if direction in ("out", "both"):
-                ends.append((idx.out.get(n, set()), 1))
+                eids |= idx.out.get(n, set())
             if direction in ("in", "both"):
-                ends.append((idx.inc.get(n, set()), 0))
-            for eids, far in ends:
-                for eid in eids:
-                    e = idx.edges[eid]
-                    if (
-                        e[5]
-                        and eid not in out
-                        and (relations is None or e[2] in relations)
-                        and passes(e[far])
-                    ):
-                        out[eid] = EdgeRow(eid, e[0], e[1], e[2], e[3], e[4])
+                eids |= idx.inc.get(n, set())
+            for eid in eids:
+                e = idx.edges[eid]
+                if (
+                    e[5]
+                    and eid not in out
+                    and (relations is None or e[2] in relations)
+                    and passes(e[0])
+                    and passes(e[1])
+                ):
+                    out[eid] = EdgeRow(eid, e[0], e[1], e[2], e[3], e[4])
         return list(out.values())
 
     # retrieval ------------------------------------------------------------------------------

@@ -626,7 +626,10 @@ class Neo4jStore:
         reach: SearchFilter | None = None,
     ) -> list[EdgeRow]:
         only = " AND r.relation IN $relations" if relations is not None else ""
-        cond, params = search_filter(reach, "m") if reach is not None else ("true", {})
+        cond, params = "true", {}
+        if reach is not None:  # both ends: the filter's parameters are the same for each
+            (near, params), (far, _) = search_filter(reach, "n"), search_filter(reach, "m")
+            cond = f"{near} AND {far}"
         found = self._list(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) "
             f"MATCH {_PATTERN[direction].replace('()', '(m)')} "

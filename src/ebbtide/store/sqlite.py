@@ -493,17 +493,19 @@ class SQLiteStore:
         cols = "e.id, e.src, e.dst, e.relation, e.weight, e.last_reinforced_at"
         kinds = sorted(relations) if relations is not None else []
         only = f" AND e.relation IN ({_marks(len(kinds))})" if kinds else ""
-        cond, params = self._filter_sql(reach, "m") if reach is not None else ("1", [])
+        join, cond, params = "", "", []
+        if reach is not None:
+            join = " JOIN nodes a ON a.id = e.src JOIN nodes b ON b.id = e.dst"
+            (a, pa), (b, pb) = self._filter_sql(reach, "a"), self._filter_sql(reach, "b")
+            cond, params = f" AND {a} AND {b}", [*pa, *pb]
         ends = {"out": ["src"], "in": ["dst"], "both": ["src", "dst"]}[direction]
         out: dict[str, EdgeRow] = {}
         for chunk in _chunks(ids):
-            m = _marks(len(chunk))
+            marks = _marks(len(chunk))
             for end in ends:
-                far = "dst" if end == "src" else "src"
-                join = f" JOIN nodes m ON m.id = e.{far}" if reach is not None else ""
                 sql = (
-                    f"SELECT {cols} FROM edges e{join} WHERE e.{end} IN ({m}) "
-                    f"AND e.valid_to IS NULL{only} AND {cond}"
+                    f"SELECT {cols} FROM edges e{join} WHERE e.{end} IN ({marks}) "
+                    f"AND e.valid_to IS NULL{only}{cond}"
                 )
                 for row in self._read(sql, [*chunk, *kinds, *params]):
                     out.setdefault(row[0], EdgeRow(*row))
