@@ -11,9 +11,9 @@ database, and it cannot go stale: per node the few fields that filtering and ran
 BM25 postings over node text, every valid edge's endpoints, weight and clock (so neighbourhood
 expansion is a dictionary walk), per embedding model a numpy matrix, and the nodes read or
 written lately (`_nodecache`: a point lookup costs about a millisecond, and a recall reads
-dozens of nodes). Kùzu 0.11's own
-full-text index loads here, but answers a query in about a second at 100k nodes, and its
-planner joins by scanning for anything but a single primary-key lookup; the index avoids both.
+dozens of nodes). Kùzu 0.11's own full-text index loads here, but answers a query in about a
+second at 100k nodes, and its planner joins by scanning for anything but a single primary-key
+lookup; the index avoids both.
 It is built on first use (a scan of nodes and edges), kept in step by every write, and dropped
 and rebuilt after a rollback.
 
@@ -182,8 +182,8 @@ class KuzuStore:
             return self._connection().execute(cypher, params).get_all()
 
     def _point(self, cypher: str, **params: Any) -> list[list[Any]]:
-        """`_q` for the few fixed statements run once per node or edge (reads by id, touch):
-        prepared once, each then costs about half as much."""
+        """`_q` for the few fixed statements run once per node or edge (a read by id, a single
+        create, a touch): prepared once, each then costs about half as much."""
         with self._lock:
             conn = self._connection()
             stmt = self._prepared.get(cypher)
