@@ -239,3 +239,29 @@ def test_a_store_left_by_an_interrupted_ingest_is_built_again(locomo_file, tmp_p
     report = json.loads(capsys.readouterr().out)["systems"]["ebbtide"]
     assert report["ingest_total_s"] > 0
     assert report["categories"]["single-hop"]["any@5"] == 1.0
+
+
+def test_two_versions_are_timed_side_by_side_and_the_checkout_is_removed(locomo_file, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+
+    def worktrees() -> str:
+        return subprocess.run(
+            ["git", "-C", str(root), "worktree", "list"], capture_output=True, text=True
+        ).stdout
+
+    before = worktrees()
+    done = subprocess.run(
+        [sys.executable, str(root / "bench" / "recall_ab.py"), "--base", "HEAD", "--json",
+         "--data", str(locomo_file), "--stores", str(tmp_path / "stores")],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [r["version"] for r in report["rows"]] == ["HEAD", "tree"]
+    assert all(r["n"] == 4 and r["p50_ms"] > 0 for r in report["rows"])
+    assert report["p50_ratio"] > 0
+    assert worktrees() == before
