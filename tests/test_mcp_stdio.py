@@ -167,3 +167,27 @@ def test_ebb_profile_keeps_exactly_the_ebb_tool_names(tmp_path):
         "review_queue",
         "stats",
     }
+
+
+def test_with_the_embedding_server_down_the_agent_loop_goes_on_without_vectors(tmp_path):
+    params = server_params(tmp_path / "m.db", "--profile", "all")
+    params.env = {
+        **params.env,
+        "EBBTIDE_EMBEDDINGS": "http",
+        "EBBTIDE_EMBED_URL": "http://127.0.0.1:9/v1",  # nobody listens: connection refused
+        "EBBTIDE_EMBED_MODEL": "text-embedding-3-small",
+    }
+
+    async def go():
+        async with Client(params) as client:
+            note = await client.call_tool("remember", {"text": "Ana owns the payments service"})
+            assert not note.is_error
+            hits = await client.call_tool("recall", {"query": "who owns payments?"})
+            assert not hits.is_error
+            found = hits.structured_content
+            assert found["hits"][0]["node"]["id"] == note.structured_content["node"]["id"]
+            assert "cannot connect" in found["degraded"]
+            stats = await client.call_tool("stats", {})
+            assert stats.structured_content["vectors_missing"] == 1
+
+    run(go)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +18,13 @@ from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
 from .embed import Embedder, get_embedder
 from .embed.context import item_vectors
-from .errors import EbbtideError, NotFound, StoreUnavailable, ValidationError
+from .errors import (
+    EbbtideError,
+    EmbeddingUnavailable,
+    NotFound,
+    StoreUnavailable,
+    ValidationError,
+)
 from .memory_causal import CausalOps
 from .model import (
     CAUSAL_RELATIONS,
@@ -55,9 +62,17 @@ EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
+# After the embedding model fails (an http endpoint down), writes are stored without vectors
+# and recalls search without them for this long before the model is tried again; the nodes
+# written meanwhile get their vectors from the next writes that can embed, this many at a time
+# (or from `ebbtide reembed`, after a restart).
+EMBED_RETRY_S = 30.0
+DEFERRED_BATCH = 64
 MAX_SPEAKERS = 1000
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
+
+log = logging.getLogger("ebbtide")
 
 
 @dataclass
@@ -73,6 +88,10 @@ class Memory(CausalOps):
     # Who spoke in this memory (for recall), read again after SPEAKERS_TTL seconds since
     # another process may have stored a transcript; one stored here clears it at once.
     _speakers: tuple[float, list[str]] | None = field(default=None, init=False, repr=False)
+    embed_retry_s: float = EMBED_RETRY_S
+    # When the model last failed and why; the nodes stored meanwhile without their vectors.
+    _embed_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
+    _deferred: dict[str, None] = field(default_factory=dict, init=False, repr=False)
 
     # lifecycle ------------------------------------------------------------------------------
 
@@ -305,6 +324,7 @@ class Memory(CausalOps):
             done += len(batch)
             if progress is not None:
                 progress(len(batch), total)
+        self._deferred.clear()  # every node has its vector now
         return done
 
     @contextmanager
@@ -328,17 +348,56 @@ class Memory(CausalOps):
             self._unembedded = None
 
     def _embed(self, nodes: list[Node]) -> None:
-        """Store vectors for new or changed texts (inside the caller's transaction)."""
+        """Store vectors for new or changed texts (inside the caller's transaction). When the
+        model cannot be reached the write stands without them: it is found by its words and
+        links until a later write, or `reembed`, embeds it."""
         if self.embedder is None or not nodes:
             return
         if self._unembedded is not None:
             self._unembedded.extend(nodes)
             return
         unique = list({n.id: n for n in nodes}.values())
-        vectors = item_vectors(self.embedder, [(n.text, n.attributes) for n in unique])
+        if self._store_vectors(unique):
+            for n in unique:
+                self._deferred.pop(n.id, None)
+            owed = list(self._deferred)[:DEFERRED_BATCH]
+            if owed:
+                found = self.store.get_nodes(owed)
+                if self._store_vectors([found[i] for i in owed if i in found]):
+                    for i in owed:
+                        self._deferred.pop(i, None)  # another thread may have embedded it
+        else:
+            self._deferred.update(dict.fromkeys(n.id for n in unique))
+
+    def _store_vectors(self, nodes: list[Node]) -> bool:
+        """Embed and store vectors for `nodes`; False when the model is unavailable."""
+        if not nodes:
+            return True
+        embedder = self._live_embedder()
+        if embedder is None:
+            return False
+        try:
+            vectors = item_vectors(embedder, [(n.text, n.attributes) for n in nodes])
+        except EmbeddingUnavailable as exc:
+            self._embedding_failed(str(exc))
+            return False
+        self._embed_down = None
         self.store.put_vectors(
-            self.embedder.name, list(zip([n.id for n in unique], vectors, strict=True))
+            embedder.name, list(zip([n.id for n in nodes], vectors, strict=True))
         )
+        return True
+
+    def _live_embedder(self) -> Embedder | None:
+        """The embedder, unless it failed less than `embed_retry_s` ago."""
+        down = self._embed_down
+        if down is not None and time.monotonic() - down[0] < self.embed_retry_s:
+            return None
+        return self.embedder
+
+    def _embedding_failed(self, why: str) -> None:
+        if self._embed_down is None:
+            log.warning("embeddings unavailable; storing and recalling without vectors: %s", why)
+        self._embed_down = (time.monotonic(), why)
 
     def _at(self, at: datetime | str | None, field: str = "at") -> datetime:
         if at is None:
@@ -471,6 +530,7 @@ class Memory(CausalOps):
         include_cold = validate.flag("include_cold", include_cold)
         kind_set = frozenset(validate.kind(x, "kinds") for x in kinds) if kinds else None
         self._maybe_maintain()
+        embedder = self._live_embedder()
         result = _recall(
             self.store,
             self.config,
@@ -479,9 +539,16 @@ class Memory(CausalOps):
             now=self.now(),
             flt=SearchFilter(include_cold=include_cold, kinds=kind_set, scope=scope),
             activation_ref=self._activation_ref(),
-            embedder=self.embedder,
+            embedder=embedder,
             speakers=self._speaker_names(),
         )
+        if embedder is not None and result.degraded is not None:
+            self._embedding_failed(result.degraded)
+        elif embedder is None and self._embed_down is not None:
+            result.degraded = (
+                f"no vector search: {self._embed_down[1]} (tried again "
+                f"{self.embed_retry_s:g} s after it failed)"
+            )
         if touch and result.hits:
             # Knowledge that is used stays alive: hits are read, the links that lifted them fire.
             edge_ids = [v.edge_id for hit in result.hits for v in hit.why.via]
@@ -649,9 +716,10 @@ class Memory(CausalOps):
     def stats(self) -> Stats:
         c = self.store.counts()
         last = self.store.get_meta(META_LAST_MAINTAIN)
+        nodes = sum(c["kind"].values())
         return Stats(
             store=self.store.url,
-            nodes=sum(c["kind"].values()),
+            nodes=nodes,
             edges=sum(c["relation"].values()),
             by_kind=c["kind"],
             by_tier=c["tier"],
@@ -660,6 +728,9 @@ class Memory(CausalOps):
             pinned=c["pinned"].get("pinned", 0),
             pending_review=c["review"].get("pending", 0),
             last_maintain=to_datetime(float(last)) if last else None,
+            vectors_missing=None
+            if self.embedder is None
+            else max(0, nodes - self.store.vector_counts().get(self.embedder.name, 0)),
         )
 
     def _episode_node(

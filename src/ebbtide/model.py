@@ -177,6 +177,11 @@ class RecallHit(_Model):
 class RecallResult(_Model):
     query: str
     hits: list[RecallHit]
+    degraded: str | None = Field(
+        default=None,
+        description="set when the embedding model could not be reached: the hits come from "
+        "words, time and links only, and this says why",
+    )
 
 
 class Neighbor(_Model):
@@ -236,6 +241,11 @@ class Stats(_Model):
     pinned: int
     pending_review: int
     last_maintain: datetime | None
+    vectors_missing: int | None = Field(
+        default=None,
+        description="nodes without a vector from the current embedding model (ebbtide reembed "
+        "fills them in); None with embeddings off",
+    )
 
 
 class ReinforceResult(_Model):

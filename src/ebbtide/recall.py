@@ -2,7 +2,8 @@
 spread one hop through the graph, blended with activation.
 
 1. BM25 and vector search each rank candidates, and so does the time a query names (what was
-   told of or said then); Reciprocal Rank Fusion merges the lists.
+   told of or said then); Reciprocal Rank Fusion merges the lists. When the embedding model
+   cannot be reached the vector list is left out and the result says so (`degraded`).
 2. The best fused candidates (the pool) are read in full and re-scored:
    * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
      time they tell of) or `said_at` (when they were said) falls in that window;
@@ -37,6 +38,7 @@ import numpy as np
 from . import scoring, text
 from .config import DAY, Config
 from .embed import Embedder
+from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
 from .model import Node, RecallHit, RecallResult, ViaEdge, Why
 from .store import EdgeRow, SearchFilter, Store
@@ -119,13 +121,13 @@ def recall(
     scores, seeds = _rescore_pool(found, window)
     spread = _spread(store, config, found, scores, seeds, t, flt)
     if not scores:
-        return RecallResult(query=query, hits=[])
+        return RecallResult(query=query, hits=[], degraded=found.degraded)
     if speaker is not None:
         _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend)
     ranked = _with_activation(store, config, scores, found.nodes, REPEAT_DEPTH * k, activation_ref)
     scored, repeats = _repeats_discounted(ranked, found.nodes, k)
     hits = _explained(config, scored, found, spread, repeats, t)
-    return RecallResult(query=query, hits=hits)
+    return RecallResult(query=query, hits=hits, degraded=found.degraded)
 
 
 @dataclass
@@ -139,6 +141,7 @@ class _Found:
     nodes: dict[str, Node]  # every node read in full so far
     relations: frozenset[str]  # what spreading follows
     ahead: ReadAhead | None  # links read while the query was embedded
+    degraded: str | None = None  # why there is no vector list, when the model failed
 
 
 @dataclass
@@ -173,6 +176,7 @@ def _candidates(
     )
     nodes: dict[str, Node] = {}
     ahead: ReadAhead | None = None
+    degraded: str | None = None
     if vector is not None:
         early = lists["text"][:pool_size]
         nodes = store.get_nodes(early)
@@ -181,11 +185,17 @@ def _candidates(
                 frozenset(early), store.adjacent(early, relations=relations, reach=flt)
             )
         model, pending = vector
-        lists["vector"] = [
-            i
-            for i, cos in store.vector_search(model, pending.result()[0], n, flt)
-            if cos >= MIN_COSINE
-        ]
+        try:
+            query_vector = pending.result()[0]
+        except EmbeddingUnavailable as exc:
+            # An unreachable model costs the vector list, not the answer.
+            degraded = f"no vector search: {exc}"
+        else:
+            lists["vector"] = [
+                i
+                for i, cos in store.vector_search(model, query_vector, n, flt)
+                if cos >= MIN_COSINE
+            ]
     fused = scoring.rrf(lists, config.rrf_k)
     if window is not None:
         # What was told of or said then, matched or not: a question that is mostly a time
@@ -196,7 +206,7 @@ def _candidates(
         fused = scoring.rrf(lists, config.rrf_k)
     pool = sorted(fused, key=lambda i: (-fused[i], i))[:pool_size]
     nodes.update(store.get_nodes([i for i in pool if i not in nodes]))
-    return _Found(lists, fused, dict(text_hits), pool, nodes, relations, ahead)
+    return _Found(lists, fused, dict(text_hits), pool, nodes, relations, ahead, degraded)
 
 
 def _rescore_pool(

@@ -57,7 +57,8 @@ def _(r: RecallResult) -> str:
     if not r.hits:
         return f"nothing found for {shorten(r.query, 40)!r}"
     top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
-    return f"{len(r.hits)} hits; top: {top}"
+    note = " (words, time and links only: the embedding model is unavailable)" if r.degraded else ""
+    return f"{len(r.hits)} hits{note}; top: {top}"
 
 
 @summary.register
@@ -92,7 +93,8 @@ def _(r: ReviewQueue) -> str:
 
 @summary.register
 def _(r: Stats) -> str:
-    return f"{r.nodes} nodes, {r.edges} links, {r.pending_review} waiting for review"
+    owed = f", {r.vectors_missing} without a vector (ebbtide reembed)" if r.vectors_missing else ""
+    return f"{r.nodes} nodes, {r.edges} links, {r.pending_review} waiting for review{owed}"
 
 
 @summary.register

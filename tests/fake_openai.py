@@ -1,0 +1,76 @@
+"""A tiny OpenAI-compatible /v1/embeddings server for tests: real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+
+
+class FakeOpenAI:
+    """A tiny OpenAI-compatible /v1/embeddings server on 127.0.0.1, in a thread."""
+
+    DIM = 8
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.script: list[tuple[int, object]] = []  # (status, body) answered first, in order
+        self.delay = 0.0
+        self.down = False  # answer every request 503 Service Unavailable
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep pytest output clean
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                fake.requests.append(
+                    {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
+                )
+                if fake.delay:
+                    time.sleep(fake.delay)
+                if fake.down:
+                    status, payload = 503, {"error": {"message": "overloaded"}}
+                elif fake.script:
+                    status, payload = fake.script.pop(0)
+                else:
+                    status, payload = 200, fake.answer(body)
+                raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                if status in (429, 503):
+                    self.send_header("Retry-After", "0")
+                self.end_headers()
+                # The client may have given up already (the timeout test).
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.write(raw)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self.thread.start()
+
+    @classmethod
+    def vector(cls, text: str) -> list[float]:
+        rng = np.random.default_rng(sum(map(ord, text)) + len(text))
+        return (rng.normal(size=cls.DIM) * 3.0).tolist()  # deliberately not unit length
+
+    def answer(self, body: dict) -> dict:
+        items = [
+            {"object": "embedding", "index": i, "embedding": self.vector(t)}
+            for i, t in enumerate(body["input"])
+        ]
+        items.reverse()  # indexes, not order, say which text is which
+        return {"object": "list", "data": items, "model": body["model"]}
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
