@@ -1,4 +1,5 @@
-"""A tiny OpenAI-compatible /v1/embeddings server for tests: real HTTP on 127.0.0.1."""
+"""A tiny OpenAI-compatible server for tests (/v1/embeddings and /v1/chat/completions): real
+HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ class FakeOpenAI:
         self.script: list[tuple[int, object]] = []  # (status, body) answered first, in order
         self.delay = 0.0
         self.down = False  # answer every request 503 Service Unavailable
+        self.reply = '{"items": []}'  # what /chat/completions answers, as the message content
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -38,6 +40,8 @@ class FakeOpenAI:
                     status, payload = 503, {"error": {"message": "overloaded"}}
                 elif fake.script:
                     status, payload = fake.script.pop(0)
+                elif self.path.endswith("/chat/completions"):
+                    status, payload = 200, fake.chat_answer(body)
                 else:
                     status, payload = 200, fake.answer(body)
                 raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -70,6 +74,11 @@ class FakeOpenAI:
         ]
         items.reverse()  # indexes, not order, say which text is which
         return {"object": "list", "data": items, "model": body["model"]}
+
+    def chat_answer(self, body: dict) -> dict:
+        message = {"role": "assistant", "content": self.reply}
+        return {"object": "chat.completion", "model": body["model"],
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}  # fmt: skip
 
     def close(self) -> None:
         self.server.shutdown()

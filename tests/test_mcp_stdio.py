@@ -169,13 +169,15 @@ def test_ebb_profile_keeps_exactly_the_ebb_tool_names(tmp_path):
     }
 
 
-def test_with_the_embedding_server_down_the_agent_loop_goes_on_without_vectors(tmp_path):
+def test_with_the_model_servers_down_the_agent_loop_goes_on_without_them(tmp_path):
     params = server_params(tmp_path / "m.db", "--profile", "all")
     params.env = {
         **params.env,
         "EBBTIDE_EMBEDDINGS": "http",
         "EBBTIDE_EMBED_URL": "http://127.0.0.1:9/v1",  # nobody listens: connection refused
         "EBBTIDE_EMBED_MODEL": "text-embedding-3-small",
+        "EBBTIDE_EXTRACT_URL": "http://127.0.0.1:9/v1",
+        "EBBTIDE_EXTRACT_MODEL": "some-llm",
     }
 
     async def go():
@@ -187,7 +189,13 @@ def test_with_the_embedding_server_down_the_agent_loop_goes_on_without_vectors(t
             found = hits.structured_content
             assert found["hits"][0]["node"]["id"] == note.structured_content["node"]["id"]
             assert "cannot connect" in found["degraded"]
+            talk = await client.call_tool(
+                "remember", {"messages": "Ana: I switched the backups to hourly.\nBen: Why?"}
+            )
+            assert not talk.is_error
+            assert "rules only" in talk.structured_content["degraded"]
+            assert any("hourly" in n["text"] for n in talk.structured_content["nodes"])
             stats = await client.call_tool("stats", {})
-            assert stats.structured_content["vectors_missing"] == 1
+            assert stats.structured_content["vectors_missing"] == stats.structured_content["nodes"]
 
     run(go)

@@ -46,3 +46,9 @@ class EmbeddingUnavailable(EbbtideError, RuntimeError):
     """The configured embedding provider cannot produce vectors."""
 
     code = "embedding_unavailable"
+
+
+class ExtractorUnavailable(EbbtideError, RuntimeError):
+    """The configured LLM extractor cannot be reached or did not answer as asked."""
+
+    code = "extractor_unavailable"

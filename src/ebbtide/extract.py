@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -37,7 +37,7 @@ from .sentences import (
     split_sentences,
     word_set,
 )
-from .text import STOPWORDS, normalize, shorten, stem, tokens
+from .text import STOPWORDS, normalize, shorten, similarity, stem, tokens
 from .timeparse import TimeSpan, describe, resolve
 from .transcript import Message
 
@@ -70,6 +70,7 @@ class Item:
     sources: list[str]  # message ids
     when: datetime | None = None  # when the event happened, if the text said so
     attributes: dict[str, Any] = field(default_factory=dict)
+    provenance: str = "transcript"  # "transcript:llm" when an LLM extractor found it
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class ItemLink:
     dst: int
     relation: Relation
     weight: float
+    confidence_source: str = "rule"  # who asserted it: "rule", or "llm_inferred"
 
 
 @dataclass
@@ -590,15 +592,7 @@ class _Extractor:
             if msg.id not in sources:
                 sources.append(msg.id)
             return i
-        attributes: dict[str, Any] = {"speaker": msg.speaker, **(attrs or {})}
-        # What the item was said in, and what that answered: "It's a mix of drama and
-        # romance!" is about the screenplay the message before asked of (see embed/context.py).
-        attributes["message"] = msg.said()[:CONTEXT_CHARS]
-        if k > 0:
-            attributes["in_reply_to"] = self.messages[k - 1].said()[:CONTEXT_CHARS]
-        ref = msg.time or self.date
-        if ref is not None:
-            attributes["said_at"] = ref.isoformat()
+        attributes = {**said_in(self.messages, k, self.date), **(attrs or {})}
         when = None
         mine = [s for s in spans if s.phrase in text and s.precision != "vague"]
         if mine:
@@ -966,3 +960,54 @@ def _annotate(text: str, spans: Sequence[TimeSpan]) -> str:
 def extract(messages: Sequence[Message], date: datetime | None = None) -> Extraction:
     """Items and links from a transcript; `date` stands in for messages without a time."""
     return _Extractor(messages, date).run()
+
+
+def said_in(messages: Sequence[Message], k: int, date: datetime | None) -> dict[str, Any]:
+    """The attributes of an item said in message k: who said it, when, the whole message and
+    the one before. What the item was said in, and what that answered: "It's a mix of drama
+    and romance!" is about the screenplay the message before asked of (see embed/context.py)."""
+    msg = messages[k]
+    attributes: dict[str, Any] = {"speaker": msg.speaker, "message": msg.said()[:CONTEXT_CHARS]}
+    if k > 0:
+        attributes["in_reply_to"] = messages[k - 1].said()[:CONTEXT_CHARS]
+    ref = msg.time or date
+    if ref is not None:
+        attributes["said_at"] = ref.isoformat()
+    return attributes
+
+
+# An item another extractor found is the rules' item when they share a message and this share
+# of their words.
+SAME_ITEM = 0.8
+
+
+def merge(rules: Extraction, more: Extraction) -> Extraction:
+    """The rules' extraction plus what `more` adds: its items that no rule item with a
+    common message already says, and its links (between the merged items) not already there."""
+    items = list(rules.items)
+    where: list[int] = []  # more's item i is items[where[i]]
+    for item in more.items:
+        same = next(
+            (
+                j
+                for j, known in enumerate(rules.items)
+                if set(known.sources) & set(item.sources)
+                and (
+                    normalize(known.text) == normalize(item.text)
+                    or similarity(known.text, item.text) >= SAME_ITEM
+                )
+            ),
+            None,
+        )
+        if same is None:
+            items.append(item)
+            same = len(items) - 1
+        where.append(same)
+    links = list(rules.links)
+    have = {(link.src, link.dst) for link in links}
+    for link in more.links:
+        pair = (where[link.src], where[link.dst])
+        if pair[0] != pair[1] and pair not in have:
+            have.add(pair)
+            links.append(replace(link, src=pair[0], dst=pair[1]))
+    return Extraction(items, links)

@@ -21,10 +21,12 @@ from .embed.context import item_vectors
 from .errors import (
     EbbtideError,
     EmbeddingUnavailable,
+    ExtractorUnavailable,
     NotFound,
     StoreUnavailable,
     ValidationError,
 )
+from .llm_extract import LlmExtractor, get_extractor
 from .memory_causal import CausalOps
 from .model import (
     CAUSAL_RELATIONS,
@@ -83,6 +85,7 @@ class Memory(CausalOps):
     config: Config
     clock: Clock = system_clock
     embedder: Embedder | None = None
+    extractor: LlmExtractor | None = None  # adds to the rules' extraction of transcripts
     # While a batch (a transcript) is being stored, new nodes wait here to be embedded at once.
     _unembedded: list[Node] | None = field(default=None, init=False, repr=False)
     # Who spoke in this memory (for recall), read again after SPEAKERS_TTL seconds since
@@ -247,6 +250,13 @@ class Memory(CausalOps):
         turns = transcript.parse_transcript(messages)
         session = self._at(date, "date") if date is not None else None
         found = extract.extract(turns, session)
+        degraded = None
+        if self.extractor is not None:  # asked before the write starts: it may take a while
+            try:
+                found = extract.merge(found, self.extractor.extract(turns, session))
+            except ExtractorUnavailable as exc:
+                log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
+                degraded = f"rules only: {exc}"
         now = self.now()
         rarity = causal.rarity(self._ctx())
         nodes: list[Node] = []
@@ -281,7 +291,7 @@ class Memory(CausalOps):
                 else:
                     node = self.remember(
                         item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
-                        sources=item.sources, provenance="transcript",
+                        sources=item.sources, provenance=item.provenance,
                     )  # fmt: skip
                 nodes.append(node)
             for link in found.links:
@@ -290,8 +300,8 @@ class Memory(CausalOps):
                     continue
                 if link.relation in CAUSAL_RELATIONS:
                     rec = self._episode(
-                        a, b, link.relation, link.weight, now, task_tag, None, "rule",
-                        "transcript",
+                        a, b, link.relation, link.weight, now, task_tag, None,
+                        link.confidence_source, "transcript",
                     )  # fmt: skip
                     edges.append(rec.edge)
                 else:
@@ -302,7 +312,7 @@ class Memory(CausalOps):
         self._speakers = None  # the transcript may have new speakers
         fresh = self.store.get_nodes([n.id for n in nodes])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
-        return TranscriptResult(messages=len(turns), nodes=unique, edges=edges)
+        return TranscriptResult(messages=len(turns), nodes=unique, edges=edges, degraded=degraded)
 
     def reembed(
         self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
@@ -1071,4 +1081,10 @@ def open_memory(
     config = config or Config.from_env()
     chosen = get_embedder(embeddings)
     store = open_store(str(url) if url is not None else default_store_url(), config)
-    return Memory(store=store, config=config, clock=clock or system_clock, embedder=chosen)
+    return Memory(
+        store=store,
+        config=config,
+        clock=clock or system_clock,
+        embedder=chosen,
+        extractor=get_extractor(),
+    )

@@ -458,6 +458,11 @@ class TranscriptResult(_Model):
     messages: int
     nodes: list[Node]
     edges: list[Edge]
+    degraded: str | None = Field(
+        default=None,
+        description="set when the LLM extractor could not be used: what the rules found was "
+        "stored, and this says why",
+    )
 
 
 class RememberResult(_Model):
@@ -466,3 +471,6 @@ class RememberResult(_Model):
     node: Node | None = None
     nodes: list[Node] = Field(default_factory=list)
     edges: list[Edge] = Field(default_factory=list)
+    degraded: str | None = Field(
+        default=None, description="a transcript stored without the LLM extractor, and why"
+    )

@@ -10,29 +10,24 @@ wrong (never the key). Proxies come from the usual ``*_proxy`` variables.
 from __future__ import annotations
 
 import base64
-import http.client
 import json
-import logging
 import threading
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from .._http import base_url, check_number, display, post_json, snippet, warn_plain_key
 from ..errors import EmbeddingUnavailable, ValidationError
 from .base import ENV_KEY, ENV_MODEL, ENV_URL, check_texts, l2_normalise
 
 __all__ = ["HttpEmbedder", "endpoint_url"]
 
-log = logging.getLogger("ebbtide.embed")
-
-_RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
-_MAX_RETRY_AFTER_S = 20.0
-_LOOPBACK = ("localhost", "127.0.0.1", "::1")
+_HINTS = {
+    401: f"check {ENV_KEY}",
+    403: f"check {ENV_KEY}",
+    404: f"check {ENV_URL} (the API base, e.g. http://host:port/v1) and {ENV_MODEL}",
+}
 
 
 def endpoint_url(url: str) -> str:
@@ -42,26 +37,7 @@ def endpoint_url(url: str) -> str:
     → ``http://host:8080/v1/embeddings``; a URL ending in ``/embeddings`` is
     kept as it is. Query strings are kept.
     """
-    parts = urllib.parse.urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValidationError(
-            ENV_URL,
-            f"must be an http:// or https:// URL such as https://api.openai.com/v1 (got {url!r})",
-        )
-    path = parts.path.rstrip("/")
-    if not path.endswith("/embeddings"):
-        path = (path or "/v1") + "/embeddings"
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
-
-
-def _display(url: str) -> str:
-    """The URL without user info or query, safe to put in messages and logs."""
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    return base_url(url, ENV_URL, "embeddings")
 
 
 class HttpEmbedder:
@@ -98,22 +74,15 @@ class HttpEmbedder:
         self.model = model
         self.name = f"http:{model}"
         self._key = key
-        self.batch_size = _check_number("batch_size", batch_size, int, 1)
-        self.timeout = float(_check_number("timeout", timeout, (int, float), 0.001))
-        self.max_retries = _check_number("max_retries", max_retries, int, 0)
-        self._dim = None if dim is None else _check_number("dim", dim, int, 1)
+        self.batch_size = check_number("batch_size", batch_size, int, 1)
+        self.timeout = float(check_number("timeout", timeout, (int, float), 0.001))
+        self.max_retries = check_number("max_retries", max_retries, int, 0)
+        self._dim = None if dim is None else check_number("dim", dim, int, 1)
         self._lock = threading.Lock()
-        parts = urllib.parse.urlsplit(self.url)
-        if key and parts.scheme == "http" and parts.hostname not in _LOOPBACK:
-            log.warning(
-                "%s is set but %s is plain http to %s: the key travels unencrypted",
-                ENV_KEY,
-                ENV_URL,
-                parts.hostname,
-            )
+        warn_plain_key(self.url, key, ENV_KEY, ENV_URL)
 
     def __repr__(self) -> str:
-        return f"HttpEmbedder({self.name!r}, url={_display(self.url)!r}, dim={self._dim})"
+        return f"HttpEmbedder({self.name!r}, url={display(self.url)!r}, dim={self._dim})"
 
     @property
     def dim(self) -> int:
@@ -135,49 +104,17 @@ class HttpEmbedder:
     # -- one request -----------------------------------------------------------
 
     def _post(self, batch: list[str]) -> np.ndarray:
-        body = json.dumps({"model": self.model, "input": batch}).encode("utf-8")
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "User-Agent": "ebbtide",
-        }
-        if self._key:
-            headers["Authorization"] = f"Bearer {self._key}"
-        where = _display(self.url)
-        attempt = 0
-        while True:
-            request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-            delay = 0.5 * 2**attempt
-            try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    raw = response.read()
-                return self._parse(raw, len(batch), where)
-            except urllib.error.HTTPError as exc:
-                detail = _error_detail(exc)
-                if exc.code in _RETRY_STATUS and attempt < self.max_retries:
-                    delay = _retry_after(exc, delay)
-                    problem = f"HTTP {exc.code}"
-                else:
-                    raise EmbeddingUnavailable(_http_message(where, exc.code, detail)) from None
-            except TimeoutError as exc:
-                problem = f"no answer within {self.timeout:g} s"
-                if attempt >= self.max_retries:
-                    raise EmbeddingUnavailable(f"embedding server {where}: {problem}") from exc
-            except urllib.error.URLError as exc:
-                reason = exc.reason
-                if isinstance(reason, TimeoutError):
-                    problem = f"no answer within {self.timeout:g} s"
-                else:
-                    problem = f"cannot connect ({reason})"
-                if attempt >= self.max_retries:
-                    raise EmbeddingUnavailable(f"embedding server {where}: {problem}") from exc
-            except (OSError, http.client.HTTPException) as exc:  # reset mid-answer, …
-                problem = f"connection failed ({exc})"
-                if attempt >= self.max_retries:
-                    raise EmbeddingUnavailable(f"embedding server {where}: {problem}") from exc
-            attempt += 1
-            log.info("embedding server %s: %s; retry %d in %.1f s", where, problem, attempt, delay)
-            time.sleep(delay)
+        raw = post_json(
+            self.url,
+            {"model": self.model, "input": batch},
+            key=self._key,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
+            what="embedding server",
+            error=EmbeddingUnavailable,
+            hints=_HINTS,
+        )
+        return self._parse(raw, len(batch), display(self.url))
 
     def _parse(self, raw: bytes, expected: int, where: str) -> np.ndarray:
         def bad(why: str) -> EmbeddingUnavailable:
@@ -188,10 +125,10 @@ class HttpEmbedder:
         try:
             payload = json.loads(raw)
         except ValueError:
-            raise bad(f"not JSON: {_snippet(raw)}") from None
+            raise bad(f"not JSON: {snippet(raw)}") from None
         data = payload.get("data") if isinstance(payload, dict) else None
         if not isinstance(data, list):
-            raise bad(f"no 'data' list in {_snippet(raw)}")
+            raise bad(f"no 'data' list in {snippet(raw)}")
         if len(data) != expected:
             raise bad(f"{len(data)} embeddings for {expected} texts")
         try:
@@ -223,48 +160,3 @@ def _vector(value: Any) -> np.ndarray:
     if not isinstance(value, list):
         raise TypeError(f"embedding is a {type(value).__name__}")
     return np.asarray(value, dtype=np.float32)
-
-
-def _check_number(name: str, value: Any, kind: Any, minimum: float) -> Any:
-    if isinstance(value, bool) or not isinstance(value, kind) or value < minimum:
-        raise ValidationError(name, f"must be a number >= {minimum:g} (got {value!r})")
-    return value
-
-
-def _snippet(raw: bytes, limit: int = 200) -> str:
-    text = raw.decode("utf-8", "replace").strip().replace("\n", " ")
-    return repr(text if len(text) <= limit else text[:limit] + "…")
-
-
-def _error_detail(exc: urllib.error.HTTPError) -> str:
-    try:
-        raw = exc.read()
-    except Exception:
-        return ""
-    try:
-        message = json.loads(raw)["error"]
-        message = message.get("message", message) if isinstance(message, dict) else message
-        return repr(str(message)[:200])
-    except Exception:
-        return _snippet(raw) if raw else ""
-
-
-def _http_message(where: str, status: int, detail: str) -> str:
-    hint = {
-        401: f"check {ENV_KEY}",
-        403: f"check {ENV_KEY}",
-        404: f"check {ENV_URL} (the API base, e.g. http://host:port/v1) and {ENV_MODEL}",
-    }.get(status, "")
-    text = f"embedding server {where} answered HTTP {status}"
-    if detail:
-        text += f": {detail}"
-    return f"{text} ({hint})" if hint else text
-
-
-def _retry_after(exc: urllib.error.HTTPError, default: float) -> float:
-    value = exc.headers.get("Retry-After") if exc.headers else None
-    try:
-        seconds = float(value) if value is not None else default
-    except ValueError:
-        seconds = default
-    return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)

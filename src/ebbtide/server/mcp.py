@@ -185,7 +185,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
             if text is not None:
                 raise ValidationError("text", "give either text or messages, not both")
             got = memory.remember(messages=messages, date=date, task_tag=task_tag)
-            return RememberResult(nodes=got.nodes, edges=got.edges)
+            return RememberResult(nodes=got.nodes, edges=got.edges, degraded=got.degraded)
         if text is None:
             raise ValidationError("text", "is required (or give messages)")
         node = memory.remember(

@@ -1,0 +1,143 @@
+"""The optional LLM extractor: what it adds to the rules' extraction of a transcript, what it
+may not add, and a transcript still stored when it fails. Against a real HTTP server that
+answers /v1/chat/completions (tests/fake_openai.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ebbtide.config import Config
+from ebbtide.errors import ExtractorUnavailable, ValidationError
+from ebbtide.extract import extract
+from ebbtide.llm_extract import LlmExtractor, get_extractor
+from ebbtide.memory import Memory
+from ebbtide.store import open_store
+from ebbtide.transcript import parse_transcript
+from fake_openai import FakeOpenAI
+
+MESSAGES = [
+    {"id": "m1", "speaker": "Ana", "text": "I switched the backups to hourly."},
+    {"id": "m2", "speaker": "Ben", "text": "Good. I'll run the restore drill on Friday."},
+    {"id": "m3", "speaker": "Ana", "text": "The nightly run lost a day of data last week."},
+]
+
+
+@pytest.fixture
+def server():
+    fake = FakeOpenAI()
+    yield fake
+    fake.close()
+
+
+def memory(path, server, **kw) -> Memory:
+    return Memory(
+        store=open_store(str(path)),
+        config=Config(),
+        extractor=LlmExtractor(server.url, "fake-chat", max_retries=0, **kw),
+    )
+
+
+def rule_texts() -> list[str]:
+    return [i.text for i in extract(parse_transcript(MESSAGES)).items if i.kind != "person"]
+
+
+def answer(items, links=()) -> str:
+    return json.dumps({"items": list(items), "links": list(links)})
+
+
+def test_items_the_rules_miss_are_added_with_their_sources_and_links(tmp_path, server):
+    known = rule_texts()[0]  # what the rules found in m1, said again by the model
+    server.reply = answer(
+        [
+            {"kind": "fact", "text": known, "sources": ["m1"]},
+            {"kind": "fact", "text": "Ben owns the restore drills", "sources": ["m2"]},
+            {"kind": "lesson", "text": "Nightly backups can lose a day", "sources": ["m3"]},
+        ],
+        [{"cause": 2, "effect": 0, "relation": "caused"}],
+    )
+    mem = memory(tmp_path / "m.db", server, key="sk-test")
+    result = mem.remember(messages=MESSAGES, date="2026-11-02")
+
+    assert result.degraded is None
+    by_text = {n.text: n for n in result.nodes}
+    drill = by_text["Ben owns the restore drills"]
+    assert drill.sources == ["m2"] and drill.provenance == "transcript:llm"
+    assert drill.attributes["speaker"] == "Ben"
+    assert drill.attributes["extracted_by"] == "llm:fake-chat"
+    assert "restore drill" in drill.attributes["message"]
+    assert sum(n.text == known for n in result.nodes) == 1  # not stored twice
+    lesson = by_text["Nightly backups can lose a day"]
+    inferred = [e for e in result.edges if e.confidence_source == "llm_inferred"]
+    assert [(e.src, e.relation, e.dst) for e in inferred] == [
+        (lesson.id, "caused", by_text[known].id)
+    ]
+
+    request = server.requests[-1]
+    assert request["path"] == "/v1/chat/completions"
+    assert request["auth"] == "Bearer sk-test"
+    prompt = request["body"]["messages"][-1]["content"]
+    assert "[m1] (2026-11-02) Ana: I switched the backups to hourly." in prompt
+    hits = mem.recall("who owns the restore drills?", k=3).hits
+    assert hits[0].node.id == drill.id and hits[0].node.sources == ["m2"]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"kind": "fact", "text": "Carla owns billing", "sources": ["m99"]},  # no such message
+        {"kind": "fact", "text": "Carla owns billing", "sources": []},
+        {"kind": "spaceship", "text": "Carla owns billing", "sources": ["m1"]},
+        {"kind": "fact", "text": "   ", "sources": ["m1"]},
+        "Carla owns billing",
+    ],
+)
+def test_an_item_that_names_no_message_of_the_transcript_or_no_kind_is_not_stored(
+    tmp_path, server, bad
+):
+    server.reply = answer([bad], [{"cause": 0, "effect": 0, "relation": "caused"}])
+    result = memory(tmp_path / "m.db", server).remember(messages=MESSAGES)
+    assert result.degraded is None
+    assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
+
+
+def test_a_down_extraction_server_leaves_what_the_rules_found_and_says_so(tmp_path, server):
+    server.down = True
+    result = memory(tmp_path / "m.db", server).remember(messages=MESSAGES)
+    assert result.degraded is not None and "HTTP 503" in result.degraded
+    assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
+
+
+def test_an_answer_that_is_not_the_json_asked_for_stores_nothing_from_it(tmp_path, server):
+    server.reply = "Sure! Ana switched the backups to hourly."
+    result = memory(tmp_path / "m.db", server).remember(messages=MESSAGES)
+    assert result.degraded is not None and "not the JSON asked for" in result.degraded
+
+
+def test_json_in_a_code_fence_is_read(server):
+    server.reply = "```json\n" + answer(
+        [{"kind": "preference", "text": "Ana prefers hourly backups", "sources": ["m1"],
+          "when": "2026-11-02"}]
+    ) + "\n```"  # fmt: skip
+    found = LlmExtractor(server.url, "fake-chat").extract(parse_transcript(MESSAGES))
+    assert [(i.kind, i.text, i.sources) for i in found.items] == [
+        ("preference", "Ana prefers hourly backups", ["m1"])
+    ]
+    assert found.items[0].when is not None and found.items[0].when.year == 2026
+
+
+def test_an_unreachable_server_is_a_clear_error_for_a_direct_call():
+    extractor = LlmExtractor("http://127.0.0.1:9/v1", "fake-chat", max_retries=0)
+    with pytest.raises(ExtractorUnavailable, match=r"extraction server .* cannot connect"):
+        extractor.extract(parse_transcript(MESSAGES))
+
+
+def test_settings_choose_the_extractor():
+    assert get_extractor({}) is None
+    chosen = get_extractor({"EBBTIDE_EXTRACT_URL": "http://h:8080", "EBBTIDE_EXTRACT_MODEL": "m"})
+    assert chosen is not None and chosen.url == "http://h:8080/v1/chat/completions"
+    with pytest.raises(ValidationError, match="EBBTIDE_EXTRACT_MODEL"):
+        get_extractor({"EBBTIDE_EXTRACT_URL": "http://h:8080"})
+    with pytest.raises(ValidationError, match="EBBTIDE_EXTRACT_URL"):
+        get_extractor({"EBBTIDE_EXTRACT_URL": "ftp://h", "EBBTIDE_EXTRACT_MODEL": "m"})
