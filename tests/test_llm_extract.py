@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ebbtide.config import Config
 from ebbtide.errors import ExtractorUnavailable, ValidationError
-from ebbtide.extract import extract
+from ebbtide.extract import Extraction, Item, ItemLink, extract, merge
 from ebbtide.llm_extract import LlmExtractor, get_extractor
 from ebbtide.memory import Memory
 from ebbtide.store import open_store
@@ -141,3 +143,37 @@ def test_settings_choose_the_extractor():
         get_extractor({"EBBTIDE_EXTRACT_URL": "http://h:8080"})
     with pytest.raises(ValidationError, match="EBBTIDE_EXTRACT_URL"):
         get_extractor({"EBBTIDE_EXTRACT_URL": "ftp://h", "EBBTIDE_EXTRACT_MODEL": "m"})
+
+
+WORDS = st.sampled_from(["Ana", "backups", "hourly", "drill", "Friday", "lost", "data", "runs"])
+ITEMS = st.builds(
+    lambda words, sources: Item("fact", " ".join(words), sources),
+    st.lists(WORDS, min_size=1, max_size=5),
+    st.lists(st.sampled_from(["m1", "m2", "m3"]), min_size=1, max_size=2, unique=True),
+)
+
+
+@st.composite
+def extractions(draw):
+    items = draw(st.lists(ITEMS, max_size=6))
+    n = len(items)
+    pairs = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    drawn = draw(st.lists(pairs, max_size=6)) if n else []
+    links = [ItemLink(a, b, "caused", 0.7, "llm_inferred") for a, b in drawn if a != b]
+    return Extraction(items, links)
+
+
+@given(rules=extractions(), more=extractions())
+def test_merging_keeps_the_rules_and_adds_only_what_is_new(rules, more):
+    merged = merge(rules, more)
+    assert merged.items[: len(rules.items)] == rules.items  # the rules' items come first, as is
+    added = merged.items[len(rules.items) :]
+    assert all(any(a is m for m in more.items) for a in added)
+    for item in more.items:  # each is added, or stands for a rule item with a common message
+        if not any(a is item for a in added):
+            assert any(set(r.sources) & set(item.sources) for r in rules.items)
+    assert merged.links[: len(rules.links)] == rules.links
+    pairs = [(link.src, link.dst) for link in merged.links[len(rules.links) :]]
+    assert len(set(pairs)) == len(pairs)
+    size = len(merged.items)
+    assert all(a != b and 0 <= a < size and 0 <= b < size for a, b in pairs)
