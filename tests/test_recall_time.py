@@ -97,3 +97,14 @@ def test_an_sqlite_store_written_before_time_spans_were_indexed_is_searched_afte
     store = open_store(str(path))
     assert [i for i, _ in store.time_search(*week, 10, SearchFilter())] == ["n1"]
     store.close()
+
+
+def test_a_date_without_its_year_means_the_latest_one_the_memory_holds_anything_from(diary):
+    diary.clock.set("2026-11-30T10:00:00+00:00")  # January 2026 and 2025 hold nothing
+    assert top(diary, "What did Ana do on 12 January?") == "Ana went hiking with Bo."
+    diary.remember(
+        messages=[{"speaker": "Ana", "text": "I sold my old car to Kim."}],
+        date="2026-01-12T18:00:00+00:00",
+    )
+    assert top(diary, "What did Ana do on 12 January?") == "Ana sold Ana's old car to Kim."
+    assert top(diary, "What did Ana do on 12 January 2024?") == "Ana went hiking with Bo."

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ebbtide.timeparse import TimeSpan, describe, parse_datetime, query_window, resolve
+from ebbtide.timeparse import (
+    TimeSpan,
+    describe,
+    parse_datetime,
+    query_window,
+    resolve,
+    years_earlier,
+)
 
 # Monday 8 May 2023, early afternoon.
 NOW = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -223,3 +230,31 @@ def test_resolve_never_raises_and_spans_are_well_formed(text, now):
         assert span.start <= span.anchor < span.end
         describe(span)
     query_window(text, now)
+
+
+@pytest.mark.parametrize(
+    ("text", "yearless"),
+    [
+        ("in June", True),
+        ("on Aug 15th", True),
+        ("the 3rd of March", True),
+        ("during the summer", True),
+        ("in June 2022", False),
+        ("on 15 August 2022", False),
+        ("last June", False),
+        ("this summer", False),
+        ("next March", False),
+        ("last week", False),
+        ("in 2022", False),
+    ],
+)
+def test_a_date_without_its_year_is_marked_so(text, yearless):
+    assert one(text).yearless is yearless
+
+
+def test_years_earlier_keeps_the_span_and_moves_a_leap_day_to_the_28th():
+    june = one("in June")
+    assert days(years_earlier(june, 3)) == (date(2019, 6, 1), date(2019, 6, 30))
+    assert years_earlier(june, 3).phrase == june.phrase and years_earlier(june, 3).yearless
+    leap = TimeSpan(datetime(2024, 2, 29, tzinfo=UTC), datetime(2024, 3, 1, tzinfo=UTC), "x")
+    assert days(years_earlier(leap, 1)) == (date(2023, 2, 28), date(2023, 2, 28))

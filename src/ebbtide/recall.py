@@ -6,7 +6,8 @@ spread one hop through the graph, blended with activation.
    cannot be reached the vector list is left out and the result says so (`degraded`).
 2. The best fused candidates (the pool) are read in full and re-scored:
    * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
-     time they tell of) or `said_at` (when they were said) falls in that window;
+     time they tell of) or `said_at` (when they were said) falls in that window; a date
+     named without its year means the latest such date the memory holds anything from;
    * a question someone asked is not knowledge: it keeps a fraction of its score, and passes
      one and a half times it on to what it is linked to (its answer).
 3. The pool seeds one hop of signed spreading over the graph (`about` links to entities
@@ -43,7 +44,7 @@ from .graph import ReadAhead, Subgraph, spread_from
 from .model import Node, RecallHit, RecallResult, ViaEdge, Why
 from .store import EdgeRow, SearchFilter, Store
 from .store.base import time_spans
-from .timeparse import TimeSpan, query_window
+from .timeparse import TimeSpan, query_window, years_earlier
 
 # How many candidates each ranked list contributes, relative to k.
 CANDIDATE_FACTOR = 2
@@ -62,6 +63,7 @@ CONTEXT_CAP = 0.5
 # Multipliers from what a candidate says.
 TIME_BOOST = 2.0  # told of or said within the time the query names: x3
 WINDOW_DEPTH = 3  # candidates and pool read this many times deeper
+YEARLESS_BACK = 5  # years a date named without its year may reach back
 # A question someone asked is not knowledge: it keeps a share of its score and passes more
 # than all of it on to what it is linked to, since its answer is what its asker wanted.
 QUESTION_KEEP = 0.3
@@ -103,6 +105,8 @@ def recall(
         else None
     )
     window = _window(query, now)
+    if window is not None and window.yearless:
+        window = _latest_with_content(store, window, flt)
     # A query that names a time reads deeper: what was said then may match its words weakly.
     depth = WINDOW_DEPTH if window is not None else 1
     named = text.named(query, speakers) if speakers else []
@@ -415,6 +419,17 @@ def _repeats_discounted(
 def _window(query: str, now: datetime) -> TimeSpan | None:
     span = query_window(query, now)
     return None if span is None or span.precision == "vague" else span
+
+
+def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> TimeSpan:
+    """A date named without its year ("in June", "on Aug 15th") means the latest such date
+    the memory holds anything from, up to YEARLESS_BACK years back; the most recent one when
+    none holds anything."""
+    for back in range(YEARLESS_BACK + 1):
+        span = years_earlier(window, back) if back else window
+        if store.time_search(span.start, span.end, 1, flt):
+            return span
+    return window
 
 
 def _within(node: Node, window: TimeSpan) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
@@ -32,6 +32,9 @@ class TimeSpan:
     end: datetime  # exclusive
     phrase: str
     precision: Precision = "day"
+    # The phrase named a day, month or season but no year ("in June", "on Aug 15th"): the same
+    # span a year earlier is as good a reading (see `years_earlier`).
+    yearless: bool = False
 
     @property
     def anchor(self) -> datetime:
@@ -354,6 +357,9 @@ _RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]]
     ),
 ]
 _COMPILED = [(words, re.compile(p, re.IGNORECASE), rule) for words, p, rule in _RULES]
+# Rules whose phrase may leave the year out, and the words that fix it relative to now anyway.
+_YEARLESS_RULES = frozenset({_calendar_day, _named_month, _season})
+_FIXED_BY_NOW = frozenset({"last", "this", "next", "coming", "this past", "past", "this coming"})
 _TOKEN = re.compile(r"[a-z]+")
 _HAS_DIGIT = re.compile(r"\d")
 
@@ -374,13 +380,30 @@ def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
             except (ValueError, OverflowError, KeyError, IndexError):
                 continue  # "31 February", a year past 9999: no time here
             phrase = " ".join(m.group(0).split())
-            found.append((m.start(), m.end(), TimeSpan(start, end, phrase, precision)))
+            yearless = (
+                rule in _YEARLESS_RULES
+                and not m.groupdict().get("year")
+                and ((m.groupdict().get("mod") or "in").lower() not in _FIXED_BY_NOW)
+            )
+            found.append((m.start(), m.end(), TimeSpan(start, end, phrase, precision, yearless)))
     found.sort(key=lambda f: (f[0] - f[1], f[0]))
     kept: list[tuple[int, int, TimeSpan]] = []
     for start, end, span in found:
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, span))
     return [(start, span) for start, _, span in sorted(kept, key=lambda k: k[0])]
+
+
+def years_earlier(span: TimeSpan, years: int) -> TimeSpan:
+    """The same span `years` earlier (29 February becomes the 28th)."""
+
+    def back(t: datetime) -> datetime:
+        try:
+            return t.replace(year=t.year - years)
+        except ValueError:
+            return t.replace(year=t.year - years, day=28)
+
+    return replace(span, start=back(span.start), end=back(span.end))
 
 
 def resolve(text: str, now: datetime) -> list[TimeSpan]:
