@@ -181,7 +181,7 @@ class EbbtideSide:
 
         self.worlds, self.mode = worlds, mode
         self.clock = ManualClock(BASE_TIME)
-        self.mem = open_memory(path, clock=self.clock)
+        self.mem = open_memory(path, clock=self.clock, extraction="rules")  # no LLM
         self.namer = Namer(worlds, mode)
         self.notes: list[str] = []
         self._texts: dict[str, str] = {}

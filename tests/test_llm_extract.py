@@ -177,3 +177,21 @@ def test_merging_keeps_the_rules_and_adds_only_what_is_new(rules, more):
     assert len(set(pairs)) == len(pairs)
     size = len(merged.items)
     assert all(a != b and 0 <= a < size and 0 <= b < size for a, b in pairs)
+
+
+def test_open_memory_uses_the_llm_only_as_the_settings_and_the_caller_allow(
+    server, monkeypatch, tmp_path
+):
+    from ebbtide import open_memory
+
+    monkeypatch.setenv("EBBTIDE_EXTRACT_URL", server.url)
+    monkeypatch.setenv("EBBTIDE_EXTRACT_MODEL", "fake-chat")
+    with open_memory(tmp_path / "a.db", embeddings="none") as mem:
+        assert mem.extractor is not None and mem.extractor.name == "llm:fake-chat"
+    with open_memory(tmp_path / "b.db", embeddings="none", extraction="rules") as mem:
+        assert mem.extractor is None
+    monkeypatch.delenv("EBBTIDE_EXTRACT_URL")
+    with pytest.raises(ValidationError, match="EBBTIDE_EXTRACT_URL"):
+        open_memory(tmp_path / "c.db", embeddings="none", extraction="llm")
+    with pytest.raises(ValidationError, match="extraction: must be one of rules, llm"):
+        open_memory(tmp_path / "d.db", embeddings="none", extraction="gpt")

@@ -53,7 +53,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     path = args.store or str(Path(tempfile.mkdtemp(prefix="ebbtide-demo-")) / "demo.db")
     clock = ManualClock()
-    with open_memory(path, clock=clock) as memory:
+    # The demo tells what the rules find: never an LLM, whatever the settings say.
+    with open_memory(path, clock=clock, extraction="rules") as memory:
         console.rule("[bold]ebbtide demo[/]: a team's memory over five months")
         console.print(f"Embedded store: [cyan]{memory.store.url}[/] (SQLite, WAL, FTS5)\n")
         console.print(

@@ -1072,19 +1072,27 @@ def open_memory(
     config: Config | None = None,
     clock: Clock | None = None,
     embeddings: str | None = None,
+    extraction: str | None = None,
 ) -> Memory:
     """Open (creating if needed) a memory: a path, `:memory:`, or a store URL.
 
     Default: `EBBTIDE_STORE`, else `memory.db` in the user data directory. `embeddings` is
     local, http or none (default: `EBBTIDE_EMBEDDINGS`, else local when installed).
+    `extraction` is rules (never an LLM) or llm (the `EBBTIDE_EXTRACT_*` settings, required);
+    by default an LLM adds to the rules when `EBBTIDE_EXTRACT_URL` is set.
     """
     config = config or Config.from_env()
     chosen = get_embedder(embeddings)
+    if extraction is not None:
+        validate.one_of("extraction", extraction, ("rules", "llm"))
+    extractor = None if extraction == "rules" else get_extractor()
+    if extraction == "llm" and extractor is None:
+        raise ValidationError("EBBTIDE_EXTRACT_URL", "is required for extraction='llm'")
     store = open_store(str(url) if url is not None else default_store_url(), config)
     return Memory(
         store=store,
         config=config,
         clock=clock or system_clock,
         embedder=chosen,
-        extractor=get_extractor(),
+        extractor=extractor,
     )
