@@ -64,13 +64,13 @@ EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
+MAX_SPEAKERS = 1000
 # After the embedding model fails (an http endpoint down), writes are stored without vectors
 # and recalls search without them for this long before the model is tried again; the nodes
 # written meanwhile get their vectors from the next writes that can embed, this many at a time
 # (or from `ebbtide reembed`, after a restart).
 EMBED_RETRY_S = 30.0
 DEFERRED_BATCH = 64
-MAX_SPEAKERS = 1000
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -86,12 +86,12 @@ class Memory(CausalOps):
     clock: Clock = system_clock
     embedder: Embedder | None = None
     extractor: LlmExtractor | None = None  # adds to the rules' extraction of transcripts
+    embed_retry_s: float = EMBED_RETRY_S
     # While a batch (a transcript) is being stored, new nodes wait here to be embedded at once.
     _unembedded: list[Node] | None = field(default=None, init=False, repr=False)
     # Who spoke in this memory (for recall), read again after SPEAKERS_TTL seconds since
     # another process may have stored a transcript; one stored here clears it at once.
     _speakers: tuple[float, list[str]] | None = field(default=None, init=False, repr=False)
-    embed_retry_s: float = EMBED_RETRY_S
     # When the model last failed and why; the nodes stored meanwhile without their vectors.
     _embed_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
     _deferred: dict[str, None] = field(default_factory=dict, init=False, repr=False)
