@@ -85,6 +85,15 @@ def post_json(
         time.sleep(delay)
 
 
+def setting_hints(key: str, url: str, model: str) -> dict[int, str]:
+    """What to check for the HTTP statuses a misconfiguration gives, by setting name."""
+    return {
+        401: f"check {key}",
+        403: f"check {key}",
+        404: f"check {url} (the API base, e.g. http://host:port/v1) and {model}",
+    }
+
+
 def base_url(url: str, setting: str, path: str) -> str:
     """The endpoint for an API base: ``https://host/v1`` → ``https://host/v1/<path>``;
     ``http://host:8080`` → ``http://host:8080/v1/<path>``; a URL already ending in

@@ -21,7 +21,15 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from ._http import base_url, check_number, display, post_json, snippet, warn_plain_key
+from ._http import (
+    base_url,
+    check_number,
+    display,
+    post_json,
+    setting_hints,
+    snippet,
+    warn_plain_key,
+)
 from .errors import ExtractorUnavailable, ValidationError
 from .extract import Extraction, Item, ItemLink, said_in
 from .transcript import Message
@@ -50,11 +58,7 @@ Keep what is worth remembering weeks later: who did what and when, what people l
 dislike, decisions and what followed from them, lessons learned. Link items only when the
 conversation says one led to, made possible, or stopped the other."""
 
-_HINTS = {
-    401: f"check {ENV_KEY}",
-    403: f"check {ENV_KEY}",
-    404: f"check {ENV_URL} (the API base, e.g. http://host:port/v1) and {ENV_MODEL}",
-}
+_HINTS = setting_hints(ENV_KEY, ENV_URL, ENV_MODEL)
 
 
 class LlmExtractor:

@@ -17,17 +17,21 @@ from typing import Any
 
 import numpy as np
 
-from .._http import base_url, check_number, display, post_json, snippet, warn_plain_key
+from .._http import (
+    base_url,
+    check_number,
+    display,
+    post_json,
+    setting_hints,
+    snippet,
+    warn_plain_key,
+)
 from ..errors import EmbeddingUnavailable, ValidationError
 from .base import ENV_KEY, ENV_MODEL, ENV_URL, check_texts, l2_normalise
 
 __all__ = ["HttpEmbedder", "endpoint_url"]
 
-_HINTS = {
-    401: f"check {ENV_KEY}",
-    403: f"check {ENV_KEY}",
-    404: f"check {ENV_URL} (the API base, e.g. http://host:port/v1) and {ENV_MODEL}",
-}
+_HINTS = setting_hints(ENV_KEY, ENV_URL, ENV_MODEL)
 
 
 def endpoint_url(url: str) -> str:
