@@ -174,6 +174,8 @@ def test_reembedding_gives_the_vectors_written_with_the_reply(tmp_path):
     messages = [
         {"speaker": "Nate", "text": "What's the screenplay about?"},
         {"speaker": "Joanna", "text": "It's a mix of drama and romance!"},
+        # An event is stored through the episode path, which gives it its context last.
+        {"speaker": "Nate", "text": "Cool. Last Friday I went to the premiere of a film."},
     ]
     probe = "What genre is the screenplay?"
 
@@ -184,10 +186,11 @@ def test_reembedding_gives_the_vectors_written_with_the_reply(tmp_path):
         return {texts[i].text: round(cos, 5) for i, cos in found}
 
     with open_memory(str(tmp_path / "written.db"), embeddings="local") as memory:
-        memory.remember(messages=messages)
+        stored = memory.remember(messages=messages, date="2023-05-08")
+        assert "event" in {n.kind for n in stored.nodes}
         written = cosines(memory)
     with open_memory(str(tmp_path / "later.db"), embeddings="none") as memory:
-        memory.remember(messages=messages)
+        memory.remember(messages=messages, date="2023-05-08")
     with open_memory(str(tmp_path / "later.db"), embeddings="local") as memory:
         assert memory.reembed() == len(written)
         assert cosines(memory) == written
