@@ -353,10 +353,11 @@ class Memory(CausalOps):
         try:
             yield
             pending, self._unembedded = self._unembedded, None
-            # As stored now: a node created in the batch may have been given its context
-            # (message, reply) after it was queued, and its vector is read with it.
-            fresh = self.store.get_nodes(list(dict.fromkeys(n.id for n in pending)))
-            self._embed(list(fresh.values()))
+            if self.embedder is not None and pending:
+                # As stored now: a node created in the batch may have been given its context
+                # (message, reply) after it was queued, and its vector is read with it.
+                fresh = self.store.get_nodes(list(dict.fromkeys(n.id for n in pending)))
+                self._embed(list(fresh.values()))
         finally:
             self._unembedded = None
 
