@@ -426,7 +426,7 @@ def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> T
     the memory holds anything from, up to YEARLESS_BACK years back; the most recent one when
     none holds anything."""
     for back in range(YEARLESS_BACK + 1):
-        span = years_earlier(window, back) if back else window
+        span = years_earlier(window, back)
         if store.time_search(span.start, span.end, 1, flt):
             return span
     return window
