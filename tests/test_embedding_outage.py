@@ -10,7 +10,7 @@ import pytest
 
 from ebbtide.config import Config
 from ebbtide.embed.http import HttpEmbedder
-from ebbtide.memory import Memory
+from ebbtide.memory import DEFERRED_BATCH, Memory
 from ebbtide.store import open_store
 from fake_openai import FakeOpenAI
 
@@ -23,6 +23,7 @@ def server():
 
 
 def memory(path, server, *, retry_s: float = 0.0) -> Memory:
+    """`path`: a SQLite file or any store URL."""
     return Memory(
         store=open_store(str(path)),
         config=Config(),
@@ -110,6 +111,38 @@ def test_after_a_restart_reembed_fills_in_what_the_outage_left(tmp_path, server)
     assert reopened.reembed() == 1
     assert reopened.stats().vectors_missing == 0
     assert "vector" in reopened.recall(note.text, k=3).hits[0].why.lists
+
+
+def test_after_a_restart_the_next_write_fills_in_what_the_outage_left(store_url, server):
+    url = store_url()
+    mem = memory(url, server)
+    server.down = True
+    note = mem.remember("The billing job moved to Tuesdays because Monday loads spiked")
+    mem.close()
+
+    server.down = False
+    reopened = memory(url, server)
+    reopened.remember("The cache warms up before the morning peak")
+    assert reopened.stats().vectors_missing == 0
+    assert "vector" in reopened.recall(note.text, k=3).hits[0].why.lists
+
+
+def test_a_long_outage_is_paid_back_a_batch_per_write_until_nothing_is_owed(tmp_path, server):
+    mem = memory(tmp_path / "m.db", server)
+    server.down = True
+    for i in range(DEFERRED_BATCH + 6):
+        mem.remember(f"Night batch {i} ran without its vector")
+    assert mem.stats().vectors_missing == DEFERRED_BATCH + 6
+
+    server.down = False
+    mem.remember("The outage is over")
+    assert mem.stats().vectors_missing == 6
+    mem.remember("Vectors are being filled in")
+    assert mem.stats().vectors_missing == 0
+
+    asked = len(server.requests)
+    mem.remember("Nothing is owed any more")
+    assert len(server.requests) == asked + 1  # only the new note is embedded
 
 
 def test_a_server_that_never_answered_leaves_writes_and_recall_working(tmp_path):

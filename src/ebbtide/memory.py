@@ -67,10 +67,13 @@ SPEAKERS_TTL = 5.0
 MAX_SPEAKERS = 1000
 # After the embedding model fails (an http endpoint down), writes are stored without vectors
 # and recalls search without them for this long before the model is tried again; the nodes
-# written meanwhile get their vectors from the next writes that can embed, this many at a time
-# (or from `ebbtide reembed`, after a restart).
+# written meanwhile (and any other node without this model's vector) get their vectors from
+# the next writes that can embed, this many at a time. That vectors are owed is marked in the
+# store, in the write's own transaction, so a restart finishes the job (`ebbtide reembed` does
+# it at once).
 EMBED_RETRY_S = 30.0
 DEFERRED_BATCH = 64
+META_VECTORS_OWED = "vectors_owed:"  # + model name; "1" while some node lacks its vector
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -92,9 +95,9 @@ class Memory(CausalOps):
     # Who spoke in this memory (for recall), read again after SPEAKERS_TTL seconds since
     # another process may have stored a transcript; one stored here clears it at once.
     _speakers: tuple[float, list[str]] | None = field(default=None, init=False, repr=False)
-    # When the model last failed and why; the nodes stored meanwhile without their vectors.
+    # When the model last failed and why; whether the store owes vectors (None: not read yet).
     _embed_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
-    _deferred: dict[str, None] = field(default_factory=dict, init=False, repr=False)
+    _owed: bool | None = field(default=None, init=False, repr=False)
 
     # lifecycle ------------------------------------------------------------------------------
 
@@ -334,7 +337,7 @@ class Memory(CausalOps):
             done += len(batch)
             if progress is not None:
                 progress(len(batch), total)
-        self._deferred.clear()  # every node has its vector now
+        self._mark_owed(False)  # every node has its vector now
         return done
 
     @contextmanager
@@ -371,17 +374,25 @@ class Memory(CausalOps):
             self._unembedded.extend(nodes)
             return
         unique = list({n.id: n for n in nodes}.values())
-        if self._store_vectors(unique):
-            for n in unique:
-                self._deferred.pop(n.id, None)
-            owed = list(self._deferred)[:DEFERRED_BATCH]
-            if owed:
-                found = self.store.get_nodes(owed)
-                if self._store_vectors([found[i] for i in owed if i in found]):
-                    for i in owed:
-                        self._deferred.pop(i, None)  # another thread may have embedded it
-        else:
-            self._deferred.update(dict.fromkeys(n.id for n in unique))
+        if not self._store_vectors(unique):
+            self._mark_owed(True)
+        elif self._vectors_owed():
+            owed = [i for i, _ in self.store.missing_vectors(self.embedder.name, DEFERRED_BATCH)]
+            found = self.store.get_nodes(owed)
+            paid = self._store_vectors([found[i] for i in owed if i in found])
+            if paid and len(owed) < DEFERRED_BATCH:
+                self._mark_owed(False)
+
+    def _vectors_owed(self) -> bool:
+        if self._owed is None and self.embedder is not None:
+            self._owed = self.store.get_meta(META_VECTORS_OWED + self.embedder.name) == "1"
+        return bool(self._owed)
+
+    def _mark_owed(self, owed: bool) -> None:
+        """Mark in the store, inside the caller's transaction, whether vectors are owed."""
+        if self.embedder is not None and (owed or self._vectors_owed()):
+            self.store.set_meta(META_VECTORS_OWED + self.embedder.name, "1" if owed else "0")
+        self._owed = owed
 
     def _store_vectors(self, nodes: list[Node]) -> bool:
         """Embed and store vectors for `nodes`; False when the model is unavailable."""
