@@ -96,3 +96,25 @@ def test_a_node_another_process_changed_is_read_as_changed(tmp_path):
     assert seen.text == "Freeze moved to Monday"
     assert seen.status == "forgotten"
     mine.close()
+
+
+def test_what_another_connection_commits_replaces_what_a_reader_had_read(tmp_path):
+    path = tmp_path / "shared.db"
+    reader, writer = open_memory(path, embeddings="none"), open_memory(path, embeddings="none")
+    kept = reader.remember("The staging database is Postgres 15")
+    gone = reader.remember("The old cron host is cron-1")
+
+    def read(ident):
+        return reader.store.get_nodes([ident]).get(ident)
+
+    assert read(kept.id).read_count == 0 and read(gone.id) is not None
+    writer.store.touch([kept.id], [], kept.created_at.timestamp() + 60)
+    assert read(kept.id).read_count == 1
+    writer.store.write_activation([kept.id], [0.25], ["cold"], ["active"])
+    assert (read(kept.id).activation, read(kept.id).tier) == (0.25, "cold")
+    writer.store.update_node(read(kept.id).model_copy(update={"text": "Staging is on 16 now"}))
+    assert read(kept.id).text == "Staging is on 16 now"
+    writer.store.delete_node(gone.id)
+    assert read(gone.id) is None
+    reader.close()
+    writer.close()
