@@ -1,5 +1,6 @@
 """The same event told in other words across sessions is one node; look-alikes that are other
-events (a recurrence, a success, another task's incident) stay apart."""
+events (a recurrence, a success, another task's incident, another person's, another day's)
+stay apart."""
 
 from __future__ import annotations
 
@@ -132,6 +133,41 @@ def test_record_decision_joins_an_outcome_told_in_other_words_in_the_same_task(m
     assert c.outcome.id == a.outcome.id
 
 
+def _chat(memory, clock, *turns: tuple[str, str]) -> list:
+    clock.advance(days=1)
+    result = memory.remember(
+        messages=[{"speaker": who, "text": text} for who, text in turns],
+        date=clock().isoformat(),
+    )
+    return _nodes(result, "event")
+
+
+def test_the_same_film_watched_by_two_people_is_two_events(memory, clock):
+    (hers,) = _chat(
+        memory, clock,
+        ("Nate", "How was your weekend?"),
+        ("Joanna", 'I just watched "Little Women" and it was amazing!'),
+    )  # fmt: skip
+    (his,) = _chat(
+        memory, clock,
+        ("Joanna", "Any plans?"),
+        ("Nate", 'I watched "Little Women" recently, and it was great.'),
+    )  # fmt: skip
+    assert hers.id != his.id
+    assert memory.get(hers.id).attributes.get("aliases") is None
+
+
+def test_see_you_tomorrow_said_on_two_days_is_two_visits(memory, clock):
+    (first,) = _chat(
+        memory, clock, ("Joanna", "Can I come over?"), ("Nate", "Sure, see you tomorrow!")
+    )
+    (second,) = _chat(
+        memory, clock, ("Joanna", "Can I come over again?"), ("Nate", "Alright, see you tomorrow!")
+    )
+    assert first.id != second.id
+    assert memory.get(first.id).text == "Sure, see you tomorrow (4 March 2026)!"
+
+
 # the pure parts -----------------------------------------------------------------------------
 
 
@@ -157,6 +193,26 @@ def test_conflicts_name_why_two_mentions_are_different_events():
     assert sameness.identifiers("hit 100% disk on db3") == {"db3"}
 
 
+def test_spans_that_do_not_overlap_are_different_times_and_a_missing_span_says_nothing():
+    day, week = (0.0, 86_400.0), (0.0, 7 * 86_400.0)
+    next_day = (86_400.0, 2 * 86_400.0)
+    assert sameness.different_times(day, next_day)
+    assert not sameness.different_times(next_day, week)  # a day in the week told of
+    assert not sameness.different_times(day, None) and not sameness.different_times(None, None)
+
+
+def test_one_word_in_common_besides_the_actor_is_not_a_retelling():
+    flat = lambda _: 1.0  # noqa: E731
+    funding = _mention(actor=None, polarity=0.5)
+    cheer = _mention(actor="John", polarity=0.5)
+    assert sameness.same_event("They got the funding", funding, "John got this!", cheer, flat) == 0
+    told = sameness.same_event(
+        "the checkout database ran out of connections", _mention(),
+        "connection exhaustion on the checkout database", _mention(), flat,
+    )  # fmt: skip
+    assert told >= sameness.SAME_EVENT
+
+
 def test_a_recurrence_is_read_from_again_another_recurred():
     for text in ("the disk filled up again", "another outage hit", "the leak recurred"):
         assert sameness.RECURRENCE.search(text)
@@ -166,6 +222,7 @@ def test_a_recurrence_is_read_from_again_another_recurred():
 def test_the_actor_is_a_name_before_a_past_tense_verb():
     assert extract.actor("Ana restarted the workers") == "Ana"
     assert extract.actor("Ana quickly put a cap on it") == "Ana"
+    assert extract.actor('Joanna just watched "Little Women"') == "Joanna"
     assert extract.actor("Restarting the workers") is None
     assert extract.actor("The deleted logs") is None
     assert extract.actor("Nimbus checkout exhausted its connections") is None  # a product

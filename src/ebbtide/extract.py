@@ -932,7 +932,10 @@ def _demodalise(text: str) -> str:
     return _COUNTERFACTUAL.sub("had", text)
 
 
-_ACTOR = re.compile(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b")
+_ACTOR = re.compile(
+    r"([A-Z][a-z]+)\s+(?:(?:\w+ly|just|also|even|already|still|then|once|first|ever|never)\s+)?"
+    r"([a-z]+)\b"
+)
 
 
 def actor(text: str) -> str | None:

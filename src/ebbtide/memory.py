@@ -54,6 +54,7 @@ from .model import (
 from .polarity import outcome_polarity
 from .recall import recall as _recall
 from .store import PendingReview, SearchFilter, Store, open_store
+from .store.base import time_spans
 from .text import normalize, similarity
 
 # Default edge confidence by who asserted the link.
@@ -282,7 +283,7 @@ class Memory(CausalOps):
                 if item.kind in EPISODE_KINDS:
                     node = self._episode_node(
                         item.text, item.kind, scope, task_tag, now, rarity,
-                        tried=bool(item.attributes.get("tried")),
+                        tried=bool(item.attributes.get("tried")), told=time_spans(attrs)[0],
                     )  # fmt: skip
                     node = node.model_copy(
                         update={
@@ -767,24 +768,32 @@ class Memory(CausalOps):
         now: datetime,
         rarity: causal.Rarity,
         tried: bool = False,
+        told: tuple[float, float] | None = None,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
         was last recorded as a decision or as an outcome. The same event told in other words
         in the same task (word overlap weighted by `rarity`) is that node too; the other
         wordings are kept as its aliases. `tried`: the text is a measure said not to have
-        fixed something ("the restarts did not fix it")."""
+        fixed something ("the restarts did not fix it"). `told`: the span the text says it
+        happened in; a node told of another time is another event ("see you tomorrow" said
+        on two days)."""
         same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
             ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
             found = self.store.get_nodes(ids)
-            candidates = [found[i] for i in ids if i in found]
+            candidates = [
+                found[i]
+                for i in ids
+                if i in found
+                and not sameness.different_times(told, time_spans(found[i].attributes)[0])
+            ]
             same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
             same.sort(key=lambda n: -similarity(text, n.text))
             if not same:
-                told = self._told_again(text, kind, task_tag, candidates, rarity, tried)
-                same = [told] if told is not None else []
+                again = self._told_again(text, kind, task_tag, candidates, rarity, tried)
+                same = [again] if again is not None else []
         if same:
             aliases = list(same[0].attributes.get("aliases", []))
             if normalize(text) != normalize(same[0].text) and text not in aliases:

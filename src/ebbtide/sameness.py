@@ -15,6 +15,9 @@ from .text import content_tokens, root, tokens
 # Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
 # events of one incident share its product and component names but differ in what happened.
 SAME_EVENT = 0.4
+# Words two tellings of one event must share besides who did it: one word in common is a
+# coincidence of short sayings ("They got the funding" / "John got this!"), not a retelling.
+MIN_SHARED = 2
 # The share for a measure said not to have fixed something ("the restarts did not fix it")
 # and an earlier decision of its task that went well: that is what it speaks of, most likely.
 TRIED_FIX = 0.2
@@ -81,6 +84,15 @@ def conflict(a: Mention, b: Mention) -> str | None:
     return None
 
 
+Span = tuple[float, float]  # epoch seconds [start, end)
+
+
+def different_times(a: Span | None, b: Span | None) -> bool:
+    """Two tellings said to have happened in spans that do not overlap are two events ("see
+    you tomorrow" said on two days), however alike their words; no span says nothing."""
+    return a is not None and b is not None and (a[0] >= b[1] or b[0] >= a[1])
+
+
 def same_event(
     a: str, a_mention: Mention, b: str, b_mention: Mention, weight: Callable[[str], float]
 ) -> float:
@@ -91,7 +103,8 @@ def same_event(
     if conflict(a_mention, b_mention):
         return 0.0
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
-    wa, wb = weighted_terms(a, weight), weighted_terms(b, weight)
-    return overlap(
-        {t: w for t, w in wa.items() if t not in who}, {t: w for t, w in wb.items() if t not in who}
-    )
+    wa = {t: w for t, w in weighted_terms(a, weight).items() if t not in who}
+    wb = {t: w for t, w in weighted_terms(b, weight).items() if t not in who}
+    if len(wa.keys() & wb.keys()) < MIN_SHARED:
+        return 0.0
+    return overlap(wa, wb)
