@@ -3,11 +3,10 @@ they export with everything else, and resolved when the outcome they predicted a
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 
 from .clock import to_datetime
-from .model import Node, PredictionItem, PredictionReport
+from .model import Node, PredictionItem, PredictionReport, new_id
 from .store import Store
 
 OPEN = "open"
@@ -30,7 +29,7 @@ def log(
     if not good_ids and not bad_ids:
         return None
     node = Node(
-        id=f"pred_{secrets.token_hex(6)}",
+        id=new_id("pred"),
         kind="prediction",
         text=f"Prediction ({kind}): {subject} -> {predicted}",
         attributes={

@@ -41,7 +41,7 @@ from .config import DAY, Config
 from .embed import Embedder
 from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
-from .model import Node, RecallHit, RecallResult, ViaEdge, Why
+from .model import Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
 from .store import EdgeRow, SearchFilter, Store
 from .store.base import time_spans
 from .timeparse import TimeSpan, query_window, years_earlier
@@ -168,7 +168,9 @@ def _candidates(
 ) -> _Found:
     """BM25, vector and time lists fused by RRF, and the pool read in full."""
     text_hits = store.text_search(words, n, flt)
-    lists: dict[str, list[str]] = {"text": [i for i, _ in text_hits]}
+    lists: dict[str, list[str]] = {
+        "text": [i for _, i in _best_first([(s, i) for i, s in text_hits])]
+    }
     relations = frozenset(config.coefficients) - NO_SPREAD
     # Work that does not need the query's vector is done while the model runs: what was said
     # in the time the query names, and the best word matches, which are mostly in the pool,
@@ -208,7 +210,7 @@ def _candidates(
         order = {i: r for r, i in enumerate(dated)}
         lists["time"] = sorted(dated, key=lambda i: (-fused.get(i, 0.0), order[i]))
         fused = scoring.rrf(lists, config.rrf_k)
-    pool = sorted(fused, key=lambda i: (-fused[i], i))[:pool_size]
+    pool = [i for _, i in _best_first([(f, i) for i, f in fused.items()])[:pool_size]]
     nodes.update(store.get_nodes([i for i in pool if i not in nodes]))
     return _Found(lists, fused, dict(text_hits), pool, nodes, relations, ahead, degraded)
 
@@ -271,9 +273,9 @@ def _spread(
     for r in reached:
         if r.hops > 0 and r.via is not None and r.node_id in gains:
             out.via_of[r.node_id] = r.via
-    for rank, i in enumerate(sorted(gains, key=lambda x: (-gains[x], x)), 1):
+    for rank, (gain, i) in enumerate(_best_first([(g, i) for i, g in gains.items()]), 1):
         out.rank[i] = rank
-        scores[i] = scores.get(i, 0.0) + top * min(CONTEXT_CAP, CONTEXT_WEIGHT * gains[i])
+        scores[i] = scores.get(i, 0.0) + top * min(CONTEXT_CAP, CONTEXT_WEIGHT * gain)
     return out
 
 
@@ -293,8 +295,8 @@ def _with_activation(
     activation = {i: nodes[i].activation for i in contenders if i in nodes}
     briefs = store.briefs([i for i in contenders if i not in activation])
     activation.update((i, b.activation) for i, b in briefs.items())
-    ranked = sorted(
-        (
+    ranked = _best_first(
+        [
             (
                 scoring.blend(
                     scores[i],
@@ -305,8 +307,7 @@ def _with_activation(
             )
             for i in contenders
             if i in activation
-        ),
-        key=lambda p: (-p[0], p[1]),
+        ]
     )[:n]
     missing = [i for _, i in ranked if i not in nodes]
     if missing:
@@ -413,7 +414,13 @@ def _repeats_discounted(
         for s in sources:
             told_by.setdefault(s, ident)
         out.append((score, ident))
-    return sorted(out, key=lambda p: (-p[0], p[1]))[:k], repeats
+    return _best_first(out)[:k], repeats
+
+
+def _best_first(scored: list[tuple[float, str]]) -> list[tuple[float, str]]:
+    """(score, id) pairs by score, a tie going to the item made later: between two equally
+    good matches, the newer is the better guess, and every run ranks alike."""
+    return sorted(scored, key=lambda p: (p[0], creation_key(p[1])), reverse=True)
 
 
 def _window(query: str, now: datetime) -> TimeSpan | None:

@@ -611,10 +611,11 @@ class SQLiteStore:
         rows = self._read(
             "SELECT n.id, bm25(nodes_fts) AS s FROM nodes_fts JOIN nodes n "
             f"ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? AND {cond} "
-            "ORDER BY s LIMIT ?",
+            "ORDER BY s, n.rowid DESC LIMIT ?",
             (match, *params, k),
         )
-        # bm25() is lower-is-better; flip the sign so callers see higher-is-better.
+        # bm25() is lower-is-better; flip the sign so callers see higher-is-better. Equal
+        # scores go newest first, as recall ranks ties, so the cut at k falls the same way.
         return [(r[0], -float(r[1])) for r in rows]
 
     def doc_frequencies(
