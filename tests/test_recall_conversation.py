@@ -60,6 +60,35 @@ def test_a_question_naming_nobody_still_finds_by_words(chat):
     assert "sailing" in texts(chat, "Who is into sailing?")[0]
 
 
+TRIPS = [
+    {"speaker": "Jon", "text": "I took a short trip to Rome last week to clear my head."},
+    {"speaker": "Gina", "text": "Rome! I have never had a chance to visit it."},
+    {"speaker": "Jon", "text": "The dance studio is coming along, I found a location downtown."},
+    {"speaker": "Gina", "text": "My clothing store got its first big order today."},
+    {"speaker": "Jon", "text": "I also went to Paris in the spring for a dance festival."},
+]
+
+
+@needs_local
+@pytest.mark.parametrize("query", ["What is Jon building?", "Which cities has Jon visited?"])
+def test_a_question_asking_more_than_a_name_gets_items_not_the_person(query):
+    # By its vector the person "Jon" is close to any question about Jon; the name answers none.
+    with open_memory(":memory:", embeddings="local") as memory:
+        memory.remember(messages=TRIPS)
+        found = memory.recall(query, k=5, touch=False).hits
+    assert "person" not in [h.node.kind for h in found]
+    assert len(found) == 5
+
+
+@needs_local
+@pytest.mark.parametrize("query", ["Jon", "Who is Jon?"])
+def test_a_question_about_the_person_still_finds_the_person(query):
+    with open_memory(":memory:", embeddings="local") as memory:
+        memory.remember(messages=TRIPS)
+        found = memory.recall(query, k=5, touch=False).hits
+    assert "Jon" in [h.node.text for h in found if h.node.kind == "person"]
+
+
 @pytest.mark.parametrize(
     ("query", "people", "expected"),
     [

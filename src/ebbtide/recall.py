@@ -20,7 +20,9 @@ spread one hop through the graph, blended with activation.
 4. A query that names one of the people who spoke in the memory ("what does Melanie do to
    relax?") is after what that person said: their items count double, and the name is left
    out of the word search, where it would match everything they said (their "I" is
-   rewritten to their name) and rank by how often they named themselves.
+   rewritten to their name) and rank by how often they named themselves. A person's (or
+   project's) own item, which is just a name, keeps a third of its score unless the query
+   asks for no more than that name: for "which cities has Jon visited?" it is no answer.
 5. Live, well-used knowledge gets up to `activation_blend` more.
 6. An item that only repeats the messages a better hit came from (one message often gives a
    fact, an event and a preference) keeps a third of its score, so ten hits tell of about
@@ -78,6 +80,8 @@ REPEAT_KEEP = 0.3
 REPEAT_DEPTH = 3
 # Kinds that index the messages naming them: their sources cover nothing.
 INDEX_KINDS = frozenset({"person", "entity", "project", "client"})
+# An index item in a question that asks more than its name (`_index_aside`).
+INDEX_ASIDE = 0.3
 # Entities are matched by name, not reached by spreading.
 NO_SPREAD = frozenset({"about", "supersedes"})
 # Query embeddings run here, beside the calling thread; a few at once for concurrent recalls.
@@ -128,6 +132,7 @@ def recall(
         return RecallResult(query=query, hits=[], degraded=found.degraded)
     if speaker is not None:
         _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend)
+    _index_aside(scores, found.nodes, query)
     ranked = _with_activation(store, config, scores, found.nodes, REPEAT_DEPTH * k, activation_ref)
     scored, repeats = _repeats_discounted(ranked, found.nodes, k)
     hits = _explained(config, scored, found, spread, repeats, t)
@@ -392,6 +397,20 @@ def _prefer_speaker(
         node = nodes.get(i)
         if node is not None and node.attributes.get("speaker") == speaker:
             scores[i] *= 1.0 + SPEAKER_BOOST
+
+
+def _index_aside(scores: dict[str, float], nodes: dict[str, Node], query: str) -> None:
+    """An index item (a person, a project) answers a question about itself; in a question that
+    asks more ("which cities has Jon visited?") its name alone is no answer and only takes a
+    hit's place, so it keeps INDEX_ASIDE of its score unless its name is all the question's
+    content words ("Jon", "who is Jon?")."""
+    asked = text.terms(query)
+    if not asked:
+        return
+    for i in scores:
+        node = nodes.get(i)
+        if node is not None and node.kind in INDEX_KINDS and not asked <= text.terms(node.text):
+            scores[i] *= INDEX_ASIDE
 
 
 def _repeats_discounted(
