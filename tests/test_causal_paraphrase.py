@@ -179,6 +179,45 @@ def _mention(**kw) -> sameness.Mention:
     return sameness.Mention(**{**base, **kw})
 
 
+def test_two_people_each_telling_of_their_own_mountain_trip_are_two_trips(memory, clock):
+    (his,) = _chat(
+        memory, clock,
+        ("Tim", "Wow, where is that?"),
+        ("John", "I snapped that pic on my trip to the Smoky Mountains last year."),
+    )  # fmt: skip
+    (theirs,) = _chat(
+        memory, clock,
+        ("Tim", "This was my Rocky Mountains trip last year and it was incredible."),
+    )  # fmt: skip
+    assert his.id != theirs.id
+    assert "Smoky" in memory.get(his.id).text and "Rocky" in memory.get(theirs.id).text
+
+
+def test_one_person_telling_the_same_trip_again_is_still_one_trip(memory, clock):
+    (first,) = _chat(
+        memory, clock,
+        ("John", "How was the summer?"),
+        ("Tim", "I went on a trip to the Smoky Mountains last year."),
+    )  # fmt: skip
+    (again,) = _chat(
+        memory, clock,
+        ("John", "Seen anything nice?"),
+        ("Tim", "I went on a trip to the Smoky Mountains last year and loved it."),
+    )  # fmt: skip
+    assert first.id == again.id
+
+
+def test_the_people_a_telling_names_are_written_names_not_a_group():
+    people = ["Tim", "John", "Will"]
+    assert sameness.people_named("Tim snapped that pic on Tim's trip", people) == {"Tim"}
+    assert sameness.people_named("Tim and others will go", people) == set()  # "we", and a verb
+    assert sameness.people_named("Will's trip with John", people) == {"Will", "John"}
+    tim, john = frozenset({"Tim"}), frozenset({"John"})
+    assert sameness.different_people(tim, john)
+    assert not sameness.different_people(tim, tim | john)
+    assert not sameness.different_people(tim, frozenset())  # naming nobody says nothing
+
+
 def test_conflicts_name_why_two_mentions_are_different_events():
     m = _mention()
     assert sameness.conflict(m, m) is None

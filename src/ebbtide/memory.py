@@ -263,6 +263,11 @@ class Memory(CausalOps):
                 degraded = f"rules only: {exc}"
         now = self.now()
         rarity = causal.rarity(self._ctx())
+        people = list(
+            dict.fromkeys(
+                [*self._speaker_names(), *(it.text for it in found.items if it.kind == "person")]
+            )
+        )
         nodes: list[Node] = []
         edges: list[Edge] = []
         with self.store.transaction(), self._batch_embedding():
@@ -284,6 +289,7 @@ class Memory(CausalOps):
                     node = self._episode_node(
                         item.text, item.kind, scope, task_tag, now, rarity,
                         tried=bool(item.attributes.get("tried")), told=time_spans(attrs)[0],
+                        people=people,
                     )  # fmt: skip
                     node = node.model_copy(
                         update={
@@ -769,6 +775,7 @@ class Memory(CausalOps):
         rarity: causal.Rarity,
         tried: bool = False,
         told: tuple[float, float] | None = None,
+        people: Sequence[str] = (),
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
@@ -777,17 +784,20 @@ class Memory(CausalOps):
         wordings are kept as its aliases. `tried`: the text is a measure said not to have
         fixed something ("the restarts did not fix it"). `told`: the span the text says it
         happened in; a node told of another time is another event ("see you tomorrow" said
-        on two days)."""
+        on two days). `people`: the people a conversation knows; a node naming only others
+        is another event ("Hey Tim, been a while!" / "Hey John, been a while")."""
         same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
             ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
             found = self.store.get_nodes(ids)
+            named = sameness.people_named(text, people)
             candidates = [
                 found[i]
                 for i in ids
                 if i in found
                 and not sameness.different_times(told, time_spans(found[i].attributes)[0])
+                and not sameness.different_people(named, _people_in(found[i], people))
             ]
             same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
             same.sort(key=lambda n: -similarity(text, n.text))
@@ -1088,6 +1098,11 @@ class Memory(CausalOps):
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:
     return (ln for ln in lines if ln.strip())
+
+
+def _people_in(node: Node, people: Sequence[str]) -> frozenset[str]:
+    """The people any wording of an episode node names."""
+    return frozenset().union(*(sameness.people_named(w, people) for w in causal.wordings(node)))
 
 
 def open_memory(

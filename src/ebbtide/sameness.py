@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .text import content_tokens, root, tokens
@@ -23,6 +23,9 @@ MIN_SHARED = 2
 TRIED_FIX = 0.2
 # A recurrence is a new occurrence, never the first one told again.
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
+_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
+_GROUP = re.compile(r"\b[^\W_]+(?:['’]s)? and others\b", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,14 @@ def identifiers(text: str) -> frozenset[str]:
     return frozenset(
         t for t in tokens(text) if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)
     )
+
+
+def people_named(text: str, people: Sequence[str]) -> frozenset[str]:
+    """Which of `people` the text names as written, capitals and all ("Will", not "will"),
+    other than as "X and others" (a group that may hold whoever retells it): "Tim snapped
+    that pic on Tim's trip" names Tim."""
+    said = set(_NAME_WORD.findall(_GROUP.sub(" ", text)))
+    return frozenset(p for p in people if (ws := _NAME_WORD.findall(p)) and said.issuperset(ws))
 
 
 def words(text: str) -> list[str]:
@@ -91,6 +102,12 @@ def different_times(a: Span | None, b: Span | None) -> bool:
     """Two tellings said to have happened in spans that do not overlap are two events ("see
     you tomorrow" said on two days), however alike their words; no span says nothing."""
     return a is not None and b is not None and (a[0] >= b[1] or b[0] >= a[1])
+
+
+def different_people(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two tellings that each name people, none in common, are two events ("Tim's trip to the
+    Smoky Mountains" / "John's Rocky Mountains trip"); naming nobody says nothing."""
+    return bool(a) and bool(b) and not a & b
 
 
 def same_event(
