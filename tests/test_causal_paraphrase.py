@@ -207,6 +207,41 @@ def test_one_person_telling_the_same_trip_again_is_still_one_trip(memory, clock)
     assert first.id == again.id
 
 
+def test_painted_this_on_two_days_is_two_paintings(memory, clock):
+    _chat(
+        memory, clock,
+        ("Melanie", "That's beautiful!"),
+        ("Caroline", "Thanks! I painted this after I visited the LGBTQ center."),
+    )  # fmt: skip
+    _chat(
+        memory, clock,
+        ("Melanie", "Another one!"),
+        ("Caroline", "Thanks! I painted this after I visited the beach last week."),
+    )  # fmt: skip
+    painted = [n for n in memory.store.find_nodes(kind="outcome") if "painted" in n.text]
+    assert len(painted) == 2
+
+
+def test_this_parade_told_weeks_later_is_still_the_parade(memory, clock):
+    (parade,) = _chat(memory, clock, ("Caroline", "Last week I went to an LGBTQ pride parade."))
+    clock.advance(days=14)
+    (again,) = _chat(
+        memory, clock,
+        ("Caroline", "One special memory for me was this pride parade I went to a few weeks ago."),
+    )  # fmt: skip
+    assert again.id == parade.id
+
+
+def test_a_demonstrative_points_elsewhere_unless_the_other_telling_names_it():
+    assert sameness.points_elsewhere("Caroline painted this", ["Caroline painted it"])
+    assert sameness.points_elsewhere("Tim took this pic", ["Tim took a trip last summer"])
+    assert sameness.points_elsewhere("Jon went home", ["Jon got this!"])  # either side
+    assert not sameness.points_elsewhere(
+        "Caroline loved this pride parade", ["Caroline went to a pride parade"]
+    )
+    assert not sameness.points_elsewhere("the deploy failed", ["the deploy failed again"])
+
+
 def test_the_people_a_telling_names_are_written_names_not_a_group():
     people = ["Tim", "John", "Will"]
     assert sameness.people_named("Tim snapped that pic on Tim's trip", people) == {"Tim"}

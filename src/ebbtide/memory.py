@@ -286,9 +286,10 @@ class Memory(CausalOps):
                 if item.when is not None:
                     attrs["when"] = item.when.isoformat()
                 if item.kind in EPISODE_KINDS:
+                    told, said = time_spans(attrs)
                     node = self._episode_node(
                         item.text, item.kind, scope, task_tag, now, rarity,
-                        tried=bool(item.attributes.get("tried")), told=time_spans(attrs)[0],
+                        tried=bool(item.attributes.get("tried")), told=told, said=said,
                         people=people,
                     )  # fmt: skip
                     node = node.model_copy(
@@ -776,6 +777,7 @@ class Memory(CausalOps):
         tried: bool = False,
         told: tuple[float, float] | None = None,
         people: Sequence[str] = (),
+        said: tuple[float, float] | None = None,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
@@ -785,20 +787,32 @@ class Memory(CausalOps):
         fixed something ("the restarts did not fix it"). `told`: the span the text says it
         happened in; a node told of another time is another event ("see you tomorrow" said
         on two days). `people`: the people a conversation knows; a node naming only others
-        is another event ("Hey Tim, been a while!" / "Hey John, been a while")."""
-        same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
+        is another event ("Hey Tim, been a while!" / "Hey John, been a while"). `said`: when
+        the text was said; a node said on another day is another event when it or the text
+        points at something the other does not name ("Caroline painted this")."""
+        named = sameness.people_named(text, people)
+
+        def may_be(node: Node) -> bool:
+            told_then, said_then = time_spans(node.attributes)
+            return not (
+                sameness.different_times(told, told_then)
+                or sameness.different_people(named, _people_in(node, people))
+                or (
+                    sameness.different_times(said, said_then)
+                    and sameness.points_elsewhere(text, causal.wordings(node))
+                )
+            )
+
+        same = [
+            n
+            for n in self.store.find_nodes(kind=kind, text=text, scope=scope, limit=3)
+            if may_be(n)
+        ][:1]
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
             ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
             found = self.store.get_nodes(ids)
-            named = sameness.people_named(text, people)
-            candidates = [
-                found[i]
-                for i in ids
-                if i in found
-                and not sameness.different_times(told, time_spans(found[i].attributes)[0])
-                and not sameness.different_people(named, _people_in(found[i], people))
-            ]
+            candidates = [found[i] for i in ids if i in found and may_be(found[i])]
             same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
             same.sort(key=lambda n: -similarity(text, n.text))
             if not same:

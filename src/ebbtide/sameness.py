@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .text import content_tokens, root, tokens
+from .text import STOPWORDS, content_tokens, root, tokens
 
 # Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
 # events of one incident share its product and component names but differ in what happened.
@@ -23,6 +23,8 @@ MIN_SHARED = 2
 TRIED_FIX = 0.2
 # A recurrence is a new occurrence, never the first one told again.
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
+# A demonstrative and the word after it: "painted this", "took this pic", "this parade".
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
 _GROUP = re.compile(r"\b[^\W_]+(?:['’]s)? and others\b", re.UNICODE)
@@ -102,6 +104,24 @@ def different_times(a: Span | None, b: Span | None) -> bool:
     """Two tellings said to have happened in spans that do not overlap are two events ("see
     you tomorrow" said on two days), however alike their words; no span says nothing."""
     return a is not None and b is not None and (a[0] >= b[1] or b[0] >= a[1])
+
+
+def points_elsewhere(text: str, told_as: Sequence[str]) -> bool:
+    """Whether a telling, or one of the wordings an event was `told_as`, points at something in
+    front of its speaker that the other side does not name: "Caroline painted this" (a
+    picture shown then), "Tim took this pic". Such a telling names its event only where it
+    was said. "This pride parade I went to" names the parade, so it may retell "Caroline went
+    to a pride parade"."""
+    return _points_past(text, " ".join(told_as)) or any(_points_past(w, text) for w in told_as)
+
+
+def _points_past(text: str, other: str) -> bool:
+    known = {root(t) for t in content_tokens(other)}
+    for match in _DEMONSTRATIVE.finditer(text):
+        word = (match.group(1) or "").casefold()
+        if not word or word in STOPWORDS or root(word) not in known:
+            return True
+    return False
 
 
 def different_people(a: frozenset[str], b: frozenset[str]) -> bool:
