@@ -312,6 +312,19 @@ def test_facts_and_notes():
     assert ex.items[find(ex, "weather")].kind == "note"
 
 
+@pytest.mark.parametrize(
+    "line", ["John: Hey Maria!\nMaria: You got this, John!", "Maria: We got this!", "Nate: I bet!"]
+)
+def test_cheer_and_assent_are_notes_not_events(line):
+    assert "event" not in [it.kind for it in run(line).items]
+
+
+def test_getting_something_is_still_an_event():
+    ex = run("Jon: I got the job!\nJon: I got this bike yesterday.")
+    assert ex.items[find(ex, "the job")].kind == "event"
+    assert ex.items[find(ex, "bike")].kind == "event"
+
+
 def test_questions_are_kept_and_answers_are_related_to_them():
     ex = run("Ana: Where did you move to?\nBen: I moved to Lisbon in March.")
     question, answer = find(ex, "Where did"), find(ex, "Lisbon")

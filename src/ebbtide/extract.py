@@ -127,6 +127,8 @@ _FACT_VERB = re.compile(
     r"(?:'s\s+\w+(?:\s+\w+)?\s+)?(?:is|are|was|were|has|have|had|works|lives|studies|owns|"
     r"teaches|volunteers|plays|speaks|comes\s+from|grew\s+up|was\s+born)\b"
 )
+# Said for cheer or assent, not of something that happened: "You got this, John!", "I bet!".
+_SET_PHRASE = re.compile(r"(?:got\s+(?:this|it|that)|bet)(?:,\s*[A-Z]\w*)?\W*$", re.IGNORECASE)
 _LEAD_FILLER = word_set(
     """so well oh and but also then actually honestly yeah yes haha lol just later finally
     recently yesterday today tonight now anyway btw plus ok okay wow hey eventually lately
@@ -160,7 +162,7 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
     if dated:
         return "event"
     who, rest = _subject(text, names)
-    if who is not None:
+    if who is not None and not _SET_PHRASE.match(rest):
         verbs = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in ADVERBS][:1]
         if _FACT_VERB.match(rest):
             return "fact"
