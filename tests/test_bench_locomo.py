@@ -265,3 +265,36 @@ def test_two_versions_are_timed_side_by_side_and_the_checkout_is_removed(locomo_
     assert all(r["n"] == 4 and r["p50_ms"] > 0 for r in report["rows"])
     assert report["p50_ratio"] > 0
     assert worktrees() == before
+
+
+def test_the_events_ingest_merged_are_listed_with_their_messages(tmp_path, capsys):
+    import copy
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    retold = copy.deepcopy(FIXTURE)
+    retold["conversation"]["session_2"].append(
+        turn("D2:4", "Bo", "Yes! I finally ran the city marathon last weekend, at last.")
+    )
+    data = tmp_path / "locomo-retold.json"
+    data.write_text(json.dumps([retold]), encoding="utf-8")
+    stores = tmp_path / "stores"
+    assert main(["bench", "locomo", "--data", str(data), "--json", "--quiet", "--systems",
+                 "ebbtide", "--embeddings", "none", "--stores", str(stores)]) == 0  # fmt: skip
+    capsys.readouterr()
+    script = Path(__file__).resolve().parent.parent / "bench" / "merged_events.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--data", str(data), "--stores", str(stores),
+         "--embeddings", "none", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    (marathon,) = report["merged"]
+    assert "marathon" in marathon["text"] and marathon["sources"] == ["D2:1", "D2:4"]
+    assert report["counts"][-1] == {
+        "conversation": "all",
+        "episodes": report["counts"][0]["episodes"],
+        "merged": 1,
+    }
