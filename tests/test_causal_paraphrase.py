@@ -287,6 +287,17 @@ def test_one_word_in_common_besides_the_actor_is_not_a_retelling():
     assert told >= sameness.SAME_EVENT
 
 
+def test_a_we_is_who_did_it_not_words_two_tellings_share():
+    flat = lambda _: 1.0  # noqa: E731
+    trophy, won = "John and others even won a trophy!", "John and others won!"
+    assert sameness.same_event(trophy, _mention(), won, _mention(), flat) == 0
+    told = sameness.same_event(
+        "Ana and others restarted the checkout workers", _mention(),
+        "Bo and others restarted the checkout workers", _mention(), flat,
+    )  # fmt: skip
+    assert told >= sameness.SAME_EVENT  # a teammate's "we" still retells it
+
+
 def test_a_recurrence_is_read_from_again_another_recurred():
     for text in ("the disk filled up again", "another outage hit", "the leak recurred"):
         assert sameness.RECURRENCE.search(text)

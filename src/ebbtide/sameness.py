@@ -27,7 +27,7 @@ RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
-_GROUP = re.compile(r"\b[^\W_]+(?:['’]s)? and others\b", re.UNICODE)
+_GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,10 @@ def same_event(
     if conflict(a_mention, b_mention):
         return 0.0
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
+    # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
+    # won a trophy" and "John and others won!" share one word, not three.
+    groups = [m.group(1) for text in (a, b) for m in _GROUP.finditer(text)]
+    who.update(root(x.casefold()) for x in [*groups, *(["others"] if groups else [])])
     wa = {t: w for t, w in weighted_terms(a, weight).items() if t not in who}
     wb = {t: w for t, w in weighted_terms(b, weight).items() if t not in who}
     if len(wa.keys() & wb.keys()) < MIN_SHARED:
