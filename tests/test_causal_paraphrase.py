@@ -168,17 +168,6 @@ def test_see_you_tomorrow_said_on_two_days_is_two_visits(memory, clock):
     assert memory.get(first.id).text == "Sure, see you tomorrow (4 March 2026)!"
 
 
-# the pure parts -----------------------------------------------------------------------------
-
-
-def _mention(**kw) -> sameness.Mention:
-    base = {
-        "decision": False, "polarity": -0.8, "recurrence": False, "actor": None,
-        "task_tag": "t",
-    }  # fmt: skip
-    return sameness.Mention(**{**base, **kw})
-
-
 def test_two_people_each_telling_of_their_own_mountain_trip_are_two_trips(memory, clock):
     (his,) = _chat(
         memory, clock,
@@ -230,6 +219,17 @@ def test_this_parade_told_weeks_later_is_still_the_parade(memory, clock):
         ("Caroline", "One special memory for me was this pride parade I went to a few weeks ago."),
     )  # fmt: skip
     assert again.id == parade.id
+
+
+# the pure parts -----------------------------------------------------------------------------
+
+
+def _mention(**kw) -> sameness.Mention:
+    base = {
+        "decision": False, "polarity": -0.8, "recurrence": False, "actor": None,
+        "task_tag": "t",
+    }  # fmt: skip
+    return sameness.Mention(**{**base, **kw})
 
 
 def test_a_demonstrative_points_elsewhere_unless_the_other_telling_names_it():

@@ -69,23 +69,26 @@ TRIPS = [
 ]
 
 
-@needs_local
-@pytest.mark.parametrize("query", ["What is Jon building?", "Which cities has Jon visited?"])
-def test_a_question_asking_more_than_a_name_gets_items_not_the_person(query):
-    # By its vector the person "Jon" is close to any question about Jon; the name answers none.
+@pytest.fixture(scope="module")
+def trips():
     with open_memory(":memory:", embeddings="local") as memory:
         memory.remember(messages=TRIPS)
-        found = memory.recall(query, k=5, touch=False).hits
+        yield memory
+
+
+@needs_local
+@pytest.mark.parametrize("query", ["What is Jon building?", "Which cities has Jon visited?"])
+def test_a_question_asking_more_than_a_name_gets_items_not_the_person(trips, query):
+    # By its vector the person "Jon" is close to any question about Jon; the name answers none.
+    found = trips.recall(query, k=5, touch=False).hits
     assert "person" not in [h.node.kind for h in found]
     assert len(found) == 5
 
 
 @needs_local
 @pytest.mark.parametrize("query", ["Jon", "Who is Jon?"])
-def test_a_question_about_the_person_still_finds_the_person(query):
-    with open_memory(":memory:", embeddings="local") as memory:
-        memory.remember(messages=TRIPS)
-        found = memory.recall(query, k=5, touch=False).hits
+def test_a_question_about_the_person_still_finds_the_person(trips, query):
+    found = trips.recall(query, k=5, touch=False).hits
     assert "Jon" in [h.node.text for h in found if h.node.kind == "person"]
 
 
