@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .text import STOPWORDS, content_tokens, root, tokens
+from .text import STOPWORDS, content_tokens, named, root, tokens
 
 # Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
 # events of one incident share its product and component names but differ in what happened.
@@ -25,7 +25,6 @@ TRIED_FIX = 0.2
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
-_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 
@@ -54,8 +53,7 @@ def people_named(text: str, people: Sequence[str]) -> frozenset[str]:
     """Which of `people` the text names as written, capitals and all ("Will", not "will"),
     other than as "X and others" (a group that may hold whoever retells it): "Tim snapped
     that pic on Tim's trip" names Tim."""
-    said = set(_NAME_WORD.findall(_GROUP.sub(" ", text)))
-    return frozenset(p for p in people if (ws := _NAME_WORD.findall(p)) and said.issuperset(ws))
+    return frozenset(named(_GROUP.sub(" ", text), people, any_case=False))
 
 
 def words(text: str) -> list[str]:
@@ -143,7 +141,8 @@ def same_event(
     # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
     # won a trophy" and "John and others won!" share one word, not three.
     groups = [m.group(1) for text in (a, b) for m in _GROUP.finditer(text)]
-    who.update(root(x.casefold()) for x in [*groups, *(["others"] if groups else [])])
+    if groups:
+        who.update(root(x.casefold()) for x in [*groups, "others"])
     wa = {t: w for t, w in weighted_terms(a, weight).items() if t not in who}
     wb = {t: w for t, w in weighted_terms(b, weight).items() if t not in who}
     if len(wa.keys() & wb.keys()) < MIN_SHARED:

@@ -75,15 +75,17 @@ def names(text: str) -> set[str]:
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-def named(query: str, people: Sequence[str]) -> list[str]:
-    """The people whose whole name the query says, in any case or the possessive ("what does
-    melanie like?", "Melanie's kids" -> Melanie)."""
-    said = {w.casefold() for w in _NAME_WORD.findall(unicodedata.normalize("NFKC", query))}
+def named(query: str, people: Sequence[str], *, any_case: bool = True) -> list[str]:
+    """The people whose whole name the query says, or the possessive ("Melanie's kids" ->
+    Melanie); in any case ("what does melanie like?") unless `any_case` is off, when "will"
+    is no Will."""
+    fold = str.casefold if any_case else str
+    said = {fold(w) for w in _NAME_WORD.findall(unicodedata.normalize("NFKC", query))}
     return [
         p
         for p in people
         if (ws := _NAME_WORD.findall(unicodedata.normalize("NFKC", p)))
-        and all(w.casefold() in said for w in ws)
+        and all(fold(w) in said for w in ws)
     ]
 
 
