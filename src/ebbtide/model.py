@@ -185,6 +185,11 @@ class Why(_Model):
     repeats: str | None = Field(
         None, description="a better hit from the same messages; this one's score counts less"
     )
+    replies_to: str | None = Field(
+        None,
+        description="a better hit whose message this one's message replies to; this one's "
+        "score counts less",
+    )
 
 
 class RecallHit(_Model):

@@ -26,7 +26,11 @@ spread one hop through the graph, blended with activation.
 5. Live, well-used knowledge gets up to `activation_blend` more.
 6. An item that only repeats the messages a better hit came from (one message often gives a
    fact, an event and a preference) keeps a third of its score, so ten hits tell of about
-   ten messages rather than seven; `why.repeats` names the better hit.
+   ten messages rather than seven; `why.repeats` names the better hit. In a question about
+   one speaker, what the other said in reply to a better hit's message ("Wow, sounds like
+   you and the kids had a blast!") keeps 0.85 of its score unless that message asked
+   something: it is read with that message, so it matches through it, and mostly echoes it;
+   `why.replies_to` names the better hit.
 """
 
 from __future__ import annotations
@@ -78,6 +82,9 @@ MIN_COSINE = 0.3
 # hits tell of more messages; looked for this many times deeper than k.
 REPEAT_KEEP = 0.3
 REPEAT_DEPTH = 3
+# In a question about one speaker, the other's reply to a better hit's message (one that asked
+# nothing) keeps this share.
+REPLY_KEEP = 0.85
 # Kinds that index the messages naming them: their sources cover nothing.
 INDEX_KINDS = frozenset({"person", "entity", "project", "client"})
 # An index item in a question that asks more than its name (`_index_aside`).
@@ -134,8 +141,8 @@ def recall(
         _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend)
     _index_aside(scores, found.nodes, query)
     ranked = _with_activation(store, config, scores, found.nodes, REPEAT_DEPTH * k, activation_ref)
-    scored, repeats = _repeats_discounted(ranked, found.nodes, k)
-    hits = _explained(config, scored, found, spread, repeats, t)
+    scored, repeats, replies = _repeats_discounted(ranked, found.nodes, k, speaker)
+    hits = _explained(config, scored, found, spread, repeats, replies, t)
     return RecallResult(query=query, hits=hits, degraded=found.degraded)
 
 
@@ -326,6 +333,7 @@ def _explained(
     found: _Found,
     spread: _Spread,
     repeats: dict[str, str],
+    replies: dict[str, str],
     t: float,
 ) -> list[RecallHit]:
     """The hits, each with why it surfaced."""
@@ -375,6 +383,7 @@ def _explained(
             tier=node.tier,
             recency_days=round((t - last_use) / DAY, 3),
             repeats=repeats.get(ident),
+            replies_to=replies.get(ident),
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return hits
@@ -414,26 +423,41 @@ def _index_aside(scores: dict[str, float], nodes: dict[str, Node], query: str) -
 
 
 def _repeats_discounted(
-    ranked: list[tuple[float, str]], nodes: dict[str, Node], k: int
-) -> tuple[list[tuple[float, str]], dict[str, str]]:
+    ranked: list[tuple[float, str]], nodes: dict[str, Node], k: int, speaker: str | None = None
+) -> tuple[list[tuple[float, str]], dict[str, str], dict[str, str]]:
     """The best k of `ranked` once an item whose sources are all sources of better items keeps
-    REPEAT_KEEP of its score (ten hits should tell of more than three messages), and for each
-    such item the best item it repeats."""
+    REPEAT_KEEP of its score (ten hits should tell of more than three messages), and, when the
+    query names one `speaker`, what another said in reply to a better item's message keeps
+    REPLY_KEEP, unless that message asks something (then the reply is its answer); with, for
+    each item so discounted, the better item it repeats or replies to."""
     told_by: dict[str, str] = {}  # source -> the best item from it
+    said_in: dict[str, str] = {}  # a message that asks nothing -> the best item from it
     repeats: dict[str, str] = {}
+    replies: dict[str, str] = {}
     out: list[tuple[float, str]] = []
     for score, ident in ranked:
         node = nodes.get(ident)
         if node is None:
             continue
         sources = node.sources if node.kind not in INDEX_KINDS else []
+        message, answered = node.attributes.get("message"), node.attributes.get("in_reply_to")
         if sources and all(s in told_by for s in sources):
             score *= REPEAT_KEEP
             repeats[ident] = told_by[sources[0]]
+        elif (
+            isinstance(answered, str)
+            and answered in said_in
+            and speaker is not None
+            and node.attributes.get("speaker") != speaker
+        ):
+            score *= REPLY_KEEP
+            replies[ident] = said_in[answered]
         for s in sources:
             told_by.setdefault(s, ident)
+        if isinstance(message, str) and "?" not in message:
+            said_in.setdefault(message, ident)
         out.append((score, ident))
-    return _best_first(out)[:k], repeats
+    return _best_first(out)[:k], repeats, replies
 
 
 def _best_first(scored: list[tuple[float, str]]) -> list[tuple[float, str]]:
