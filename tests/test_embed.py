@@ -484,3 +484,47 @@ def test_a_model_without_int8_weights_is_left_as_it_is():
     data = helper.make_model(graph).SerializeToString()
     assert int8_matmuls(data) == data
     assert onnx.load_from_string(data).graph.node[0].op_type == "MatMul"
+
+
+# --------------------------------------------------------------------------- one's own embedder
+
+
+class TopicEmbedder:
+    """A model of one's own: a vector per topic word, and questions read their own way (a
+    query's "car" is the stored "automobile"), as e5 reads "query: " apart from passages."""
+
+    name = "topics@1"
+    dim = 3
+    TOPICS = ("automobile", "banana", "violin")
+
+    def __init__(self) -> None:
+        self.asked_as = {"car": "automobile", "fruit": "banana"}
+        self.queries: list[str] = []
+
+    def embed(self, texts):
+        return np.array([self._vector(t.lower().split()) for t in texts], dtype=np.float32)
+
+    def embed_query(self, texts):
+        self.queries.extend(texts)
+        return np.array(
+            [self._vector([self.asked_as.get(w, w) for w in t.lower().split()]) for t in texts],
+            dtype=np.float32,
+        )
+
+    def _vector(self, words):
+        v = np.array([float(any(w.startswith(t) for w in words)) for t in self.TOPICS]) + 1e-3
+        return v / np.linalg.norm(v)
+
+
+def test_a_memory_takes_an_embedder_of_ones_own_and_reads_queries_with_its_embed_query():
+    from ebbtide import open_memory
+
+    own = TopicEmbedder()
+    with open_memory(":memory:", embeddings=own) as memory:
+        bought = memory.remember("Ana bought an automobile", "event")
+        memory.remember("Bo plays the violin", "fact")
+        hits = memory.recall("car", k=1, touch=False).hits  # no word in common
+        assert [h.node.id for h in hits] == [bought.id]
+        assert hits[0].why.lists == {"vector": 1}
+        assert memory.stats().vectors_missing == 0
+    assert own.queries == ["car"]

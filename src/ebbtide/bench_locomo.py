@@ -70,6 +70,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from .embed import Embedder
 from .errors import EbbtideError, ValidationError
 from .plaintable import table
 from .reference_runner import ReferenceRunner
@@ -311,8 +312,10 @@ class System(Protocol):
 class EbbtideSystem:
     name = "ebbtide"
 
-    def __init__(self, embeddings: str, stores: Path | None = None) -> None:
+    def __init__(self, embeddings: str | Embedder, stores: Path | None = None) -> None:
         self.embeddings = embeddings
+        # A model of one's own keeps its stores apart by its name.
+        self.label = embeddings if isinstance(embeddings, str) else _file_safe(embeddings.name)
         self.stores = stores
         self.memory: Any = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -323,7 +326,7 @@ class EbbtideSystem:
 
         if self.stores is not None:
             self.stores.mkdir(parents=True, exist_ok=True)
-            path = self.stores / f"{conv.sample_id}-{self.embeddings}.db"
+            path = self.stores / f"{conv.sample_id}-{self.label}.db"
             done = self.stores / f"{path.name}.complete"
             if not done.exists():  # an interrupted ingest is started again
                 for old in self.stores.glob(f"{path.name}*"):
@@ -369,6 +372,10 @@ class EbbtideSystem:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
 
 
 def turns_of(hits: Iterable[Any]) -> list[str]:
@@ -501,7 +508,7 @@ def run(
     conversations: Sequence[Conversation],
     systems: Sequence[str],
     *,
-    embeddings: str = "local",
+    embeddings: str | Embedder = "local",
     stores: Path | None = None,
     limit_questions: int | None = None,
     progress: Callable[[str], None] | None = None,
@@ -567,7 +574,7 @@ def run(
             "turns": sum(len(s.turns) for c in conversations for s in c.sessions),
         },
         "settings": {
-            "embeddings": embeddings,
+            "embeddings": embeddings if isinstance(embeddings, str) else embeddings.name,
             "stores": None if stores is None else str(stores),
             "query_k": QUERY_K,
             "recall_k": RECALL_K,

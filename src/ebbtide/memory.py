@@ -1124,18 +1124,23 @@ def open_memory(
     *,
     config: Config | None = None,
     clock: Clock | None = None,
-    embeddings: str | None = None,
+    embeddings: str | Embedder | None = None,
     extraction: str | None = None,
 ) -> Memory:
     """Open (creating if needed) a memory: a path, `:memory:`, or a store URL.
 
     Default: `EBBTIDE_STORE`, else `memory.db` in the user data directory. `embeddings` is
-    local, http or none (default: `EBBTIDE_EMBEDDINGS`, else local when installed).
+    local, http or none (default: `EBBTIDE_EMBEDDINGS`, else local when installed), or an
+    `Embedder` of your own.
     `extraction` is rules (never an LLM) or llm (the `EBBTIDE_EXTRACT_*` settings, required);
     by default an LLM adds to the rules when `EBBTIDE_EXTRACT_URL` is set.
     """
     config = config or Config.from_env()
-    chosen = get_embedder(embeddings)
+    chosen: Embedder | None
+    if embeddings is None or isinstance(embeddings, str):
+        chosen = get_embedder(embeddings)
+    else:
+        chosen = embeddings
     if extraction is not None:
         validate.one_of("extraction", extraction, ("rules", "llm"))
     extractor = None if extraction == "rules" else get_extractor()

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import causal, patterns, predictions, scoring, validate
 from .config import Config
-from .embed import Embedder
+from .embed import Embedder, query_embedding
 from .errors import NotFound, ValidationError
 from .model import (
     CAUSAL_RELATIONS,
@@ -49,10 +49,10 @@ class CausalOps:
     def _ctx(self) -> causal.Ctx:
         embed = None
         if self.embedder is not None:
-            embedder = self.embedder
+            name, as_query = self.embedder.name, query_embedding(self.embedder)
 
             def embed(text: str) -> tuple[str, np.ndarray]:
-                return embedder.name, embedder.embed([text])[0]
+                return name, as_query([text])[0]
 
         return causal.Ctx(self.store, self.config, self.now().timestamp(), embed)
 

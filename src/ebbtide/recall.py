@@ -44,7 +44,7 @@ import numpy as np
 
 from . import scoring, text
 from .config import DAY, Config
-from .embed import Embedder
+from .embed import Embedder, query_embedding
 from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
 from .model import Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
@@ -111,7 +111,7 @@ def recall(
     spoke in the memory (person nodes with role speaker)."""
     # The model runs outside the GIL: the query is embedded while its words are searched.
     vector = (
-        (embedder.name, _EMBEDDING.submit(embedder.embed, [query]))
+        (embedder.name, _EMBEDDING.submit(query_embedding(embedder), [query]))
         if embedder is not None
         else None
     )

@@ -6,9 +6,10 @@
 ...     vectors = embedder.embed(["a note", "another note"])   # (2, embedder.dim) float32
 
 Providers load lazily; ``embedder.name`` is the model identity to store next to
-every vector.
+every vector. An embedder of your own (``name``, ``dim``, ``embed``; optionally
+``embed_query`` for the search query) can be passed to ``open_memory(embeddings=…)``.
 """
 
-from .base import Embedder, EmbeddingUnavailable, get_embedder, local_available
+from .base import Embedder, EmbeddingUnavailable, get_embedder, local_available, query_embedding
 
-__all__ = ["Embedder", "EmbeddingUnavailable", "get_embedder", "local_available"]
+__all__ = ["Embedder", "EmbeddingUnavailable", "get_embedder", "local_available", "query_embedding"]

@@ -28,7 +28,7 @@ import functools
 import importlib.util
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -47,6 +47,7 @@ __all__ = [
     "get_embedder",
     "l2_normalise",
     "local_available",
+    "query_embedding",
 ]
 
 log = logging.getLogger("ebbtide.embed")
@@ -80,6 +81,13 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """float32 array of shape ``(len(texts), dim)`` with L2-normalised rows."""
         ...
+
+
+def query_embedding(embedder: Embedder) -> Callable[[Sequence[str]], np.ndarray]:
+    """What embeds a search query: the embedder's ``embed_query`` when it has one (models
+    trained to read questions apart, e5's "query: "), else ``embed``."""
+    own = getattr(embedder, "embed_query", None)
+    return own if callable(own) else embedder.embed
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:
