@@ -528,3 +528,12 @@ def test_a_memory_takes_an_embedder_of_ones_own_and_reads_queries_with_its_embed
         assert hits[0].why.lists == {"vector": 1}
         assert memory.stats().vectors_missing == 0
     assert own.queries == ["car"]
+
+
+@pytest.mark.parametrize("bad", [5, object(), np.zeros(3)])
+def test_a_memory_refuses_an_embeddings_setting_that_is_no_embedder(bad):
+    from ebbtide import open_memory
+
+    with pytest.raises(ValidationError) as err:
+        open_memory(":memory:", embeddings=bad)
+    assert err.value.field == "embeddings" and "name, dim and embed" in str(err.value)

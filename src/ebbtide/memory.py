@@ -1139,8 +1139,14 @@ def open_memory(
     chosen: Embedder | None
     if embeddings is None or isinstance(embeddings, str):
         chosen = get_embedder(embeddings)
-    else:
+    elif all(hasattr(embeddings, a) for a in ("name", "dim")) and callable(
+        getattr(embeddings, "embed", None)
+    ):
         chosen = embeddings
+    else:
+        raise ValidationError(
+            "embeddings", "must be local, http, none or an embedder (with name, dim and embed)"
+        )
     if extraction is not None:
         validate.one_of("extraction", extraction, ("rules", "llm"))
     extractor = None if extraction == "rules" else get_extractor()
