@@ -270,6 +270,35 @@ def test_settings_from_a_mapping(fake):
     assert get_embedder(environ={"EBBTIDE_EMBEDDINGS": "none"}) is None
 
 
+def test_a_model_that_reads_questions_apart_gets_its_words_before_each_text(fake):
+    from ebbtide import open_memory
+
+    env = {
+        "EBBTIDE_EMBEDDINGS": "http",
+        "EBBTIDE_EMBED_URL": fake.url,
+        "EBBTIDE_EMBED_MODEL": "e5-small-v2",
+        "EBBTIDE_EMBED_QUERY_PREFIX": "query:",
+        "EBBTIDE_EMBED_PASSAGE_PREFIX": "passage: ",
+    }
+    emb = get_embedder(environ=env)
+    assert emb.name == "http:e5-small-v2 passage:"  # stored vectors depend on it
+    with open_memory(":memory:", embeddings=emb) as memory:
+        memory.remember("Ana moved the backups to hourly")
+        memory.recall("when do backups run?", touch=False)
+    sent = [t for r in fake.requests for t in r["body"]["input"]]
+    assert "passage: Ana moved the backups to hourly" in sent
+    assert sent[-1] == "query: when do backups run?"
+    assert not any(t.startswith("passage: query:") for t in sent)
+
+
+def test_a_prefix_for_the_local_model_is_refused():
+    with pytest.raises(ValidationError) as err:
+        get_embedder(
+            environ={"EBBTIDE_EMBEDDINGS": "local", "EBBTIDE_EMBED_QUERY_PREFIX": "query:"}
+        )
+    assert err.value.field == "EBBTIDE_EMBED_QUERY_PREFIX" and "http" in str(err.value)
+
+
 def test_http_dim_is_probed_once(fake):
     emb = HttpEmbedder(fake.url, "m")
     assert emb.dim == FakeOpenAI.DIM and emb.dim == FakeOpenAI.DIM

@@ -16,6 +16,10 @@ environment                 keyword     meaning
 ``EBBTIDE_EMBED_MODEL``     ``model``   http: the model name the server expects
                                         (required). local: ``minilm-l6-v2-int8``
                                         (the default and only choice).
+``EBBTIDE_EMBED_QUERY_      ``query_    http: a word the model wants before a search
+PREFIX``                    prefix``    query (e5: ``query:``; nomic: ``search_query:``).
+``EBBTIDE_EMBED_PASSAGE_    ``passage_  http: a word it wants before stored text (e5:
+PREFIX``                    prefix``    ``passage:``); part of the vectors' model name.
 ==========================  ==========  =================================================
 
 Keyword-only tuning: ``batch_size``, ``timeout``, ``max_retries``, ``dim`` (http);
@@ -39,6 +43,8 @@ __all__ = [
     "ENV_KEY",
     "ENV_KIND",
     "ENV_MODEL",
+    "ENV_PASSAGE_PREFIX",
+    "ENV_QUERY_PREFIX",
     "ENV_URL",
     "KINDS",
     "Embedder",
@@ -56,9 +62,17 @@ ENV_KIND = "EBBTIDE_EMBEDDINGS"
 ENV_URL = "EBBTIDE_EMBED_URL"
 ENV_KEY = "EBBTIDE_EMBED_KEY"
 ENV_MODEL = "EBBTIDE_EMBED_MODEL"
+ENV_QUERY_PREFIX = "EBBTIDE_EMBED_QUERY_PREFIX"
+ENV_PASSAGE_PREFIX = "EBBTIDE_EMBED_PASSAGE_PREFIX"
 KINDS = ("local", "http", "none")
 
-_ENV_OF = {"url": ENV_URL, "key": ENV_KEY, "model": ENV_MODEL}
+_ENV_OF = {
+    "url": ENV_URL,
+    "key": ENV_KEY,
+    "model": ENV_MODEL,
+    "query_prefix": ENV_QUERY_PREFIX,
+    "passage_prefix": ENV_PASSAGE_PREFIX,
+}
 _TUNING = {
     "local": {"batch_size", "cache_size", "threads", "int8"},
     "http": {"batch_size", "timeout", "max_retries", "dim"},
@@ -155,6 +169,7 @@ def get_embedder(kind: str | None = None, **settings: Any) -> Embedder | None:
     url = _setting(settings, env, "url")
     key = _setting(settings, env, "key")
     model = _setting(settings, env, "model")
+    prefixes = {name: _setting(settings, env, name) for name in ("query_prefix", "passage_prefix")}
 
     if not chosen:
         if url is not None:
@@ -176,10 +191,15 @@ def get_embedder(kind: str | None = None, **settings: Any) -> Embedder | None:
     if chosen == "none":
         return None
     if chosen == "local":
+        given = [name for name, v in prefixes.items() if v is not None]
+        if given:
+            raise ValidationError(
+                _ENV_OF[given[0]], "applies to http embeddings only (the local model takes none)"
+            )
         return _shared_local(model, tuple(sorted(settings.items())))
     from .http import HttpEmbedder
 
-    return HttpEmbedder(url, model, key=key, **settings)
+    return HttpEmbedder(url, model, key=key, **prefixes, **settings)
 
 
 @functools.lru_cache(maxsize=4)

@@ -49,6 +49,13 @@ class HttpEmbedder:
 
     ``dim`` is learned from the first answer (or checked against ``dim=`` if
     given); reading it before any :meth:`embed` asks the server once.
+
+    Models trained to read questions apart want a word before each text: e5's
+    ``query:`` and ``passage:``, nomic's ``search_query:`` and ``search_document:``.
+    ``query_prefix`` goes before a search query (:meth:`embed_query`),
+    ``passage_prefix`` before everything stored, each joined to the text by one
+    space. The passage prefix changes every stored vector, so it is part of
+    ``name``; the query prefix is not.
     """
 
     def __init__(
@@ -61,6 +68,8 @@ class HttpEmbedder:
         timeout: float = 30.0,
         max_retries: int = 2,
         dim: int | None = None,
+        query_prefix: str | None = None,
+        passage_prefix: str | None = None,
     ) -> None:
         if not url:
             raise ValidationError(
@@ -76,7 +85,9 @@ class HttpEmbedder:
             )
         self.url = endpoint_url(url)
         self.model = model
-        self.name = f"http:{model}"
+        self.query_prefix = _prefix("query_prefix", query_prefix)
+        self.passage_prefix = _prefix("passage_prefix", passage_prefix)
+        self.name = f"http:{model}" + (f" {self.passage_prefix}" if self.passage_prefix else "")
         self._key = key
         self.batch_size = check_number("batch_size", batch_size, int, 1)
         self.timeout = float(check_number("timeout", timeout, (int, float), 0.001))
@@ -96,7 +107,12 @@ class HttpEmbedder:
         return self._dim
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = check_texts(texts)
+        return self._embed(_prefixed(self.passage_prefix, check_texts(texts)))
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(_prefixed(self.query_prefix, check_texts(texts)))
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         parts = [
@@ -156,6 +172,18 @@ class HttpEmbedder:
         if got != self._dim:
             raise bad(f"{got} dimensions, expected {self._dim} (model {self.model!r})")
         return l2_normalise(vectors)
+
+
+def _prefix(name: str, value: str | None) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationError(name, f"must be text (got {type(value).__name__})")
+    return value.strip()
+
+
+def _prefixed(prefix: str, texts: list[str]) -> list[str]:
+    return [f"{prefix} {t}" for t in texts] if prefix else texts
 
 
 def _vector(value: Any) -> np.ndarray:
