@@ -129,3 +129,57 @@ def test_reembed_fills_in_vectors_for_nodes_stored_without_embeddings(tmp_path, 
     with open_memory(store) as m:
         hit = m.recall("what pet does Caroline have?").hits[0]
         assert "vector" in hit.why.lists
+
+
+def test_remember_then_recall_from_the_shell(tmp_path, capsys):
+    store = str(tmp_path / "s.db")
+    assert (
+        main(
+            [
+                "remember",
+                "Kafka upkeep cost two engineers a week",
+                "--kind",
+                "lesson",
+                "--store",
+                store,
+            ]
+        )
+        == 0
+    )
+    assert "lesson" in capsys.readouterr().out
+    assert main(["remember", "Lunch is at noon on Fridays", "--store", store]) == 0
+    capsys.readouterr()
+
+    assert main(["recall", "what did Kafka cost us?", "--store", store]) == 0
+    shown = capsys.readouterr().out
+    assert "Kafka upkeep cost two engineers" in shown
+    assert "text #1" in shown, "each hit says which lists found it"
+
+    assert main(["recall", "Kafka", "--kind", "note", "--json", "--store", store]) == 0
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    assert [h["node"]["kind"] for h in hits] == ["note"] * len(hits)
+
+
+def test_a_look_from_the_shell_is_not_a_use_unless_asked(tmp_path, capsys):
+    store = str(tmp_path / "t.db")
+    with open_memory(store) as m:
+        ident = m.remember("The staging database is restored every Monday").id
+
+    def reads() -> int:
+        with open_memory(store) as m:
+            return m.get(ident).read_count
+
+    assert main(["recall", "staging database restore", "--store", store]) == 0
+    assert reads() == 0
+    assert main(["recall", "staging database restore", "--touch", "--store", store]) == 0
+    assert reads() == 1
+
+
+def test_bad_input_from_the_shell_names_the_field_and_stores_nothing(tmp_path, capsys):
+    store = str(tmp_path / "u.db")
+    assert main(["remember", "anything", "--kind", "rumour", "--store", store]) == 2
+    assert "kind" in capsys.readouterr().err
+    assert main(["recall", "anything", "-k", "0", "--store", store]) == 2
+    assert "k: must be between 1 and 200" in capsys.readouterr().err
+    with open_memory(store) as m:
+        assert m.stats().nodes == 0

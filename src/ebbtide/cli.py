@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from . import __version__
 from .bench_locomo import add_arguments as add_locomo_arguments
@@ -20,6 +21,7 @@ from .clientconfig import CLIENTS, snippet
 from .config import default_store_url
 from .errors import EbbtideError
 from .memory import open_memory
+from .model import RecallHit
 from .text import shorten
 
 console = Console()
@@ -101,12 +103,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
         console.print('recall("what did we decide for order events?"):')
         for hit in demo.recall.hits:
-            lists = ", ".join(f"{k} #{v}" for k, v in hit.why.lists.items())
-            via = f" via {hit.why.via[0].relation}" if hit.why.via else ""
-            console.print(
-                f"  {hit.score:.4f}  {shorten(hit.node.text, 56)}  [dim]({lists}; {hit.why.origin}"
-                f"{via}; {hit.why.tier})[/]"
-            )
+            console.print(f"  {hit.score:.4f}  {shorten(hit.node.text, 56)}  [dim]({_why(hit)})[/]")
     console.rule("Plug ebbtide into your MCP client")
     for client in CLIENTS:
         console.print(snippet(client), highlight=False, markup=False)
@@ -114,6 +111,54 @@ def cmd_demo(args: argparse.Namespace) -> int:
     console.print(
         f"The demo store is kept at {path}; your own memory defaults to {default_store_url()}."
     )
+    return 0
+
+
+def _why(hit: RecallHit) -> str:
+    """Which lists found a hit and at what rank, seed or hop (via which link), and its tier."""
+    lists = ", ".join(f"{k} #{v}" for k, v in hit.why.lists.items())
+    via = f" via {hit.why.via[0].relation}" if hit.why.via else ""
+    return f"{lists}; {hit.why.origin}{via}; {hit.why.tier}"
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        result = memory.recall(
+            args.query,
+            k=args.k,
+            kinds=args.kind,
+            scope=args.scope,
+            include_cold=args.include_cold,
+            touch=args.touch,
+        )
+    if args.json:
+        _print_json(result)
+        return 0
+    if result.degraded:
+        err.print(f"[yellow]degraded[/] {result.degraded}")
+    if not result.hits:
+        console.print(f"nothing found for {args.query!r}")
+        return 0
+    # A hit per paragraph, not a table: texts are long and terminals narrow.
+    for i, hit in enumerate(result.hits, 1):
+        node = hit.node
+        console.print(f"{i:>2}. {hit.score:.4f}  {node.kind}  {node.id}", highlight=False)
+        console.print(Text(f"    {shorten(node.text, 300)}"))
+        sources = f"; sources {', '.join(node.sources[:5])}" if node.sources else ""
+        more = " …" if len(node.sources) > 5 else ""
+        console.print(Text(f"    {_why(hit)}{sources}{more}", style="dim"))
+    return 0
+
+
+def cmd_remember(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        node = memory.remember(args.text, args.kind, pinned=args.pin, scope=args.scope)
+    if args.json:
+        _print_json(node)
+    else:
+        from .server.render import summary
+
+        console.print(summary(node), highlight=False, markup=False)
     return 0
 
 
@@ -276,6 +321,24 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", parents=[common], help="narrated demo, then client setup").set_defaults(
         fn=cmd_demo
     )
+    p = sub.add_parser("recall", parents=[common], help="what the memory finds for a query")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=10, help="how many hits (1-200, default 10)")
+    p.add_argument("--kind", action="append", help="only this kind (repeatable)")
+    p.add_argument("--scope", default=None, help="only this scope")
+    p.add_argument("--include-cold", action="store_true", help="cold and frozen knowledge too")
+    p.add_argument(
+        "--touch",
+        action="store_true",
+        help="count this recall as a use (an agent's recall does; a look from the shell, not)",
+    )
+    p.set_defaults(fn=cmd_recall)
+    p = sub.add_parser("remember", parents=[common], help="store one piece of knowledge")
+    p.add_argument("text")
+    p.add_argument("--kind", default="note", help="fact, note, decision, lesson, … (default note)")
+    p.add_argument("--pin", action="store_true", help="never decays or archives")
+    p.add_argument("--scope", default="default")
+    p.set_defaults(fn=cmd_remember)
     sub.add_parser("maintain", parents=[common], help="re-tier and archive now").set_defaults(
         fn=cmd_maintain
     )
