@@ -183,3 +183,23 @@ def test_bad_input_from_the_shell_names_the_field_and_stores_nothing(tmp_path, c
     assert "k: must be between 1 and 200" in capsys.readouterr().err
     with open_memory(store) as m:
         assert m.stats().nodes == 0
+
+
+def test_trace_from_the_shell_walks_a_recorded_chain_root_first(tmp_path, capsys):
+    store = str(tmp_path / "c.db")
+    with open_memory(store) as m:
+        m.record_decision("Skipped the load test before the sale", "Checkout outage", "caused")
+        m.record_decision("Checkout outage", "Escalation from Acme Retail", "caused")
+
+    assert main(["trace", "the Acme escalation", "--store", store]) == 0
+    lines = [x.strip() for x in capsys.readouterr().out.splitlines()]
+    root = lines.index("Skipped the load test before the sale")
+    assert lines[root + 1 : root + 3] == [
+        "-caused-> Checkout outage",
+        "-caused-> Escalation from Acme Retail",
+    ]
+
+    assert main(["trace", "a meteor strike", "--store", store]) == 0
+    assert "no recorded chain" in capsys.readouterr().out
+    assert main(["trace", "the Acme escalation", "--depth", "0", "--store", store]) == 2
+    assert "max_depth" in capsys.readouterr().err

@@ -150,6 +150,31 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_trace(args: argparse.Namespace) -> int:
+    with open_memory(args.store) as memory:
+        result = memory.trace_cause_chain(args.outcome, max_depth=args.depth, limit=args.limit)
+    if args.json:
+        _print_json(result)
+        return 0
+    if not result.chains:
+        matched = "; ".join(shorten(n.text, 50) for n in result.matched[:3])
+        console.print(
+            f"no recorded chain leads to {args.outcome!r}"
+            + (f" (matched: {matched})" if matched else " (no outcome matched)"),
+            highlight=False,
+            markup=False,
+        )
+        return 0
+    for i, chain in enumerate(result.chains, 1):
+        console.print(
+            f"{i}. confidence {chain.confidence:.2f}, score {chain.score:.3f}", highlight=False
+        )
+        console.print(Text(f"    {shorten(chain.steps[0].decision, 100)}"))
+        for step in chain.steps:
+            console.print(Text(f"      -{step.relation}-> {shorten(step.outcome, 100)}"))
+    return 0
+
+
 def cmd_remember(args: argparse.Namespace) -> int:
     with open_memory(args.store) as memory:
         node = memory.remember(args.text, args.kind, pinned=args.pin, scope=args.scope)
@@ -333,6 +358,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="count this recall as a use (an agent's recall does; a look from the shell, not)",
     )
     p.set_defaults(fn=cmd_recall)
+    p = sub.add_parser(
+        "trace", parents=[common], help="the recorded chains of causes that led to an outcome"
+    )
+    p.add_argument("outcome", help="the outcome, in words (it is matched like a recall)")
+    p.add_argument("--depth", type=int, default=3, help="most links in a chain (1-10, default 3)")
+    p.add_argument("--limit", type=int, default=5, help="most chains shown (default 5)")
+    p.set_defaults(fn=cmd_trace)
     p = sub.add_parser("remember", parents=[common], help="store one piece of knowledge")
     p.add_argument("text")
     p.add_argument("--kind", default="note", help="fact, note, decision, lesson, … (default note)")
