@@ -137,7 +137,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
     if result.degraded:
         err.print(f"[yellow]degraded[/] {result.degraded}")
     if not result.hits:
-        console.print(f"nothing found for {args.query!r}")
+        console.print(f"nothing found for {args.query!r}", highlight=False, markup=False)
         return 0
     # A hit per paragraph, not a table: texts are long and terminals narrow.
     for i, hit in enumerate(result.hits, 1):
