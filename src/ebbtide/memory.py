@@ -16,7 +16,7 @@ from . import causal, extract, predictions, sameness, scoring, transcript, valid
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
-from .embed import Embedder, get_embedder
+from .embed import Embedder, resolve_embedder
 from .embed.context import item_vectors
 from .errors import (
     EbbtideError,
@@ -1136,17 +1136,7 @@ def open_memory(
     by default an LLM adds to the rules when `EBBTIDE_EXTRACT_URL` is set.
     """
     config = config or Config.from_env()
-    chosen: Embedder | None
-    if embeddings is None or isinstance(embeddings, str):
-        chosen = get_embedder(embeddings)
-    elif all(hasattr(embeddings, a) for a in ("name", "dim")) and callable(
-        getattr(embeddings, "embed", None)
-    ):
-        chosen = embeddings
-    else:
-        raise ValidationError(
-            "embeddings", "must be local, http, none or an embedder (with name, dim and embed)"
-        )
+    chosen = resolve_embedder(embeddings)
     if extraction is not None:
         validate.one_of("extraction", extraction, ("rules", "llm"))
     extractor = None if extraction == "rules" else get_extractor()

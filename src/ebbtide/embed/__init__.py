@@ -10,6 +10,20 @@ every vector. An embedder of your own (``name``, ``dim``, ``embed``; optionally
 ``embed_query`` for the search query) can be passed to ``open_memory(embeddings=…)``.
 """
 
-from .base import Embedder, EmbeddingUnavailable, get_embedder, local_available, query_embedding
+from .base import (
+    Embedder,
+    EmbeddingUnavailable,
+    get_embedder,
+    local_available,
+    query_embedding,
+    resolve_embedder,
+)
 
-__all__ = ["Embedder", "EmbeddingUnavailable", "get_embedder", "local_available", "query_embedding"]
+__all__ = [
+    "Embedder",
+    "EmbeddingUnavailable",
+    "get_embedder",
+    "local_available",
+    "query_embedding",
+    "resolve_embedder",
+]

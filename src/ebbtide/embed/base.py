@@ -54,6 +54,7 @@ __all__ = [
     "l2_normalise",
     "local_available",
     "query_embedding",
+    "resolve_embedder",
 ]
 
 log = logging.getLogger("ebbtide.embed")
@@ -144,6 +145,20 @@ def _setting(settings: dict[str, Any], env: Mapping[str, str], key: str) -> str 
         return None
     value = str(value).strip()
     return value or None
+
+
+def resolve_embedder(embeddings: str | Embedder | None) -> Embedder | None:
+    """An embedder from a kind (local, http, none; None reads the environment), or one of
+    the caller's own, checked for what recall and storage call on it."""
+    if embeddings is None or isinstance(embeddings, str):
+        return get_embedder(embeddings)
+    if all(hasattr(embeddings, a) for a in ("name", "dim")) and callable(
+        getattr(embeddings, "embed", None)
+    ):
+        return embeddings
+    raise ValidationError(
+        "embeddings", "must be local, http, none or an embedder (with name, dim and embed)"
+    )
 
 
 def get_embedder(kind: str | None = None, **settings: Any) -> Embedder | None:
