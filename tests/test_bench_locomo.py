@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ebbtide.bench_locomo import KS, METRICS, load, normalise_evidence, score
+from ebbtide.bench_locomo import KS, METRICS, load, machine, normalise_evidence, score
 from ebbtide.cli import main
 from ebbtide.errors import ValidationError
 
@@ -184,6 +184,26 @@ def test_the_command_prints_a_table_without_json(locomo_file, capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "LoCoMo retrieval: 1 conversations" in out and "query_p50_ms" in out
+    # Runs on other CPUs round the model's vectors otherwise, so the table says which one.
+    assert "machine: " in out and "int8 path " in out
+
+
+@pytest.mark.parametrize(
+    ("cpuinfo", "cpu", "path"),
+    [
+        ("model name\t: AMD EPYC\nflags\t\t: fpu sse2 avx2 avx512bw avx512_vnni\n",
+         "AMD EPYC", "avx512_vnni"),
+        ("model name\t: Intel Core i7-8550U\nflags\t\t: fpu sse2 avx avx2 fma\n",
+         "Intel Core i7-8550U", "avx2"),
+        ("processor\t: 0\nFeatures\t: fp asimd asimddp\n", None, "asimddp"),
+        ("", None, "unknown"),
+    ],
+)  # fmt: skip
+def test_the_machine_is_named_by_cpu_and_the_int8_kernels_it_gets(cpuinfo, cpu, path):
+    m = machine(cpuinfo)
+    assert m["int8_path"] == path and m["cores"] >= 1
+    if cpu is not None:
+        assert m["cpu"] == cpu
 
 
 @pytest.mark.parametrize(

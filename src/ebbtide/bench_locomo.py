@@ -58,6 +58,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import re
 import sqlite3
 import statistics
@@ -374,6 +376,31 @@ class EbbtideSystem:
             self._tmp = None
 
 
+# Instruction sets onnxruntime picks its int8 products by, best first: they round differently,
+# so the local model's vectors, and with them a few near-tied ranks, differ between CPU kinds.
+_INT8_PATHS = ("avx512_vnni", "avx_vnni", "avx512bw", "avx2", "asimddp", "asimd")
+
+
+def machine(cpuinfo: str | None = None) -> dict[str, Any]:
+    """The CPU a run's figures come from: model, cores, and the int8 kernel family it gets."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
+        except OSError:
+            cpuinfo = ""
+    fields: dict[str, str] = {}
+    for line in cpuinfo.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            fields.setdefault(key.strip().lower(), value.strip())
+    flags = set(fields.get("flags", fields.get("features", "")).split())
+    return {
+        "cpu": fields.get("model name") or platform.processor() or platform.machine() or "unknown",
+        "cores": os.cpu_count() or 1,
+        "int8_path": next((f for f in _INT8_PATHS if f in flags), "unknown"),
+    }
+
+
 def _file_safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
 
@@ -581,6 +608,7 @@ def run(
             "ks": list(KS),
         },
         "systems": {name: tallies[name].summary() for name in systems},
+        "machine": machine(),
     }
 
 
@@ -591,6 +619,7 @@ def render(report: dict[str, Any]) -> str:
         f"({', '.join(d['conversations'])}), {d['turns']} turns, {d['questions']} questions "
         f"(categories 1-4; {d['skipped_no_evidence']} skipped without valid evidence); "
         f"ebbtide embeddings: {report['settings']['embeddings']}",
+        "machine: {cpu}, {cores} cores, int8 path {int8_path}".format(**report["machine"]),
         "",
     ]
     rows = [
