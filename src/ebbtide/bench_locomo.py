@@ -328,7 +328,7 @@ class EbbtideSystem:
 
         if self.stores is not None:
             self.stores.mkdir(parents=True, exist_ok=True)
-            path = self.stores / f"{conv.sample_id}-{self.label}.db"
+            path = self.store_path(conv)
             done = self.stores / f"{path.name}.complete"
             if not done.exists():  # an interrupted ingest is started again
                 for old in self.stores.glob(f"{path.name}*"):
@@ -344,6 +344,11 @@ class EbbtideSystem:
             str(Path(self._tmp.name) / "memory.db"), embeddings=self.embeddings, extraction="rules"
         )
         return self._store(conv)
+
+    def store_path(self, conv: Conversation) -> Path:
+        """Where `stores` keeps this conversation's memory (one file per model)."""
+        assert self.stores is not None
+        return self.stores / f"{conv.sample_id}-{self.label}.db"
 
     def _store(self, conv: Conversation) -> float:
         if self.memory.embedder is not None:
