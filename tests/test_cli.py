@@ -160,6 +160,21 @@ def test_remember_then_recall_from_the_shell(tmp_path, capsys):
     assert [h["node"]["kind"] for h in hits] == ["note"] * len(hits)
 
 
+def test_a_long_hit_wraps_under_its_indent(tmp_path, capsys):
+    store = str(tmp_path / "w.db")
+    long = (
+        "We moved the billing queue from RabbitMQ to SQS because RabbitMQ kept losing messages"
+        " during failovers, and the on-call rotation could no longer absorb the manual replays"
+    )
+    with open_memory(store) as m:
+        m.remember(long)
+    assert main(["recall", "why did billing move to SQS?", "-k", "1", "--store", store]) == 0
+    body = capsys.readouterr().out.splitlines()[1:]
+    assert len(body) >= 3, "the text wraps over more than one line, then the why line"
+    assert all(line.startswith("    ") and not line.endswith(" ") for line in body)
+    assert " ".join(line.strip() for line in body).startswith(long)
+
+
 def test_a_look_from_the_shell_is_not_a_use_unless_asked(tmp_path, capsys):
     store = str(tmp_path / "t.db")
     with open_memory(store) as m:

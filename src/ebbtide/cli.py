@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import tempfile
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -143,11 +144,18 @@ def cmd_recall(args: argparse.Namespace) -> int:
     for i, hit in enumerate(result.hits, 1):
         node = hit.node
         console.print(f"{i:>2}. {hit.score:.4f}  {node.kind}  {node.id}", highlight=False)
-        console.print(Text(f"    {shorten(node.text, 300)}"))
         sources = f"; sources {', '.join(node.sources[:5])}" if node.sources else ""
         more = " …" if len(node.sources) > 5 else ""
-        console.print(Text(f"    {_why(hit)}{sources}{more}", style="dim"))
+        console.print(Text(_indented(shorten(node.text, 300))))
+        console.print(Text(_indented(f"{_why(hit)}{sources}{more}"), style="dim"))
     return 0
+
+
+def _indented(text: str) -> str:
+    """Wrapped to the terminal under a four-space indent, so a long hit reads as one block."""
+    return textwrap.fill(
+        text, max(40, console.width), initial_indent="    ", subsequent_indent="    "
+    )
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
