@@ -1,6 +1,8 @@
-"""The demo's story holds: ranking, tiers and the review queue (not its printed text)."""
+"""The demo's story holds (ranking, tiers, the review queue) and a narrow terminal reads it."""
 
 from __future__ import annotations
+
+import re
 
 from ebbtide import ManualClock, open_memory
 from ebbtide.cli import main
@@ -31,3 +33,15 @@ def test_demo_command_runs_and_ends_with_client_setup(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "mcpServers" in out and "claude mcp add ebbtide" in out
     assert "[mcp_servers.ebbtide]" in out
+
+
+def test_demo_reads_in_an_80_column_terminal(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("ebbtide.cli.console.width", 80)
+    assert main(["demo", "--store", str(tmp_path / "d.db")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # Each item waiting for review is one line: its id, then its text.
+    item = re.compile(r"\s+note_\w+\s+Old VPN setup steps for the 2025 laptops")
+    assert any(item.fullmatch(x) for x in lines)
+    # Each recall hit is its text, then why it was found on a line of its own.
+    top = next(i for i, x in enumerate(lines) if "Decision: move order events to the managed" in x)
+    assert re.fullmatch(r"\s+text #\d, vector #\d, graph #\d; seed; hot", lines[top + 1])

@@ -60,16 +60,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with open_memory(path, clock=clock, extraction="rules") as memory:
         console.rule("[bold]ebbtide demo[/]: a team's memory over five months")
         console.print(f"Embedded store: [cyan]{memory.store.url}[/] (SQLite, WAL, FTS5)\n")
+        # Paragraphs without line breaks of their own: the console wraps them to its width.
         console.print(
-            "January. The platform team decides to run its own Kafka cluster for order events.\n"
-            "The decision is linked to 11 things: four people, the project, the client, a\n"
-            "meeting and four notes. Six throwaway notes are written and never read again, and\n"
-            "the on-call policy is pinned.\n"
+            "January. The platform team decides to run its own Kafka cluster for order events."
+            " The decision is linked to 11 things: four people, the project, the client, a"
+            " meeting and four notes. Six throwaway notes are written and never read again, and"
+            " the on-call policy is pinned.\n"
         )
         console.print(
-            f"{STALE_DAYS - 2} days pass. In late May a weekend outage is recorded as the outcome\n"
-            "of keeping Kafka, and the team decides to move to a managed queue: a fresh\n"
-            "decision with only four links. Two days later, maintenance runs.\n"
+            f"{STALE_DAYS - 2} days pass. In late May a weekend outage is recorded as the outcome"
+            " of keeping Kafka, and the team decides to move to a managed queue: a fresh"
+            " decision with only four links. Two days later, maintenance runs.\n"
         )
         demo = build_demo(memory, clock)
         table = Table(title="Decisions ranked by recency-weighted link strength")
@@ -92,19 +93,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
         console.print(
             f"Maintenance: {rep.nodes} nodes -> "
             + ", ".join(f"{k} {v}" for k, v in rep.tiers.items())
-            + f"; {len(rep.archived)} archived, {rep.pending_review} waiting for a person's review:"
+            + f".\n{len(rep.archived)} archived, {rep.pending_review} waiting for a person's"
+            " review:"
         )
+        # Grouped by reason, one short line an item, so it reads in an 80-column terminal.
+        by_reason: dict[str, list[str]] = {}
         for item in memory.review_queue().items:
-            console.print(
-                f"  - [dim]{item.node.id}[/] {shorten(item.node.text, 60)} ({item.reason})"
-            )
+            line = f"    [dim]{item.node.id}[/]  {shorten(item.node.text, 48)}"
+            by_reason.setdefault(item.reason, []).append(line)
+        for reason, lines in by_reason.items():
+            console.print(f"  {reason}:", highlight=False)
+            console.print("\n".join(lines), highlight=False)
         console.print(
             f"The pinned on-call policy stays [bold]{demo.pinned_note.tier}[/] although nobody read"
-            " it. Nothing is deleted until a person runs `ebbtide review approve`.\n"
+            " it.\nNothing is deleted until a person runs `ebbtide review approve`.\n"
         )
         console.print('recall("what did we decide for order events?"):')
         for hit in demo.recall.hits:
-            console.print(f"  {hit.score:.4f}  {shorten(hit.node.text, 56)}  [dim]({_why(hit)})[/]")
+            console.print(f"  {hit.score:.4f}  {shorten(hit.node.text, 66)}", highlight=False)
+            console.print(f"          [dim]{_why(hit)}[/]", highlight=False)
     console.rule("Plug ebbtide into your MCP client")
     for client in CLIENTS:
         console.print(snippet(client), highlight=False, markup=False)
