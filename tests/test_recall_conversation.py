@@ -204,6 +204,30 @@ def test_the_other_speakers_reply_to_a_better_hit_counts_less_unless_that_hit_as
     assert found == replies and repeats == {}
 
 
+def test_a_long_message_that_asks_after_the_part_kept_of_it_still_gets_its_answer():
+    long = "Ana: " + "We swam in the lake all afternoon and the water was warm. " * 8
+    asked = long + "Did yours swim too?"
+    with open_memory(":memory:", embeddings="none") as memory:
+        memory.remember(
+            messages=[
+                {"id": "m1", "speaker": "Ana", "text": asked.removeprefix("Ana: ")},
+                {"id": "m2", "speaker": "Bo", "text": "Mine swam in the lake every day."},
+            ]
+        )
+        first = next(
+            n for n in memory.store.iter_nodes() if n.kind != "person" and n.sources == ["m1"]
+        )
+    assert "?" not in first.attributes["message"], "the question is past the part kept"
+    assert first.attributes["asks"] is True
+    # Bo's reply answers it, so it keeps its whole score.
+    reply = said("m2", "Bo: Mine swam in the lake every day.", first.attributes["message"])
+    nodes = {first.id: first, "m2": reply}
+    scored, _, found = _repeats_discounted(
+        [(1.0, first.id), (0.9, "m2")], nodes, k=2, speaker="Ana"
+    )
+    assert found == {} and scored == [(1.0, first.id), (0.9, "m2")]
+
+
 def test_a_question_naming_nobody_discounts_no_reply():
     nodes = {
         "m1": said("m1", "Ana: We swam in the lake."),

@@ -972,7 +972,10 @@ def said_in(messages: Sequence[Message], k: int, date: datetime | None) -> dict[
     the one before. What the item was said in, and what that answered: "It's a mix of drama
     and romance!" is about the screenplay the message before asked of (see embed/context.py)."""
     msg = messages[k]
-    attributes: dict[str, Any] = {"speaker": msg.speaker, "message": msg.said()[:CONTEXT_CHARS]}
+    whole = msg.said()
+    attributes: dict[str, Any] = {"speaker": msg.speaker, "message": whole[:CONTEXT_CHARS]}
+    if "?" in whole:  # kept apart: the question may come after the part kept of the message
+        attributes["asks"] = True
     if k > 0:
         attributes["in_reply_to"] = messages[k - 1].said()[:CONTEXT_CHARS]
     ref = msg.time or date

@@ -454,7 +454,7 @@ def _repeats_discounted(
             replies[ident] = said_in[answered]
         for s in sources:
             told_by.setdefault(s, ident)
-        if isinstance(message, str) and "?" not in message:
+        if isinstance(message, str) and not (node.attributes.get("asks") or "?" in message):
             said_in.setdefault(message, ident)
         out.append((score, ident))
     return _best_first(out)[:k], repeats, replies
