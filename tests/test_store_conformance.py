@@ -132,6 +132,21 @@ def test_time_search_finds_what_was_told_of_or_said_in_a_window(store):
     assert "said" not in {i for i, _ in store.time_search(*week, 10, SearchFilter())}
 
 
+def test_the_first_span_anything_is_dated_in_is_found_in_one_call(store):
+    junes = [
+        (datetime(y, 6, 1, tzinfo=UTC), datetime(y, 7, 1, tzinfo=UTC))
+        for y in (2026, 2025, 2024, 2023)
+    ]
+    assert store.first_dated(junes, SearchFilter()) is None
+    store.add_node(node("camp", "camping", attributes={"said_at": "2024-06-12T10:00:00+00:00"}))
+    store.add_node(node("hike", "hiking", attributes={"when": "2023-06-20T00:00:00+00:00"}))
+    store.add_node(node("cold", "lake", tier="cold", attributes={"when": "2025-06-02T00:00:00Z"}))
+    assert store.first_dated(junes, SearchFilter()) == 2
+    assert store.first_dated(junes, SearchFilter(include_cold=True)) == 1
+    assert store.first_dated(junes[3:], SearchFilter()) == 0
+    assert store.first_dated([], SearchFilter()) is None
+
+
 def test_word_counts_cover_each_group_of_forms_up_to_the_cap_in_one_call(store):
     for i in range(5):
         store.add_node(node(f"d{i}", f"Deploy {i} rolled out behind a canary"))

@@ -475,11 +475,9 @@ def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> T
     """A date named without its year ("in June", "on Aug 15th") means the latest such date
     the memory holds anything from, up to YEARLESS_BACK years back; the most recent one when
     none holds anything."""
-    for back in range(YEARLESS_BACK + 1):
-        span = years_earlier(window, back)
-        if store.time_search(span.start, span.end, 1, flt):
-            return span
-    return window
+    spans = [years_earlier(window, back) for back in range(YEARLESS_BACK + 1)]
+    first = store.first_dated([(s.start, s.end) for s in spans], flt)
+    return window if first is None else spans[first]
 
 
 def _within(node: Node, window: TimeSpan) -> bool:

@@ -583,6 +583,12 @@ class KuzuStore:
     ) -> list[int]:
         return [self.index().holding_any(" ".join(g), cap, flt) for g in groups]
 
+    def first_dated(
+        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
+    ) -> int | None:
+        idx = self.index()  # in memory: a probe per span costs no query
+        return next((i for i, (a, b) in enumerate(spans) if idx.time_search(a, b, 1, flt)), None)
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         nodes = self.index().nodes
         return {i for i in ids if i in nodes and nodes[i].passes(flt)}

@@ -701,6 +701,24 @@ class Neo4jStore:
         )
         return [0 if q is None else int(next(counts)) for q in queries]
 
+    def first_dated(
+        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
+    ) -> int | None:
+        if not spans:
+            return None
+        cond, params = search_filter(flt)
+        told = "(n.told_from < $his[i] AND (n.told_to > $los[i] OR n.told_from >= $los[i]))"
+        said = "(n.said_from < $his[i] AND (n.said_to > $los[i] OR n.said_from >= $los[i]))"
+        found = self._list(
+            "UNWIND range(0, size($los) - 1) AS i WITH i WHERE EXISTS { "
+            f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ({told} OR {said}) }} "
+            "RETURN collect(i)",
+            los=[a.timestamp() for a, _ in spans],
+            his=[b.timestamp() for _, b in spans],
+            **params,
+        )
+        return min(found) if found else None
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = search_filter(flt)
         return set(

@@ -675,6 +675,12 @@ class SQLiteStore:
         )
         return [(i, at) for i, at in rows]
 
+    def first_dated(
+        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
+    ) -> int | None:
+        # In process, a probe per span costs no round trip.
+        return next((i for i, (a, b) in enumerate(spans) if self.time_search(a, b, 1, flt)), None)
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
         cond, params = self._filter_sql(flt)
         out: set[str] = set()
