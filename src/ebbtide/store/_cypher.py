@@ -94,6 +94,14 @@ def search_filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]
     return " AND ".join(where), params
 
 
+def dated_within(lo: str, hi: str) -> tuple[str, str]:
+    """Conditions on `n` for being told of, and said in, the window [lo, hi) (Cypher
+    expressions): a span that overlaps it, or an instant inside it."""
+    told = f"(n.told_from < {hi} AND (n.told_to > {lo} OR n.told_from >= {lo}))"
+    said = f"(n.said_from < {hi} AND (n.said_to > {lo} OR n.said_from >= {lo}))"
+    return told, said
+
+
 def vector_label(model: str, dim: int) -> tuple[str, str]:
     h = hashlib.sha1(model.encode()).hexdigest()[:12]
     return f"EbbVec_{h}_{dim}", f"ebbtide_vec_{h}_{dim}"

@@ -258,6 +258,7 @@ class Store(Protocol):
         """The index of the first of `spans` that a node passing `flt` tells of or was said in
         (as `time_search` matches), None when none is; one round trip for all of them."""
         ...
+
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]: ...
     def doc_frequencies(
         self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter

@@ -39,7 +39,14 @@ import numpy as np
 
 from ..errors import NotFound, StoreUnavailable
 from ..model import Edge, Node
-from ._cypher import SCHEMA, lucene_query, search_filter, tenant_token, vector_label
+from ._cypher import (
+    SCHEMA,
+    dated_within,
+    lucene_query,
+    search_filter,
+    tenant_token,
+    vector_label,
+)
 from ._neo4j_tx import ReplayMismatch, Tx, retryable, values
 from ._props import (
     Sequencer,
@@ -666,8 +673,7 @@ class Neo4jStore:
         # is matched and ordered on the server and only k rows come back; `rank_by_time` is
         # the same order, held together with this query by the conformance suite.
         cond, params = search_filter(flt)
-        told = "(n.told_from < $hi AND (n.told_to > $lo OR n.told_from >= $lo))"
-        said = "(n.said_from < $hi AND (n.said_to > $lo OR n.said_from >= $lo))"
+        told, said = dated_within("$lo", "$hi")
         found = self._list(
             f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ({told} OR {said}) "
             f"WITH n, CASE WHEN {told} THEN 0 ELSE 1 END AS o "
@@ -707,8 +713,7 @@ class Neo4jStore:
         if not spans:
             return None
         cond, params = search_filter(flt)
-        told = "(n.told_from < $his[i] AND (n.told_to > $los[i] OR n.told_from >= $los[i]))"
-        said = "(n.said_from < $his[i] AND (n.said_to > $los[i] OR n.said_from >= $los[i]))"
+        told, said = dated_within("$los[i]", "$his[i]")
         found = self._list(
             "UNWIND range(0, size($los) - 1) AS i WITH i WHERE EXISTS { "
             f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ({told} OR {said}) }} "
