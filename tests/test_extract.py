@@ -605,3 +605,33 @@ def test_parse_transcript_fails_only_with_validation_errors(value):
     for m in parsed:
         assert m.id and m.speaker and isinstance(m.text, str)
     json.dumps([m.id for m in parsed])
+
+
+def test_an_effect_that_names_an_earlier_outcome_is_that_outcome_full_stop_and_all():
+    ex = run(
+        "Ben: The cache flush slowed every query. That caused the outage.\n"
+        "Ana: A staged flush would have prevented the outage."
+    )
+    outage = find(ex, "outage", "outcome")
+    assert relations(ex, find(ex, "staged flush"), outage) == {"prevented"}
+
+
+def test_a_paragraph_no_one_is_named_as_saying_keeps_its_pronouns():
+    said = [
+        Message("notes.md", "", "We skipped the canary because the release was late."),
+        Message("notes.md", "", "I think that caused the outage."),
+    ]
+    ex = extract(said, DATE)
+    assert causal_links(ex) == [
+        ("The release was late.", "caused", "We skipped the canary"),
+        ("We skipped the canary", "caused", "The outage."),
+    ]
+    assert not [it for it in ex.items if it.kind == "person"]
+    assert all("speaker" not in it.attributes for it in ex.items)
+    assert ex.items[0].attributes["message"].startswith("We skipped")
+
+
+def test_a_hedge_before_that_is_the_speaker_not_the_cause():
+    ex = run("Ben: We skipped the canary.\nAna: I guess that caused the outage.")
+    assert causal_links(ex) == [("Ben and others skipped the canary.", "caused", "The outage.")]
+    assert not [t for _, t in texts(ex) if "guess" in t.lower()]

@@ -22,6 +22,7 @@ class FakeMemory:
     nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
     edges: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
     sessions: list[dict[str, Any]] = field(default_factory=list)
+    read_for_causes: list[dict[str, Any]] = field(default_factory=list)
 
     def remember(self, text: str | None = None, kind: str = "note", **kw: Any) -> Any:
         if "messages" in kw:
@@ -31,6 +32,10 @@ class FakeMemory:
         node_id = kw["node_id"]
         self.nodes[node_id] = {"text": text, "kind": kind, **kw}
         return SimpleNamespace(id=node_id)
+
+    def remember_causes(self, parts: dict[str, str], **kw: Any) -> Any:
+        self.read_for_causes.append({"text": parts, **kw})
+        return SimpleNamespace(nodes=[], edges=[])
 
     def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
         assert a in self.nodes and b in self.nodes, "connect before both nodes exist"
@@ -189,6 +194,32 @@ def test_ingesting_again_updates_the_same_nodes(tmp_path):
     ingest_markdown_folder(mem, tmp_path)
     (node,) = mem.nodes.values()
     assert node["text"] == "a\n\nsecond"
+
+
+def test_prose_is_read_for_causes_section_by_section_without_its_markdown(tmp_path):
+    body = "\n\n".join(
+        [
+            "Opening words.",
+            *(f"## Part {i}\n\n" + "Filler sentence here. " * 40 for i in range(3)),
+            "## Root cause\n\nThe **backup job** filled [the disk](disk.md), see [[ops|the ops"
+            " page]]. ![graph](g.png)\n\n```\nrm -rf /\n```\n\n- We rolled back `cron`.\n"
+            "- An alert would have prevented it.\n\n| a | b |\n> Quoted line.",
+        ]
+    )
+    write(tmp_path, "pm.md", f"---\nauthor: Ana\n---\n# Postmortem\n\n{body}", mtime=1.7e9)
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    (call,) = mem.read_for_causes
+    parts = call["text"]
+    assert list(parts) == ["pm.md", *(f"pm.md#part-{i}" for i in range(3)), "pm.md#root-cause"]
+    assert parts["pm.md#root-cause"].split("\n\n") == [
+        "The backup job filled the disk, see the ops page.",
+        "We rolled back cron.",
+        "An alert would have prevented it.",
+        "Quoted line.",
+    ]
+    assert call["author"] == "Ana"
+    assert call["at"] == datetime.fromtimestamp(1.7e9, UTC)
 
 
 def test_progress_counts_up_to_the_total(tmp_path):

@@ -244,8 +244,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         else:
             summary = ingest_chat(memory, path, progress=progress)
     console.print(
-        f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s) "
-        f"in {summary.seconds:.1f} s"
+        f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
+        + (f", {summary.causal_links} causal" if summary.causal_links else "")
+        + f" in {summary.seconds:.1f} s"
     )
     return 0
 

@@ -6,7 +6,8 @@ A transcript becomes typed items (each a self-contained sentence) and links betw
    "thanks!") are dropped, and everything else is kept (as a `note` when no other kind fits):
    recall needs it;
 2. first- and second-person pronouns become names ("I adopted a dog", said by Caroline ->
-   "Caroline adopted a dog"), verbs agreeing (both in `sentences.py`);
+   "Caroline adopted a dog"), verbs agreeing (both in `sentences.py`); a message no one is
+   named as saying (a paragraph of a note, speaker "") keeps its pronouns;
 3. time phrases are resolved against the message time (or the session date) and the absolute
    date is written next to them ("yesterday (7 May 2023)"); the item's `when` is that date;
 4. causal cues split a sentence into cause and effect clauses linked `caused`, `enabled`,
@@ -41,7 +42,7 @@ from .text import STOPWORDS, normalize, shorten, similarity, stem, tokens
 from .timeparse import TimeSpan, describe, resolve
 from .transcript import Message
 
-__all__ = ["CAUSAL", "Extraction", "Item", "ItemLink", "actor", "extract"]
+__all__ = ["CAUSAL", "Extraction", "Item", "ItemLink", "actor", "causal_only", "extract"]
 
 Kind = Literal["fact", "preference", "event", "lesson", "decision", "outcome", "note", "person"]
 Relation = Literal["caused", "enabled", "prevented", "no_effect", "related", "about"]
@@ -430,6 +431,12 @@ _GERUND_STOP = word_set(
 )
 
 
+# "I think that caused it": the speaker's hedge, not the cause ("that" is).
+_HEDGE = re.compile(
+    r"^\w+(?:\s+and\s+others)?\s+(?:really\s+)?(?:think|thinks|guess|guesses|believe|"
+    r"believes|suspect|suspects|reckon|reckons)\s+(?=\w)",
+    re.IGNORECASE,
+)
 _OPENER = re.compile(
     r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
     r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily)\b[,:]?\s*",
@@ -439,7 +446,7 @@ _OPENER = re.compile(
 
 def _clean(segment: str) -> str:
     """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
-    segment = segment.strip(" \t\n,;:—–-")
+    segment = _HEDGE.sub("", segment.strip(" \t\n,;:—–-"))
     segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
     opener = re.match(r"([A-Za-z]+),\s+", segment)
     if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
@@ -514,7 +521,7 @@ class _Extractor:
     def __init__(self, messages: Sequence[Message], date: datetime | None) -> None:
         self.messages = messages
         self.date = date
-        self.speakers = list(dict.fromkeys(m.speaker for m in messages))
+        self.speakers = list(dict.fromkeys(m.speaker for m in messages if m.speaker))
         self.drafts: list[_Draft] = []
         self.links: dict[tuple[int, int, str], float] = {}
         self.pairs: set[frozenset[int]] = set()  # linked items, either way
@@ -543,6 +550,8 @@ class _Extractor:
 
     def _addressee(self, k: int) -> str | None:
         speaker = self.messages[k].speaker
+        if not speaker:
+            return None
         if len(self.speakers) == 2:
             return next(s for s in self.speakers if s != speaker)
         for prev in reversed(self.messages[max(0, k - ANTECEDENT_TURNS) : k]):
@@ -554,7 +563,8 @@ class _Extractor:
         self, k: int, msg: Message, sentence: str, ref: datetime | None, addressee: str | None
     ) -> None:
         spans = resolve(sentence, ref) if ref is not None else []
-        text = _annotate(rewrite_pronouns(sentence, msg.speaker, addressee), spans)
+        said = rewrite_pronouns(sentence, msg.speaker, addressee) if msg.speaker else sentence
+        text = _annotate(said, spans)
         self._find_people(sentence, msg.speaker)
         question = sentence.rstrip().endswith("?")
         names = [*self.people]
@@ -807,7 +817,7 @@ class _Extractor:
     def _recent_np(self, text: str, k: int) -> int | None:
         """'The outage': a definite noun phrase naming a recent item's thing."""
         m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
-                     text.strip())  # fmt: skip
+                     text.strip().rstrip(".!?"))  # fmt: skip
         if m is None:
             return None
         words = m.group(1).lower().split()
@@ -840,7 +850,7 @@ class _Extractor:
                 if not name or name.split()[0] in _NOT_NAMES or name in self.people:
                     continue
                 rel = m.groupdict().get("rel")
-                self.people[name] = {"relation": rel, "of": speaker} if rel else {}
+                self.people[name] = {"relation": rel, "of": speaker or None} if rel else {}
 
     # -- finishing -----------------------------------------------------------------------------
 
@@ -892,6 +902,8 @@ class _Extractor:
         who, rest = _subject(text, names)
         if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
             return True
+        if re.match(r"(?:I|We|we)\s+[a-z]", text):
+            return True  # a note's own "we rolled back", kept as written (no one to name)
         named = re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
         if named and named.group(1) not in _NOT_NAMES and is_past(named.group(2)):
             return True  # "Esme applied the migration": a name, then what they did
@@ -967,13 +979,33 @@ def extract(messages: Sequence[Message], date: datetime | None = None) -> Extrac
     return _Extractor(messages, date).run()
 
 
+def causal_only(found: Extraction, provenance: str | None = None) -> Extraction:
+    """Only the items that cause or are caused, and the causal links between them (what a note
+    is read for); `provenance` relabels the items."""
+    keep = sorted(
+        {i for link in found.links if link.relation in CAUSAL for i in (link.src, link.dst)}
+    )
+    at = {old: new for new, old in enumerate(keep)}
+    items = [found.items[i] for i in keep]
+    if provenance is not None:
+        items = [replace(item, provenance=provenance) for item in items]
+    links = [
+        replace(link, src=at[link.src], dst=at[link.dst])
+        for link in found.links
+        if link.relation in CAUSAL
+    ]
+    return Extraction(items=items, links=links)
+
+
 def said_in(messages: Sequence[Message], k: int, date: datetime | None) -> dict[str, Any]:
     """The attributes of an item said in message k: who said it, when, the whole message and
     the one before. What the item was said in, and what that answered: "It's a mix of drama
     and romance!" is about the screenplay the message before asked of (see embed/context.py)."""
     msg = messages[k]
     whole = msg.said()
-    attributes: dict[str, Any] = {"speaker": msg.speaker, "message": whole[:CONTEXT_CHARS]}
+    attributes: dict[str, Any] = {"message": whole[:CONTEXT_CHARS]}
+    if msg.speaker:
+        attributes["speaker"] = msg.speaker
     if "?" in whole:  # kept apart: the question may come after the part kept of the message
         attributes["asks"] = True
     if k > 0:

@@ -2,7 +2,9 @@
 
 * `ingest_markdown_folder`: each `.md` file becomes a document node (a long one also a note per
   section, linked `about` the file), `[[wiki links]]` and relative `[text](other.md)` links
-  become `related` edges, and the file's modification time dates all of it.
+  become `related` edges, and the file's modification time dates all of it. Its prose is read
+  for causal claims ("the backup job filled the disk, which caused the outage"), stored as
+  linked episodes whose `sources` name the file (and section), so a trace reaches them.
 * `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
   `{"sessions": [{"messages": [...], "date": ...}, ...]}`, LoCoMo-style
   `{"conversation": {"session_1": [...], "session_1_date_time": "..."}}`, or a list of those)
@@ -28,7 +30,7 @@ from typing import Any, Protocol
 from urllib.parse import unquote
 
 from .errors import ValidationError
-from .text import shorten
+from .text import paragraphs, shorten
 from .timeparse import parse_datetime
 from .transcript import Message, parse_transcript
 
@@ -49,12 +51,15 @@ class MemoryLike(Protocol):
 
     def connect(self, *args: Any, **kwargs: Any) -> Any: ...
 
+    def remember_causes(self, *args: Any, **kwargs: Any) -> Any: ...
+
 
 @dataclass
 class IngestSummary:
     files: int = 0
     nodes: int = 0
     links: int = 0
+    causal_links: int = 0  # what notes say caused, enabled or prevented what
     sessions: int = 0
     messages: int = 0
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
@@ -80,6 +85,7 @@ class _Doc:
     lead: str  # the text before the first heading
     sections: list[tuple[str, str]]  # (heading, text), in order
     tags: list[str]
+    author: str | None  # front matter's: who a note's "I" and "we" are
     at: datetime  # modification time
 
 
@@ -136,6 +142,7 @@ def _read(root: Path, p: Path) -> _Doc:
         lines = lines[1:]
     lead, sections = _split_sections(lines)
     tags = meta.get("tags")
+    author = meta.get("author")
     return _Doc(
         rel=p.relative_to(root).as_posix(),
         title=str(title or p.stem),
@@ -143,6 +150,7 @@ def _read(root: Path, p: Path) -> _Doc:
         lead=lead,
         sections=sections,
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
+        author=(author.strip() or None) if isinstance(author, str) else None,
         at=datetime.fromtimestamp(p.stat().st_mtime, UTC),
     )
 
@@ -223,6 +231,7 @@ def _remember_doc(
         at=doc.at,
     )
     summary.nodes += 1
+    _read_causes(memory, doc, summary)
     if not long:
         return node.id, [(node.id, body)]
     starts = [(node.id, doc.lead)]
@@ -245,6 +254,49 @@ def _remember_doc(
             summary.links += 1
             starts.append((note.id, part))
     return node.id, starts
+
+
+def _read_causes(memory: MemoryLike, doc: _Doc, summary: IngestSummary) -> None:
+    """The file's causal claims, read in one go (a later section may speak of what an earlier
+    one told) section by section, short file or long, so each names where it was said."""
+    parts: dict[str, str] = {}
+    sections = ((f"{doc.rel}#{_slug(h)}", text) for h, text in doc.sections)
+    for source, text in ((doc.rel, doc.lead), *sections):
+        prose = _prose(text).strip()
+        if prose:  # two sections of one name are one part
+            parts[source] = f"{parts[source]}\n\n{prose}" if source in parts else prose
+    if parts:
+        found = memory.remember_causes(parts, author=doc.author, at=doc.at)
+        summary.nodes += len(found.nodes)
+        summary.causal_links += len(found.edges)
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_WIKI_WORDS = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK_WORDS = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1")
+
+
+def _prose(markdown: str) -> str:
+    """A note's prose as paragraphs, one line each, apart by blank lines: code blocks,
+    headings, tables and images left out, each list item a paragraph of its own, links as
+    their words, inline code and emphasis without their marks."""
+    lines: list[str] = []
+    fenced = False
+    for line in markdown.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            lines.append("")
+        elif fenced or _HEADING.match(line) or line.lstrip().startswith("|"):
+            lines.append("")
+        elif item := _LIST_ITEM.match(line):
+            lines += ["", line[item.end() :]]
+        else:
+            lines.append(re.sub(r"^\s*>\s?", "", line))
+    text = _WIKI_WORDS.sub(lambda m: (m.group(2) or m.group(1)).strip(), "\n".join(lines))
+    text = _LINK_WORDS.sub(r"\1", _IMAGE.sub("", text))
+    return "\n\n".join(paragraphs(_EMPHASIS.sub(r"\2", text.replace("`", ""))))
 
 
 def _parts(text: str) -> list[str]:

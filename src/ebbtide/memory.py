@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -55,7 +55,7 @@ from .polarity import outcome_polarity
 from .recall import recall as _recall
 from .store import PendingReview, SearchFilter, Store, open_store
 from .store.base import time_spans
-from .text import normalize, similarity
+from .text import normalize, paragraphs, similarity
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
@@ -262,14 +262,6 @@ class Memory(CausalOps):
                 log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
                 degraded = f"rules only: {exc}"
         now = self.now()
-        rarity = causal.rarity(self._ctx())
-        people = list(
-            dict.fromkeys(
-                [*self._speaker_names(), *(it.text for it in found.items if it.kind == "person")]
-            )
-        )
-        nodes: list[Node] = []
-        edges: list[Edge] = []
         with self.store.transaction(), self._batch_embedding():
             audit = [
                 {"id": m.id, "speaker": m.speaker, "text": m.text,
@@ -281,49 +273,120 @@ class Memory(CausalOps):
                 {"date": session.isoformat() if session else None, "messages": audit},
                 now.timestamp(),
             )
-            for item in found.items:
-                attrs = dict(item.attributes)
-                if item.when is not None:
-                    attrs["when"] = item.when.isoformat()
-                if item.kind in EPISODE_KINDS:
-                    told, said = time_spans(attrs)
-                    node = self._episode_node(
-                        item.text, item.kind, scope, task_tag, now, rarity,
-                        tried=bool(item.attributes.get("tried")), told=told, said=said,
-                        people=people,
-                    )  # fmt: skip
-                    node = node.model_copy(
-                        update={
-                            "sources": list(dict.fromkeys([*node.sources, *item.sources])),
-                            "attributes": {**node.attributes, **attrs},
-                        }
-                    )
-                    self.store.update_node(node)
-                else:
-                    node = self.remember(
-                        item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
-                        sources=item.sources, provenance=item.provenance,
-                    )  # fmt: skip
-                nodes.append(node)
-            for link in found.links:
-                a, b = nodes[link.src], nodes[link.dst]
-                if a.id == b.id:
-                    continue
-                if link.relation in CAUSAL_RELATIONS:
-                    rec = self._episode(
-                        a, b, link.relation, link.weight, now, task_tag, None,
-                        link.confidence_source, "transcript",
-                    )  # fmt: skip
-                    edges.append(rec.edge)
-                else:
-                    edges.append(
-                        self._link(a.id, b.id, link.relation, link.weight, now=now,
-                                   provenance="transcript")
-                    )  # fmt: skip
+            nodes, edges = self._store_extraction(
+                found, now=now, scope=scope, task_tag=task_tag, provenance="transcript"
+            )
         self._speakers = None  # the transcript may have new speakers
+        return TranscriptResult(messages=len(turns), nodes=nodes, edges=edges, degraded=degraded)
+
+    def remember_causes(
+        self,
+        parts: Mapping[str, str],
+        *,
+        author: str | None = None,
+        at: datetime | str | None = None,
+        scope: str = "default",
+        task_tag: str | None = None,
+    ) -> TranscriptResult:
+        """Read a note for its causal claims only: what caused, enabled or prevented what,
+        found and linked by the rules that read transcripts, so `trace_cause` and
+        `intervention_query` reach what notes say. Everything else a note says is the caller's
+        to store as it is (a document node, say). `parts` maps where each part was said (a
+        file, a section: what its items' `sources` name) to its plain text, paragraphs apart
+        by blank lines, in order; a later part may speak of what an earlier one told ("would
+        have prevented the outage"). `author`, when known, is who "I" and "we" are; `at` dates
+        it all (a file's modification time) and is what "yesterday" is read against. Reading
+        the same note again stores nothing twice and is no new evidence: a claim already
+        recorded leaves its decision's record as it was."""
+        if not isinstance(parts, Mapping) or not parts:
+            raise ValidationError("parts", "must map where each part was said to its text", parts)
+        said: list[transcript.Message] = []
+        for source, text in parts.items():
+            source = validate.text("parts", source, max_len=500)
+            text = validate.text(f"parts[{source!r}]", text)
+            speaker = validate.optional_text("author", author, max_len=60) or ""
+            said += [
+                transcript.Message(id=source, speaker=speaker, text=p) for p in paragraphs(text)
+            ]
+        scope = validate.text("scope", scope, max_len=200)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        now = self._at(at)
+        found = extract.causal_only(extract.extract(said, now), provenance="note")
+        with self.store.transaction(), self._batch_embedding():
+            nodes, edges = self._store_extraction(
+                found, now=now, scope=scope, task_tag=task_tag, provenance="note",
+                again_is_evidence=False,
+            )  # fmt: skip
+        return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
+
+    def _store_extraction(
+        self,
+        found: extract.Extraction,
+        *,
+        now: datetime,
+        scope: str,
+        task_tag: str | None,
+        provenance: str,
+        again_is_evidence: bool = True,
+    ) -> tuple[list[Node], list[Edge]]:
+        """Store extracted items and their links, inside the caller's transaction. Events,
+        decisions and outcomes join the episodes told the same way; a causal link scores its
+        outcome and, unless it was recorded before and `again_is_evidence` is off, moves its
+        decision's record."""
+        rarity = causal.rarity(self._ctx())
+        people = list(
+            dict.fromkeys(
+                [*self._speaker_names(), *(it.text for it in found.items if it.kind == "person")]
+            )
+        )
+        nodes: list[Node] = []
+        edges: list[Edge] = []
+        for item in found.items:
+            attrs = dict(item.attributes)
+            if item.when is not None:
+                attrs["when"] = item.when.isoformat()
+            if item.kind in EPISODE_KINDS:
+                told, said = time_spans(attrs)
+                node = self._episode_node(
+                    item.text, item.kind, scope, task_tag, now, rarity,
+                    tried=bool(item.attributes.get("tried")), told=told, said=said,
+                    people=people, provenance=provenance,
+                )  # fmt: skip
+                node = node.model_copy(
+                    update={
+                        "sources": list(dict.fromkeys([*node.sources, *item.sources])),
+                        "attributes": {**node.attributes, **attrs},
+                    }
+                )
+                self.store.update_node(node)
+            else:
+                node = self.remember(
+                    item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
+                    sources=item.sources, provenance=item.provenance, at=now,
+                )  # fmt: skip
+            nodes.append(node)
+        for link in found.links:
+            a, b = nodes[link.src], nodes[link.dst]
+            if a.id == b.id:
+                continue
+            if link.relation in CAUSAL_RELATIONS:
+                known = self.store.get_edge(a.id, b.id, link.relation)
+                if known is not None and not again_is_evidence:
+                    edges.append(known)
+                    continue
+                rec = self._episode(
+                    a, b, link.relation, link.weight, now, task_tag, None,
+                    link.confidence_source, provenance,
+                )  # fmt: skip
+                edges.append(rec.edge)
+            else:
+                edges.append(
+                    self._link(a.id, b.id, link.relation, link.weight, now=now,
+                               provenance=provenance)
+                )  # fmt: skip
         fresh = self.store.get_nodes([n.id for n in nodes])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
-        return TranscriptResult(messages=len(turns), nodes=unique, edges=edges, degraded=degraded)
+        return unique, edges
 
     def reembed(
         self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
@@ -778,6 +841,7 @@ class Memory(CausalOps):
         told: tuple[float, float] | None = None,
         people: Sequence[str] = (),
         said: tuple[float, float] | None = None,
+        provenance: str = "record_decision",
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
@@ -789,7 +853,8 @@ class Memory(CausalOps):
         on two days). `people`: the people a conversation knows; a node naming only others
         is another event ("Hey Tim, been a while!" / "Hey John, been a while"). `said`: when
         the text was said; a node said on another day is another event when it or the text
-        points at something the other does not name ("Caroline painted this")."""
+        points at something the other does not name ("Caroline painted this"). `provenance`:
+        what a new node was made by."""
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
@@ -842,7 +907,7 @@ class Memory(CausalOps):
             created_at=now,
             updated_at=now,
             valid_from=now,
-            provenance="record_decision",
+            provenance=provenance,
         )
         self.store.add_node(node)
         self._embed([node])

@@ -20,6 +20,11 @@ very just also ever
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 
 
+def paragraphs(text: str) -> list[str]:
+    """The paragraphs of a text (apart by blank lines), each on one line."""
+    return [" ".join(p.split()) for p in re.split(r"\n\s*\n", text) if p.strip()]
+
+
 def normalize(text: str) -> str:
     """Canonical form for equality checks: NFKC, casefolded, single-spaced."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())

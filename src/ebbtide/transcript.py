@@ -28,9 +28,11 @@ class Message:
     caption: str | None = None  # an image shared with the message, described in words
 
     def said(self) -> str:
-        """The message as one line: speaker, text and any image described."""
+        """The message as one line: speaker (when someone is named), text and any image
+        described."""
         image = f" [image: {self.caption}]" if self.caption else ""
-        return f"{self.speaker}: {self.text}{image}"
+        said = f"{self.speaker}: {self.text}" if self.speaker else self.text
+        return f"{said}{image}"
 
 
 _LINE = re.compile(
