@@ -107,6 +107,29 @@ def test_decisions_chains_and_interventions(mem, clock):
     assert better.preferred == "decision"
 
 
+def test_a_transcript_and_a_note_are_read_for_their_causes(mem):
+    mem.remember(
+        messages="Ana: We cut the cache TTL.\nBen: That caused a flood of cache misses.",
+        date="2026-11-02",
+    )
+    (cause,) = mem.trace_cause("flood of cache misses").causes
+    assert cause.lesson.decision == "Ana and others cut the cache TTL."
+    mem.remember_causes(
+        {
+            "pm.md#root-cause": "The worker count doubled. That exhausted the connection pool,"
+            " which led to the checkout outage.",
+            "pm.md#fix": "A pool size alert would have prevented the outage.",
+        }
+    )
+    (chain, *_) = mem.trace_cause_chain("checkout outage").chains
+    assert [s.decision for s in chain.steps] == [
+        "The worker count doubled.",
+        "That (The worker count doubled) exhausted the connection pool",
+    ]  # fmt: skip
+    assert mem.get(chain.steps[0].decision_id).sources == ["pm.md#root-cause"]
+    assert mem.intervention_query("add a pool size alert").verdict == "SAFE"
+
+
 def test_a_failed_operation_writes_nothing(mem):
     before = mem.stats().nodes
     with pytest.raises(NotFound):

@@ -390,3 +390,36 @@ def test_a_decision_told_later_without_its_actor_keeps_the_actor(memory, clock):
     )  # fmt: skip
     (deleted,) = _nodes(fix, "decision")
     assert deleted.id not in {n.id for n in _nodes(other, "decision")}
+
+
+def test_what_that_stood_for_is_an_aside_not_what_happened(memory, clock):
+    memory.remember(
+        messages="Ana: The worker count doubled.\nBen: That exhausted the connection pool.",
+        date="2026-11-02",
+    )
+    (cause,) = memory.trace_cause("exhausted the connection pool").causes
+    assert cause.lesson.decision == "The worker count doubled."
+    assert cause.lesson.outcome.endswith("exhausted the connection pool.")
+    assert sameness.told("That (The worker count doubled) exhausted the pool") == (
+        "That exhausted the pool"
+    )
+
+
+def test_it_standing_for_two_different_things_is_two_events(memory, clock):
+    memory.remember(
+        messages="John: I wrote quotes on a whiteboard. It really helps me stay motivated.",
+        date="2026-11-02",
+    )
+    clock.advance(days=20)
+    memory.remember(
+        messages="John: I visualize my goals. It really helps me stay motivated.",
+        date="2026-11-22",
+    )
+    helped = memory.trace_cause("helps John stay motivated").causes
+    assert {c.lesson.decision for c in helped} >= {
+        "John wrote quotes on a whiteboard.",
+        "John visualizes John's goals.",
+    }
+    assert len({c.lesson.outcome_id for c in helped}) == 2
+    assert sameness.different_referents("It (a) helps", "It (b) helps")
+    assert not sameness.different_referents("It (a) helps", "It (a) helped a lot")

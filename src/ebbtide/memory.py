@@ -853,14 +853,17 @@ class Memory(CausalOps):
         on two days). `people`: the people a conversation knows; a node naming only others
         is another event ("Hey Tim, been a while!" / "Hey John, been a while"). `said`: when
         the text was said; a node said on another day is another event when it or the text
-        points at something the other does not name ("Caroline painted this"). `provenance`:
-        what a new node was made by."""
+        points at something the other does not name ("Caroline painted this"). What a
+        pronoun stood for is an aside, not what happened ("That (the worker count doubled)
+        exhausted the pool" is not the doubling), and tellings whose "it" stands for different
+        things are two events. `provenance`: what a new node was made by."""
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
             told_then, said_then = time_spans(node.attributes)
             return not (
                 sameness.different_times(told, told_then)
+                or sameness.different_referents(text, node.text)
                 or sameness.different_people(named, _people_in(node, people))
                 or (
                     sameness.different_times(said, said_then)
@@ -878,8 +881,10 @@ class Memory(CausalOps):
             ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
             found = self.store.get_nodes(ids)
             candidates = [found[i] for i in ids if i in found and may_be(found[i])]
-            same = [n for n in candidates if similarity(text, n.text) >= causal.SAME_THING]
-            same.sort(key=lambda n: -similarity(text, n.text))
+            said_as = sameness.told(text)
+            alike = {n.id: similarity(said_as, sameness.told(n.text)) for n in candidates}
+            same = [n for n in candidates if alike[n.id] >= causal.SAME_THING]
+            same.sort(key=lambda n: -alike[n.id])
             if not same:
                 again = self._told_again(text, kind, task_tag, candidates, rarity, tried)
                 same = [again] if again is not None else []

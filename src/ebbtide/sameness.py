@@ -25,6 +25,8 @@ TRIED_FIX = 0.2
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
+# What a pronoun stood for, written after it by extraction: "It (adding caching) helped".
+_REFERENT = re.compile(r"\b(?:it|that|this|they|these|those)\s+\(([^()]*)\)", re.IGNORECASE)
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 
@@ -39,6 +41,24 @@ class Mention:
     actor: str | None  # who did it, when the text opens with a name and a past-tense verb
     task_tag: str | None
     identifiers: frozenset[str] = frozenset()  # "f1", "v2", "db3": names, never paraphrased
+
+
+def told(text: str) -> str:
+    """What a description tells, without what its pronouns stood for: "That (the worker count
+    doubled) exhausted the pool" tells of the pool; the aside only says what "That" was."""
+    return " ".join(_REFERENT.sub(lambda m: m.group(0).split("(", 1)[0], text).split())
+
+
+def different_referents(a: str, b: str) -> bool:
+    """Two tellings whose "it" or "that" stand for different things are two events: "It
+    (the whiteboard) helps John stay motivated" / "It (visualising his goals) helps John stay
+    motivated"."""
+    ra, rb = _referents(a), _referents(b)
+    return bool(ra) and bool(rb) and not ra & rb
+
+
+def _referents(text: str) -> frozenset[str]:
+    return frozenset(" ".join(m.group(1).casefold().split()) for m in _REFERENT.finditer(text))
 
 
 def identifiers(text: str) -> frozenset[str]:
@@ -137,6 +157,7 @@ def same_event(
     and "Kai added an index" share little once Kai is set aside)."""
     if conflict(a_mention, b_mention):
         return 0.0
+    a, b = told(a), told(b)
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
     # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
     # won a trophy" and "John and others won!" share one word, not three.
