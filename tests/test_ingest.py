@@ -202,7 +202,8 @@ def test_prose_is_read_for_causes_section_by_section_without_its_markdown(tmp_pa
             "Opening words.",
             *(f"## Part {i}\n\n" + "Filler sentence here. " * 40 for i in range(3)),
             "## Root cause\n\nThe **backup job** filled [the disk](disk.md), see [[ops|the ops"
-            " page]]. ![graph](g.png)\n\n```\nrm -rf /\n```\n\n- We rolled back `cron`.\n"
+            " page]]. ![graph](g.png)\n\n```\nrm -rf /\n```\n\n"
+            "- We rolled back `cron` and _raised_ max_pool_size.\n"
             "- An alert would have prevented it.\n\n| a | b |\n> Quoted line.",
         ]
     )
@@ -214,7 +215,7 @@ def test_prose_is_read_for_causes_section_by_section_without_its_markdown(tmp_pa
     assert list(parts) == ["pm.md", *(f"pm.md#part-{i}" for i in range(3)), "pm.md#root-cause"]
     assert parts["pm.md#root-cause"].split("\n\n") == [
         "The backup job filled the disk, see the ops page.",
-        "We rolled back cron.",
+        "We rolled back cron and raised max_pool_size.",
         "An alert would have prevented it.",
         "Quoted line.",
     ]

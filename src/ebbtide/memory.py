@@ -300,11 +300,11 @@ class Memory(CausalOps):
         recorded leaves its decision's record as it was."""
         if not isinstance(parts, Mapping) or not parts:
             raise ValidationError("parts", "must map where each part was said to its text", parts)
+        speaker = validate.optional_text("author", author, max_len=60) or ""
         said: list[transcript.Message] = []
         for source, text in parts.items():
             source = validate.text("parts", source, max_len=500)
             text = validate.text(f"parts[{source!r}]", text)
-            speaker = validate.optional_text("author", author, max_len=60) or ""
             said += [
                 transcript.Message(id=source, speaker=speaker, text=p) for p in paragraphs(text)
             ]
