@@ -114,13 +114,16 @@ def test_a_transcript_and_a_note_are_read_for_their_causes(mem):
     )
     (cause,) = mem.trace_cause("flood of cache misses").causes
     assert cause.lesson.decision == "Ana and others cut the cache TTL."
-    mem.remember_causes(
-        {
-            "pm.md#root-cause": "The worker count doubled. That exhausted the connection pool,"
-            " which led to the checkout outage.",
-            "pm.md#fix": "A pool size alert would have prevented the outage.",
-        }
-    )
+    doc = mem.remember("Postmortem: checkout outage", "document", sources=["pm.md"])
+    said = [
+        ("pm.md#root-cause", "The worker count doubled. That exhausted the connection pool,"
+         " which led to the checkout outage."),
+        ("pm.md#fix", "A pool size alert would have prevented the outage."),
+    ]  # fmt: skip
+    mem.remember_causes(said, about=doc.id)
+    mem.remember_causes(said[1:], about=doc.id)  # the root cause section was deleted
+    assert not mem.trace_cause_chain("checkout outage").chains
+    mem.remember_causes(said, about=doc.id)
     (chain, *_) = mem.trace_cause_chain("checkout outage").chains
     assert [s.decision for s in chain.steps] == [
         "The worker count doubled.",

@@ -628,6 +628,8 @@ def test_a_paragraph_no_one_is_named_as_saying_keeps_its_pronouns():
     ]
     assert not [it for it in ex.items if it.kind == "person"]
     assert all("speaker" not in it.attributes for it in ex.items)
+    hit = extract([Message("n.md", "", "We were hit by a DDoS, which caused the outage.")])
+    assert ("event", "We were hit by a DDoS") in texts(hit)
     assert ex.items[0].attributes["message"].startswith("We skipped")
 
 

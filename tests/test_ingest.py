@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 from ebbtide.errors import ValidationError
-from ebbtide.ingest import SECTION_MAX, SPLIT_OVER, ingest_chat, ingest_markdown_folder
+from ebbtide.ingest import (
+    SECTION_MAX,
+    SPLIT_OVER,
+    _anchors,
+    _prose,
+    ingest_chat,
+    ingest_markdown_folder,
+)
 from ebbtide.transcript import Message
 
 
@@ -33,8 +40,9 @@ class FakeMemory:
         self.nodes[node_id] = {"text": text, "kind": kind, **kw}
         return SimpleNamespace(id=node_id)
 
-    def remember_causes(self, parts: dict[str, str], **kw: Any) -> Any:
-        self.read_for_causes.append({"text": parts, **kw})
+    def remember_causes(self, parts: list[tuple[str, str]], **kw: Any) -> Any:
+        assert kw["about"] in self.nodes, "read for causes before its document exists"
+        self.read_for_causes.append({"parts": parts, **kw})
         return SimpleNamespace(nodes=[], edges=[])
 
     def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
@@ -204,16 +212,17 @@ def test_prose_is_read_for_causes_section_by_section_without_its_markdown(tmp_pa
             "## Root cause\n\nThe **backup job** filled [the disk](disk.md), see [[ops|the ops"
             " page]]. ![graph](g.png)\n\n```\nrm -rf /\n```\n\n"
             "- We rolled back `cron` and _raised_ max_pool_size.\n"
-            "- An alert would have prevented it.\n\n| a | b |\n> Quoted line.",
+            "- An alert would have prevented it.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+            "> Quoted line.",
         ]
     )
     write(tmp_path, "pm.md", f"---\nauthor: Ana\n---\n# Postmortem\n\n{body}", mtime=1.7e9)
     mem = FakeMemory()
     ingest_markdown_folder(mem, tmp_path)
     (call,) = mem.read_for_causes
-    parts = call["text"]
-    assert list(parts) == ["pm.md", *(f"pm.md#part-{i}" for i in range(3)), "pm.md#root-cause"]
-    assert parts["pm.md#root-cause"].split("\n\n") == [
+    sources = [source for source, _ in call["parts"]]
+    assert sources == ["pm.md", *(f"pm.md#part-{i}" for i in range(3)), "pm.md#root-cause"]
+    assert dict(call["parts"])["pm.md#root-cause"].split("\n\n") == [
         "The backup job filled the disk, see the ops page.",
         "We rolled back cron and raised max_pool_size.",
         "An alert would have prevented it.",
@@ -221,6 +230,31 @@ def test_prose_is_read_for_causes_section_by_section_without_its_markdown(tmp_pa
     ]
     assert call["author"] == "Ana"
     assert call["at"] == datetime.fromtimestamp(1.7e9, UTC)
+    assert call["about"] == mem.node("pm.md")
+
+
+@pytest.mark.parametrize(
+    ("markdown", "prose"),
+    [
+        ("Root cause\n---\nThe cron job caused it.", ["The cron job caused it."]),
+        ("<!-- the DNS change caused it -->\nThe cron job caused it.", ["The cron job caused it."]),
+        ("The \\*cron\\* job caused it.", ["The *cron* job caused it."]),
+        ("See the [runbook](https://w/x_(y)).", ["See the runbook."]),
+        ("```\n~~~\nrm -rf /\n```\nAfter the code.", ["After the code."]),
+        ("> > Nested quote.", ["Nested quote."]),
+        ("a | b\n--|--\n1 | 2\n\n***\n\n    indented code\n\nText.", ["Text."]),
+        ("[ref]: https://example.com\n\nUses [the ref][ref].", ["Uses the ref."]),
+        ("- one\n  - nested\n- two", ["one", "nested", "two"]),
+    ],
+)
+def test_markdown_is_read_as_commonmark_prose(markdown, prose):
+    assert _prose(markdown).split("\n\n") == prose
+
+
+def test_headings_of_one_name_get_anchors_of_their_own_and_long_ones_are_cut():
+    assert _anchors(["Root cause", "Impact", "Root cause", "Root cause", "x" * 600]) == [
+        "root-cause", "impact", "root-cause-1", "root-cause-2", "x" * 100
+    ]  # fmt: skip
 
 
 def test_progress_counts_up_to_the_total(tmp_path):

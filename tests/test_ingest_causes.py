@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ebbtide import Memory
-from ebbtide.errors import ValidationError
+from ebbtide.errors import NotFound, ValidationError
 from ebbtide.ingest import ingest_markdown_folder
 
 POSTMORTEM = """\
@@ -101,17 +101,91 @@ def test_a_note_that_claims_no_cause_adds_only_its_document(memory: Memory, tmp_
     assert [n.kind for n in memory.store.find_nodes(limit=100)] == ["document"]
 
 
+def test_incidents_with_the_same_subheadings_keep_their_own_causes(memory: Memory, tmp_path):
+    incident = "## Incident {n}\n\n### Root cause\n\n{cause}\n\n### Impact\n\n{effect}\n"
+    (tmp_path / "log.md").write_text(
+        "# Incident log\n\n"
+        + incident.format(n=1, cause="The cron job filled the disk.",
+                          effect="That caused the checkout outage.")
+        + incident.format(n=2, cause="A bad DNS change broke name resolution.",
+                          effect="That caused the search outage.")
+    )  # fmt: skip
+    ingest_markdown_folder(memory, tmp_path)
+    (search,) = memory.trace_cause("the search outage").causes
+    assert search.lesson.decision == "A bad DNS change broke name resolution."
+    assert memory.get(search.lesson.decision_id).sources == ["log.md#root-cause-1"]
+    (checkout,) = memory.trace_cause("the checkout outage").causes
+    assert checkout.lesson.decision == "The cron job filled the disk."
+
+
+def test_an_odd_file_is_read_as_far_as_it_can_be_and_the_rest_of_the_folder_too(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "a.md").write_text(
+        "---\nauthor: " + "A very long author line naming a whole team " * 3 + "\n---\n"
+        "# " + "Heading " * 100 + "\n\nWe skipped the canary, which caused the outage.\n"
+        "\n## Log\n\n" + "Line of a long log without any claim.\n" * 4000
+    )
+    (tmp_path / "b.md").write_text("The late release caused the rushed deploy.\n")
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert summary.files == 2 and summary.causal_links == 2
+    (cause,) = memory.trace_cause("the outage").causes
+    assert cause.lesson.decision == "We skipped the canary"  # no author: "we" as written
+    assert memory.trace_cause("the rushed deploy").causes
+
+
+def test_a_note_edited_and_ingested_again_says_what_it_says_now(memory: Memory, tmp_path):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    page = folder / "checkout-outage.md"
+    page.write_text(page.read_text().replace("The nightly backup job", "The log shipper"))
+    ingest_markdown_folder(memory, folder)
+    (chain, *_) = memory.trace_cause_chain("the checkout outage").chains
+    assert chain.steps[0].decision == "The log shipper filled the disk on the database host."
+    retired = [
+        e for e in memory.store.iter_edges()
+        if e.valid_to is not None and e.relation == "caused"
+    ]  # fmt: skip
+    assert [memory.get(e.src).text for e in retired] == [
+        "The nightly backup job filled the disk on the database host."
+    ]
+    assert "no longer said in" in (retired[0].context or "")
+
+
+def test_notes_give_outcomes_their_polarity_and_move_no_decisions_record(memory: Memory, tmp_path):
+    (tmp_path / "sync.md").write_text(
+        "The build cache was cold, which caused slow deploys this week.\n"
+    )
+    os.utime(tmp_path / "sync.md", (1.77e9, 1.77e9))
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "sync.md").write_text((tmp_path / "sync.md").read_text() + "\nThanks all.\n")
+    os.utime(tmp_path / "sync.md", (1.78e9, 1.78e9))  # 'this week' is another week now
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "other.md").write_text("The build cache was cold, which caused slow deploys.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    cold = [n for n in memory.store.find_nodes(limit=100) if n.text.startswith("The build cache")]
+    assert [(n.q_value or 0.0) for n in cold] == [0.0] * len(cold)
+    slow = [n for n in memory.store.find_nodes(kind="outcome", limit=100)]
+    assert slow and all((n.polarity or 0) < 0 for n in slow)
+    valid = [e for e in memory.store.iter_edges() if e.relation == "caused" and e.valid_to is None]
+    assert len(valid) == 2  # this week's, and other.md's
+    assert {s for e in valid for s in memory.get(e.src).sources} == {"sync.md", "other.md"}
+
+
 def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
     claim = "The deploy caused the outage."
     for kwargs, field in (
-        ({"parts": {}}, "parts"),
-        ({"parts": [("a.md", claim)]}, "parts"),
-        ({"parts": {" ": claim}}, "parts"),
-        ({"parts": {"a.md": ""}}, "parts['a.md']"),
-        ({"parts": {"a.md": claim}, "author": ""}, "author"),
-        ({"parts": {"a.md": claim}, "at": "not a time"}, "at"),
+        ({"parts": []}, "parts"),
+        ({"parts": {"a.md": claim}}, "parts"),
+        ({"parts": "a.md"}, "parts"),
+        ({"parts": [("a.md",)]}, "parts[0]"),
+        ({"parts": [(" ", claim)]}, "parts[0].where"),
+        ({"parts": [("a.md", claim), ("b.md", "")]}, "parts[1].text"),
+        ({"parts": [("a.md", claim)], "author": ""}, "author"),
+        ({"parts": [("a.md", claim)], "about": "nope"}, "about"),
+        ({"parts": [("a.md", claim)], "at": "not a time"}, "at"),
     ):
-        with pytest.raises(ValidationError) as err:
+        with pytest.raises((ValidationError, NotFound)) as err:
             memory.remember_causes(**kwargs)
         assert err.value.field == field
     assert memory.store.find_nodes(limit=10) == []
@@ -119,7 +193,10 @@ def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
 
 def test_a_claim_read_from_a_note_names_its_part(memory: Memory):
     found = memory.remember_causes(
-        {"ops.md#deploys": "We skipped the canary.", "ops.md#incidents": "That caused the outage."}
+        [
+            ("ops.md#deploys", "We skipped the canary."),
+            ("ops.md#incidents", "That caused the outage."),
+        ]
     )
     kinds = {n.text: (n.kind, n.sources, n.provenance) for n in found.nodes}
     assert kinds == {

@@ -407,7 +407,8 @@ _NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have")
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:[;:—–]|\s-\s|,\s*(?=(?:but|and|although|though|while|yet)\b)|\bbut\b)\s*",
+    r"\s*(?:;|(?<!\d):|:(?!\d)|[—–]|\s-\s|,\s*(?=(?:but|and|although|though|while|yet)\b)|"
+    r"\bbut\b)\s*",
     re.IGNORECASE,
 )
 _ANAPHOR_ACTS = re.compile(r"(?:it|this|that)\s+(?:\w+ly\s+)?([a-z]+)\b", re.IGNORECASE)
@@ -434,7 +435,7 @@ _GERUND_STOP = word_set(
 # "I think that caused it": the speaker's hedge, not the cause ("that" is).
 _HEDGE = re.compile(
     r"^\w+(?:\s+and\s+others)?\s+(?:really\s+)?(?:think|thinks|guess|guesses|believe|"
-    r"believes|suspect|suspects|reckon|reckons)\s+(?=\w)",
+    r"believes|suspect|suspects|reckon|reckons)\s+(?=(?:that|this|it)$)",
     re.IGNORECASE,
 )
 _OPENER = re.compile(
@@ -781,7 +782,7 @@ class _Extractor:
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
         text = _STOPPED_EARLY.sub("", text)
-        known = self._recent_np(text, k)
+        known = self._recent_np(text.rstrip(".!?"), k, named=True)
         if known is not None:
             return known, relation
         polar = _demodalise(text) if relation == "prevented" else text
@@ -814,19 +815,26 @@ class _Extractor:
                 return item
         return None
 
-    def _recent_np(self, text: str, k: int) -> int | None:
-        """'The outage': a definite noun phrase naming a recent item's thing."""
+    def _recent_np(self, text: str, k: int, *, named: bool = False) -> int | None:
+        """'The outage': a definite noun phrase naming a recent item's thing. `named`: only an
+        item that names it last with every word of it ("the outage" is "The checkout outage",
+        "the search outage" is not), as an effect does, not one that only mentions it ("Our
+        outage cost us $10k")."""
         m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
-                     text.strip().rstrip(".!?"))  # fmt: skip
+                     text.strip())  # fmt: skip
         if m is None:
             return None
         words = m.group(1).lower().split()
         if any(is_past(w) or w in STOPWORDS for w in words):
             return None  # a clause, not a noun phrase
-        head = stem(words[-1])
+        said = [stem(w) for w in words]
         for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
             d = self.drafts[i]
-            if k - d.msg <= ANTECEDENT_TURNS and head in {stem(t) for t in tokens(d.item.text)}:
+            if k - d.msg > ANTECEDENT_TURNS:
+                continue
+            there = [stem(t) for t in tokens(d.item.text)]
+            names = there[-1:] == said[-1:] and set(said) <= set(there)
+            if names if named else said[-1] in there:
                 return i
         return None
 
@@ -902,8 +910,8 @@ class _Extractor:
         who, rest = _subject(text, names)
         if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
             return True
-        if re.match(r"(?:I|We|we)\s+[a-z]", text):
-            return True  # a note's own "we rolled back", kept as written (no one to name)
+        if re.match(r"(?:I|We|we)\s+(?!(?:was|were|am|are|got|had)\b)[a-z]", text):
+            return True  # a note's own "we rolled back", kept as written; "we were hit" is not
         named = re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
         if named and named.group(1) not in _NOT_NAMES and is_past(named.group(2)):
             return True  # "Esme applied the migration": a name, then what they did
@@ -979,16 +987,14 @@ def extract(messages: Sequence[Message], date: datetime | None = None) -> Extrac
     return _Extractor(messages, date).run()
 
 
-def causal_only(found: Extraction, provenance: str | None = None) -> Extraction:
+def causal_only(found: Extraction) -> Extraction:
     """Only the items that cause or are caused, and the causal links between them (what a note
-    is read for); `provenance` relabels the items."""
+    is read for)."""
     keep = sorted(
         {i for link in found.links if link.relation in CAUSAL for i in (link.src, link.dst)}
     )
     at = {old: new for new, old in enumerate(keep)}
     items = [found.items[i] for i in keep]
-    if provenance is not None:
-        items = [replace(item, provenance=provenance) for item in items]
     links = [
         replace(link, src=at[link.src], dst=at[link.dst])
         for link in found.links

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import posixpath
 import re
@@ -29,8 +30,10 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import unquote
 
+from markdown_it import MarkdownIt
+
 from .errors import ValidationError
-from .text import paragraphs, shorten
+from .text import shorten
 from .timeparse import parse_datetime
 from .transcript import Message, parse_transcript
 
@@ -41,6 +44,8 @@ Progress = Callable[[int, int], None]  # (advance, total): drives a progress bar
 SPLIT_OVER = 2_000  # characters: a longer file is also stored section by section
 SECTION_MAX = 8_000  # characters: a longer section is stored in parts, split at paragraphs
 LEAD_MAX = 1_000  # characters of a long file's opening kept on its document node
+ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
+AUTHOR_MAX = 60  # longer, or naming several, front matter's author is not who "I" is
 PROVENANCE = "ingest"
 
 
@@ -150,9 +155,18 @@ def _read(root: Path, p: Path) -> _Doc:
         lead=lead,
         sections=sections,
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
-        author=(author.strip() or None) if isinstance(author, str) else None,
+        author=_author(author),
         at=datetime.fromtimestamp(p.stat().st_mtime, UTC),
     )
+
+
+def _author(value: Any) -> str | None:
+    """Front matter's author, when it names one person: who the note's "I" and "we" are."""
+    if not isinstance(value, str):
+        return None
+    name = " ".join(value.split())
+    one = 0 < len(name) <= AUTHOR_MAX and not re.search(r"[,;&/]| and ", name)
+    return name if one else None
 
 
 def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
@@ -231,12 +245,13 @@ def _remember_doc(
         at=doc.at,
     )
     summary.nodes += 1
-    _read_causes(memory, doc, summary)
+    _read_causes(memory, doc, node.id, summary)
     if not long:
         return node.id, [(node.id, body)]
     starts = [(node.id, doc.lead)]
     n = 0
-    for heading, section in doc.sections:
+    anchors = _anchors([h for h, _ in doc.sections])
+    for (heading, section), anchor in zip(doc.sections, anchors, strict=True):
         for i, part in enumerate(_parts(section)):
             n += 1
             label = f"{heading} (part {i + 1})" if i else heading
@@ -245,7 +260,7 @@ def _remember_doc(
                 "note",
                 node_id=_node_id(doc.rel, f"-s{n}"),
                 attributes={"path": doc.rel, "title": doc.title, "heading": heading},
-                sources=[f"{doc.rel}#{_slug(heading)}"],
+                sources=[f"{doc.rel}#{anchor}"],
                 provenance=PROVENANCE,
                 at=doc.at,
             )
@@ -256,47 +271,46 @@ def _remember_doc(
     return node.id, starts
 
 
-def _read_causes(memory: MemoryLike, doc: _Doc, summary: IngestSummary) -> None:
+def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSummary) -> None:
     """The file's causal claims, read in one go (a later section may speak of what an earlier
     one told) section by section, short file or long, so each names where it was said."""
-    parts: dict[str, str] = {}
-    sections = ((f"{doc.rel}#{_slug(h)}", text) for h, text in doc.sections)
-    for source, text in ((doc.rel, doc.lead), *sections):
-        prose = _prose(text).strip()
-        if prose:  # two sections of one name are one part
-            parts[source] = f"{parts[source]}\n\n{prose}" if source in parts else prose
+    anchors = _anchors([h for h, _ in doc.sections])
+    parts = [
+        (source, piece)
+        for source, text in (
+            (doc.rel, doc.lead),
+            *((f"{doc.rel}#{a}", text) for a, (_, text) in zip(anchors, doc.sections, strict=True)),
+        )
+        for piece in _parts(_prose(text))
+        if piece.strip()
+    ]
     if parts:
-        found = memory.remember_causes(parts, author=doc.author, at=doc.at)
+        found = memory.remember_causes(parts, about=node_id, author=doc.author, at=doc.at)
         summary.nodes += len(found.nodes)
         summary.causal_links += len(found.edges)
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_MARKDOWN = MarkdownIt("commonmark").enable("table")
 _WIKI_WORDS = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINK_WORDS = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
-_EMPHASIS = re.compile(r"(?<!\w)(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?!\w)")  # not snake_case
 
 
 def _prose(markdown: str) -> str:
-    """A note's prose as paragraphs, one line each, apart by blank lines: code blocks,
-    headings, tables and images left out, each list item a paragraph of its own, links as
-    their words, inline code and emphasis without their marks."""
-    lines: list[str] = []
-    fenced = False
-    for line in markdown.splitlines():
-        if _FENCE.match(line):
-            fenced = not fenced
-            lines.append("")
-        elif fenced or _HEADING.match(line) or line.lstrip().startswith("|"):
-            lines.append("")
-        elif item := _LIST_ITEM.match(line):
-            lines += ["", line[item.end() :]]
-        else:
-            lines.append(re.sub(r"^\s*>\s?", "", line))
-    text = _WIKI_WORDS.sub(lambda m: (m.group(2) or m.group(1)).strip(), "\n".join(lines))
-    text = _LINK_WORDS.sub(r"\1", _IMAGE.sub("", text))
-    return "\n\n".join(paragraphs(_EMPHASIS.sub(r"\2", text.replace("`", ""))))
+    """A note's prose as CommonMark reads it, one paragraph a line, apart by blank lines: the
+    paragraphs of its text, lists and quotes, with links as their words and code spans as
+    their text; headings, code blocks, HTML, tables and images are left out."""
+    tokens = _MARKDOWN.parse(markdown)
+    out = []
+    for before, token in itertools.pairwise(tokens):
+        if token.type == "inline" and before.type == "paragraph_open":
+            words = "".join(
+                " " if child.type in ("softbreak", "hardbreak") else child.content
+                for child in token.children or []
+                if child.type in ("text", "code_inline", "softbreak", "hardbreak")
+            )
+            line = " ".join(_WIKI_WORDS.sub(lambda m: m.group(2) or m.group(1), words).split())
+            if line:
+                out.append(line)
+    return "\n\n".join(out)
 
 
 def _parts(text: str) -> list[str]:
@@ -322,8 +336,17 @@ def _parts(text: str) -> list[str]:
     return parts
 
 
-def _slug(heading: str) -> str:
-    return re.sub(r"[^\w]+", "-", heading.lower()).strip("-")
+def _anchors(headings: list[str]) -> list[str]:
+    """Each heading's anchor, as GitHub makes them: a heading's words joined by hyphens (at
+    most ANCHOR_MAX characters), and "-1", "-2" after a name already taken."""
+    taken: dict[str, int] = {}
+    out = []
+    for heading in headings:
+        slug = re.sub(r"[^\w]+", "-", heading.lower()).strip("-")[:ANCHOR_MAX].strip("-")
+        n = taken.get(slug, 0)
+        taken[slug] = n + 1
+        out.append(f"{slug}-{n}" if n else slug)
+    return out
 
 
 def _name_index(docs: list[_Doc]) -> dict[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import time
@@ -281,8 +282,9 @@ class Memory(CausalOps):
 
     def remember_causes(
         self,
-        parts: Mapping[str, str],
+        parts: Sequence[tuple[str, str]],
         *,
+        about: str | None = None,
         author: str | None = None,
         at: datetime | str | None = None,
         scope: str = "default",
@@ -291,33 +293,72 @@ class Memory(CausalOps):
         """Read a note for its causal claims only: what caused, enabled or prevented what,
         found and linked by the rules that read transcripts, so `trace_cause` and
         `intervention_query` reach what notes say. Everything else a note says is the caller's
-        to store as it is (a document node, say). `parts` maps where each part was said (a
-        file, a section: what its items' `sources` name) to its plain text, paragraphs apart
-        by blank lines, in order; a later part may speak of what an earlier one told ("would
-        have prevented the outage"). `author`, when known, is who "I" and "we" are; `at` dates
-        it all (a file's modification time) and is what "yesterday" is read against. Reading
-        the same note again stores nothing twice and is no new evidence: a claim already
-        recorded leaves its decision's record as it was."""
-        if not isinstance(parts, Mapping) or not parts:
-            raise ValidationError("parts", "must map where each part was said to its text", parts)
-        speaker = validate.optional_text("author", author, max_len=60) or ""
-        said: list[transcript.Message] = []
-        for source, text in parts.items():
-            source = validate.text("parts", source, max_len=500)
-            text = validate.text(f"parts[{source!r}]", text)
-            said += [
-                transcript.Message(id=source, speaker=speaker, text=p) for p in paragraphs(text)
-            ]
+        to store as it is (a document node, say).
+
+        `parts` are (where, text) pairs in order: where each part was said (a file, a section;
+        what its items' `sources` name) and its plain text, paragraphs apart by blank lines. A
+        later part may speak of what an earlier one told ("would have prevented the outage").
+        `author`, when known, is who "I" and "we" are; `at` dates it all (a file's
+        modification time) and is what "yesterday" is read against.
+
+        A note's claims are links, not outcomes seen: they give an outcome its polarity but
+        move no decision's Q-value, so a note read again, or two notes saying one thing, count
+        once. `about` is the note's own node (its document): its claims are linked `about` it,
+        and reading it again retracts what it no longer says. A causal link only this note
+        made that it does not make again ends (`valid_to`, kept for the record), and a
+        sentence edited is a new claim, not the old one told again."""
+        said = self._note_messages(parts, validate.optional_text("author", author, max_len=60))
         scope = validate.text("scope", scope, max_len=200)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        note = self._require({"about": about})["about"] if about is not None else None
         now = self._at(at)
-        found = extract.causal_only(extract.extract(said, now), provenance="note")
+        found = extract.causal_only(extract.extract(said, now))
+        found = dataclasses.replace(
+            found, items=[dataclasses.replace(it, provenance="note") for it in found.items]
+        )
         with self.store.transaction(), self._batch_embedding():
+            owned = _owned_by(note, [m.id for m in said])
+            before = self._claims_of(note) if note is not None else []
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="note",
-                again_is_evidence=False,
+                learn=False, owned=owned,
             )  # fmt: skip
+            if note is not None:
+                for node in nodes:
+                    if self.store.get_edge(node.id, note.id, "about") is None:
+                        self._link(node.id, note.id, "about", 1.0, now=now, provenance="note")
+                kept = {e.id for e in edges}
+                for edge in before:
+                    ends = self.store.get_nodes([edge.src, edge.dst])
+                    if edge.id not in kept and all(owned(n) for n in ends.values()):
+                        self._retire(edge, f"no longer said in {note.sources or [note.id]}")
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
+
+    @staticmethod
+    def _note_messages(parts: Any, author: str | None) -> list[transcript.Message]:
+        if isinstance(parts, str | bytes | Mapping) or not isinstance(parts, Sequence) or not parts:
+            raise ValidationError("parts", "must be a non-empty list of (where, text) pairs")
+        said: list[transcript.Message] = []
+        for i, part in enumerate(parts):
+            if not isinstance(part, tuple | list) or len(part) != 2:
+                raise ValidationError(f"parts[{i}]", "must be a (where, text) pair", part)
+            source = validate.text(f"parts[{i}].where", part[0], max_len=500)
+            text = validate.text(f"parts[{i}].text", part[1])
+            said += [transcript.Message(source, author or "", p) for p in paragraphs(text)]
+        return said
+
+    def _claims_of(self, note: Node) -> list[Edge]:
+        """The causal links between the claims a note was read for (valid ones only)."""
+        claims = [
+            e.src
+            for e in self.store.edges_of([note.id], direction="in")
+            if e.relation == "about" and e.provenance == "note"
+        ]
+        return [
+            e
+            for e in self.store.edges_of(claims, direction="out")
+            if e.relation in CAUSAL_RELATIONS and e.provenance == "note"
+        ]
 
     def _store_extraction(
         self,
@@ -327,12 +368,14 @@ class Memory(CausalOps):
         scope: str,
         task_tag: str | None,
         provenance: str,
-        again_is_evidence: bool = True,
+        learn: bool = True,
+        owned: Callable[[Node], bool] | None = None,
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
-        decisions and outcomes join the episodes told the same way; a causal link scores its
-        outcome and, unless it was recorded before and `again_is_evidence` is off, moves its
-        decision's record."""
+        decisions and outcomes join the episodes told the same way, except an item `owned`
+        (only this source told it) in other words. A causal link scores its outcome and, when
+        `learn`, its decision's record; without it, a link made before is left as it was (or
+        made valid again)."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -350,12 +393,13 @@ class Memory(CausalOps):
                 node = self._episode_node(
                     item.text, item.kind, scope, task_tag, now, rarity,
                     tried=bool(item.attributes.get("tried")), told=told, said=said,
-                    people=people, provenance=provenance,
+                    people=people, provenance=provenance, owned=owned,
                 )  # fmt: skip
                 node = node.model_copy(
                     update={
                         "sources": list(dict.fromkeys([*node.sources, *item.sources])),
                         "attributes": {**node.attributes, **attrs},
+                        "valid_to": None,  # told again: current, if a retraction had ended it
                     }
                 )
                 self.store.update_node(node)
@@ -370,13 +414,16 @@ class Memory(CausalOps):
             if a.id == b.id:
                 continue
             if link.relation in CAUSAL_RELATIONS:
-                known = self.store.get_edge(a.id, b.id, link.relation)
-                if known is not None and not again_is_evidence:
+                known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
+                if known is not None:
+                    if known.valid_to is not None:
+                        known = known.model_copy(update={"valid_to": None})
+                        self.store.update_edge(known)
                     edges.append(known)
                     continue
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, None,
-                    link.confidence_source, provenance,
+                    link.confidence_source, provenance, learn=learn,
                 )  # fmt: skip
                 edges.append(rec.edge)
             else:
@@ -842,6 +889,7 @@ class Memory(CausalOps):
         people: Sequence[str] = (),
         said: tuple[float, float] | None = None,
         provenance: str = "record_decision",
+        owned: Callable[[Node], bool] | None = None,
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
@@ -856,7 +904,9 @@ class Memory(CausalOps):
         points at something the other does not name ("Caroline painted this"). What a
         pronoun stood for is an aside, not what happened ("That (the worker count doubled)
         exhausted the pool" is not the doubling), and tellings whose "it" stands for different
-        things are two events. `provenance`: what a new node was made by."""
+        things are two events. `provenance`: what a new node was made by. `owned`: a node only
+        the source being read told; told in other words, it is that source's older wording,
+        not the same event."""
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
@@ -864,6 +914,7 @@ class Memory(CausalOps):
             return not (
                 sameness.different_times(told, told_then)
                 or sameness.different_referents(text, node.text)
+                or (owned is not None and owned(node) and normalize(node.text) != normalize(text))
                 or sameness.different_people(named, _people_in(node, people))
                 or (
                     sameness.different_times(said, said_then)
@@ -894,7 +945,7 @@ class Memory(CausalOps):
                 aliases = [*aliases, text][-MAX_ALIASES:]
             node = same[0].model_copy(
                 update={
-                    "last_read_at": now,
+                    "last_read_at": max(now, same[0].last_read_at or now),
                     "read_count": same[0].read_count + 1,
                     "attributes": {**same[0].attributes, "aliases": aliases}
                     if aliases
@@ -1036,14 +1087,18 @@ class Memory(CausalOps):
         context: str | None,
         confidence_source: str,
         provenance: str,
+        *,
+        learn: bool = True,
     ) -> DecisionRecord:
-        """Link decision d to outcome o, score the outcome and update the decision's record;
-        settle any prediction that was waiting for this decision."""
+        """Link decision d to outcome o, score the outcome and, when `learn` (an outcome seen,
+        not a claim read), update the decision's record and settle any prediction that was
+        waiting for this decision."""
         polarity = outcome_polarity(o.text)
         reward = scoring.decision_reward(relation, polarity.score)
-        q = scoring.q_update(d.q_value or 0.0, reward, self.config.q_alpha)
-        d = d.model_copy(update={"q_value": q})
-        self.store.update_node(d)
+        if learn:
+            q = scoring.q_update(d.q_value or 0.0, reward, self.config.q_alpha)
+            d = d.model_copy(update={"q_value": q})
+            self.store.update_node(d)
         o = o.model_copy(
             update={
                 "polarity": polarity.score,
@@ -1062,7 +1117,8 @@ class Memory(CausalOps):
             confidence_source=confidence_source,
             provenance=provenance,
         )
-        predictions.resolve(self.store, d.id, reward, o.text, now)
+        if learn:
+            predictions.resolve(self.store, d.id, reward, o.text, now)
         return DecisionRecord(decision=d, outcome=o, edge=edge, polarity=polarity.score)
 
     def record_fact(
@@ -1182,6 +1238,20 @@ class Memory(CausalOps):
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:
     return (ln for ln in lines if ln.strip())
+
+
+def _owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:
+    """Whether a node was told only by this note: each of its sources is one of `sources` or
+    within one of the note's own (its file, or a section of it: "pm.md", "pm.md#fix")."""
+    roots = tuple(note.sources) if note is not None else ()
+    told = frozenset(sources)
+
+    def owned(node: Node) -> bool:
+        return bool(node.sources) and all(
+            s in told or any(s == r or s.startswith(f"{r}#") for r in roots) for s in node.sources
+        )
+
+    return owned
 
 
 def _people_in(node: Node, people: Sequence[str]) -> frozenset[str]:

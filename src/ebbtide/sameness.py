@@ -10,8 +10,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .text import STOPWORDS, content_tokens, named, root, tokens
+from .text import STOPWORDS, content_tokens, named, root, similarity, tokens
 
+# Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
+# server" / "… added the cache to the build server").
+SAME_REFERENT = 0.5
 # Share of the two descriptions' (rarity-weighted) words they must have in common. Distinct
 # events of one incident share its product and component names but differ in what happened.
 SAME_EVENT = 0.4
@@ -53,12 +56,8 @@ def different_referents(a: str, b: str) -> bool:
     """Two tellings whose "it" or "that" stand for different things are two events: "It
     (the whiteboard) helps John stay motivated" / "It (visualising his goals) helps John stay
     motivated"."""
-    ra, rb = _referents(a), _referents(b)
-    return bool(ra) and bool(rb) and not ra & rb
-
-
-def _referents(text: str) -> frozenset[str]:
-    return frozenset(" ".join(m.group(1).casefold().split()) for m in _REFERENT.finditer(text))
+    ra, rb = _REFERENT.findall(a), _REFERENT.findall(b)
+    return bool(ra and rb) and all(similarity(x, y) < SAME_REFERENT for x in ra for y in rb)
 
 
 def identifiers(text: str) -> frozenset[str]:
