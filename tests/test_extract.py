@@ -137,6 +137,21 @@ def test_splitting_sentences_keeps_abbreviations():
     ]
 
 
+def test_full_width_stops_end_sentences_without_a_space():
+    assert split_sentences("数据库崩溃导致了停机。它很快恢复了！ Then we left.") == [
+        "数据库崩溃导致了停机。",
+        "它很快恢复了！",
+        "Then we left.",
+    ]
+
+
+def test_a_timeline_entry_keeps_its_time_with_its_cause():
+    ex = extract(
+        [Message("pm.md", "", "03:10 The primary ran out of memory, which caused the failover.")]
+    )
+    assert causal_links(ex) == [("03:10 The primary ran out of memory", "caused", "The failover.")]
+
+
 # ---------------------------------------------------------------------------------------------
 # Pronouns and sentences
 # ---------------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|\s*\n+\s*")
+# After . ! ? … a space ends a sentence; after the full-width 。！？ (CJK) none is written.
+_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|(?<=[。！？])[」』”）]*\s*|\s*\n+\s*")
 _ABBREVIATIONS = word_set(
     "mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s"
 )
