@@ -423,3 +423,13 @@ def test_it_standing_for_two_different_things_is_two_events(memory, clock):
     assert len({c.lesson.outcome_id for c in helped}) == 2
     assert sameness.different_referents("It (a) helps", "It (b) helps")
     assert not sameness.different_referents("It (a) helps", "It (a) helped a lot")
+
+
+def test_it_standing_for_one_thing_told_in_other_words_is_one_event(memory, clock):
+    for article in ("a", "the"):
+        memory.remember(
+            messages=f"Ana: We added {article} cache to the build server. It kept the builds fast.",
+            date="2026-11-02",
+        )
+    kept = memory.trace_cause("kept the builds fast").causes
+    assert len({c.lesson.outcome_id for c in kept}) == 1

@@ -652,3 +652,27 @@ def test_a_hedge_before_that_is_the_speaker_not_the_cause():
     ex = run("Ben: We skipped the canary.\nAna: I guess that caused the outage.")
     assert causal_links(ex) == [("Ben and others skipped the canary.", "caused", "The outage.")]
     assert not [t for _, t in texts(ex) if "guess" in t.lower()]
+
+
+def test_a_hedged_cause_is_the_thing_blamed_and_a_held_belief_keeps_its_words():
+    ex = run("Ana: I think the new runner image caused the slowdown.\nBen: Really?")
+    assert causal_links(ex) == [("The new runner image", "caused", "The slowdown.")]
+    held = run("Ana: I believe in code review, so we caught the bug early.")
+    assert causal_links(held)[0][0] == "Ana believes in code review"
+
+
+def test_the_outage_is_the_outcome_named_before_even_with_more_words_after_it():
+    ex = run(
+        "Ana: Skipping the canary caused the checkout outage on Saturday.\n"
+        "Ben: A canary stage would have prevented the outage."
+    )
+    outage = find(ex, "checkout outage", "outcome")
+    assert relations(ex, find(ex, "canary stage"), outage) == {"prevented"}
+
+
+def test_a_cause_named_by_a_noun_phrase_is_not_an_earlier_line_that_shares_one_word():
+    ex = run(
+        "Ana: We migrated the billing database on Monday.\n"
+        "Ben: The old database caused the slowdown."
+    )
+    assert causal_links(ex) == [("The old database", "caused", "The slowdown.")]

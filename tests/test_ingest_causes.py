@@ -172,6 +172,67 @@ def test_notes_give_outcomes_their_polarity_and_move_no_decisions_record(memory:
     assert {s for e in valid for s in memory.get(e.src).sources} == {"sync.md", "other.md"}
 
 
+def test_a_note_that_tells_one_outcome_twice_keeps_one_chain(memory: Memory, tmp_path):
+    (tmp_path / "db.md").write_text(
+        "# DB failover\n\n## Summary\n\nThe failover caused a 12-minute outage of the API.\n\n"
+        "## Timeline\n\n- 03:00 paged\n- 03:10 replica promoted\n- 03:22 recovered\n\n"
+        "## Root cause\n\nThe analytics job fell back to the primary. That caused the failover.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    (chain, *_) = memory.trace_cause_chain("outage of the API").chains
+    assert [s.decision for s in chain.steps] == [
+        "The analytics job fell back to the primary.", "The failover"
+    ]  # fmt: skip
+
+
+def test_what_a_person_ended_stays_ended_when_the_note_is_read_again(memory: Memory, tmp_path):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    (cause,) = memory.trace_cause("moved the job queue to SQS").causes
+    memory.invalidate_decision(cause.lesson.edge_id, "disproved by on-call")
+    before = len(list(memory.store.iter_nodes()))
+    ingest_markdown_folder(memory, folder)
+    assert memory.trace_cause("moved the job queue to SQS").causes == []
+    assert len(list(memory.store.iter_nodes())) == before
+    edge = memory.store.get_edges([cause.lesson.edge_id])[cause.lesson.edge_id]
+    assert edge.valid_to is not None and "disproved by on-call" in (edge.context or "")
+
+
+def test_a_note_emptied_retracts_its_claims_and_brings_them_back_when_restored(
+    memory: Memory, tmp_path
+):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    page = folder / "queue-migration.md"
+    text = page.read_text()
+    page.write_text("# Queue migration\n\nNothing to say.\n")
+    ingest_markdown_folder(memory, folder)
+    assert memory.trace_cause("moved the job queue to SQS").causes == []
+    found = memory.recall("Redis queue dropped jobs", k=10).hits
+    assert not [h for h in found if h.node.text.startswith("The Redis queue")]
+    page.write_text(text)
+    ingest_markdown_folder(memory, folder)
+    (cause,) = memory.trace_cause("moved the job queue to SQS").causes
+    edge = memory.store.get_edges([cause.lesson.edge_id])[cause.lesson.edge_id]
+    assert "no longer said" not in (edge.context or "")
+    redis = [n for n in memory.store.iter_nodes() if n.text.startswith("The Redis queue")]
+    assert [n.valid_to for n in redis] == [None]
+
+
+def test_markdown_that_is_not_prose_makes_no_claim_and_hides_none(memory: Memory, tmp_path):
+    (tmp_path / "n.md").write_text(
+        "# Notes\n\n<!--\n## Old draft\nThe DNS change caused the outage.\n-->\n\n"
+        "```\n~~~\n# not a heading\n```\n\nThe cron job caused the checkout outage.\n\n"
+        "~~The proxy caused the checkout outage.~~ Wrong.[^1]\n\n[^1]: Checked twice.\n"
+    )
+    (tmp_path / "dir.md").mkdir()
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert summary.files == 1
+    causes = memory.trace_cause("the checkout outage").causes
+    assert [c.lesson.decision for c in causes] == ["The cron job"]
+    assert memory.get(causes[0].lesson.decision_id).sources == ["n.md"]
+
+
 def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
     claim = "The deploy caused the outage."
     for kwargs, field in (

@@ -432,10 +432,11 @@ _GERUND_STOP = word_set(
 )
 
 
-# "I think that caused it": the speaker's hedge, not the cause ("that" is).
+# "I think that caused it", "Ana suspects the cache caused it": the speaker's hedge, not the
+# cause; "I believe in code review" says what someone holds, and keeps its words.
 _HEDGE = re.compile(
     r"^\w+(?:\s+and\s+others)?\s+(?:really\s+)?(?:think|thinks|guess|guesses|believe|"
-    r"believes|suspect|suspects|reckon|reckons)\s+(?=(?:that|this|it)$)",
+    r"believes|suspect|suspects|reckon|reckons)\s+(?!(?:in|on|at|of|for|with|about|so)\b)(?=\w)",
     re.IGNORECASE,
 )
 _OPENER = re.compile(
@@ -782,7 +783,7 @@ class _Extractor:
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
         text = _STOPPED_EARLY.sub("", text)
-        known = self._recent_np(text.rstrip(".!?"), k, named=True)
+        known = self._recent_np(text.rstrip(".!?"), k)
         if known is not None:
             return known, relation
         polar = _demodalise(text) if relation == "prevented" else text
@@ -815,11 +816,11 @@ class _Extractor:
                 return item
         return None
 
-    def _recent_np(self, text: str, k: int, *, named: bool = False) -> int | None:
-        """'The outage': a definite noun phrase naming a recent item's thing. `named`: only an
-        item that names it last with every word of it ("the outage" is "The checkout outage",
-        "the search outage" is not), as an effect does, not one that only mentions it ("Our
-        outage cost us $10k")."""
+    def _recent_np(self, text: str, k: int) -> int | None:
+        """'The outage': a definite noun phrase naming a recent item's thing. The item names it
+        with every word of it ("the outage" is "The checkout outage on Saturday", "the search
+        outage" is not), and ends on it or is an outcome: "Our outage cost us $10k" only
+        mentions an outage."""
         m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
                      text.strip())  # fmt: skip
         if m is None:
@@ -830,11 +831,11 @@ class _Extractor:
         said = [stem(w) for w in words]
         for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
             d = self.drafts[i]
-            if k - d.msg > ANTECEDENT_TURNS:
-                continue
             there = [stem(t) for t in tokens(d.item.text)]
-            names = there[-1:] == said[-1:] and set(said) <= set(there)
-            if names if named else said[-1] in there:
+            names = set(said) <= set(there) and (
+                there[-1:] == said[-1:] or d.item.kind == "outcome"
+            )
+            if k - d.msg <= ANTECEDENT_TURNS and names:
                 return i
         return None
 

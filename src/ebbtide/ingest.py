@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from .errors import ValidationError
 from .text import shorten
@@ -45,6 +46,7 @@ SPLIT_OVER = 2_000  # characters: a longer file is also stored section by sectio
 SECTION_MAX = 8_000  # characters: a longer section is stored in parts, split at paragraphs
 LEAD_MAX = 1_000  # characters of a long file's opening kept on its document node
 ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
+WHERE_MAX = 500  # characters of a claim's source, path and anchor (remember_causes' limit)
 AUTHOR_MAX = 60  # longer, or naming several, front matter's author is not who "I" is
 PROVENANCE = "ingest"
 
@@ -75,8 +77,8 @@ class IngestSummary:
 # Markdown
 # ---------------------------------------------------------------------------------------------
 
+_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
 _WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]")
 _MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -106,7 +108,7 @@ def ingest_markdown_folder(
     files = sorted(
         p
         for p in root.rglob("*.md")
-        if not any(s.startswith(".") for s in p.relative_to(root).parts)
+        if p.is_file() and not any(s.startswith(".") for s in p.relative_to(root).parts)
     )
     docs = [_read(root, p) for p in files]
     total = 2 * len(docs)
@@ -197,20 +199,21 @@ def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
 
 
 def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    """The text before the first heading, and (heading, text) for each heading after it.
-    A '#' line inside a fenced code block is code, not a heading."""
-    lead: list[str] = []
-    sections: list[tuple[str, list[str]]] = []
-    fenced = False
-    for line in lines:
-        if _FENCE.match(line):
-            fenced = not fenced
-        heading = None if fenced else _HEADING.match(line)
-        if heading:
-            sections.append((heading.group(2), []))
-        else:
-            (sections[-1][1] if sections else lead).append(line)
-    return "\n".join(lead).strip(), [(h, "\n".join(b).strip()) for h, b in sections]
+    """The text before the first heading, and (heading, text) for each heading after it: the
+    headings CommonMark sees (ATX or underlined), not a '#' line in code, HTML or a quote."""
+    tokens = _MARKDOWN.parse("\n".join(lines))
+    heads = [
+        (tok.map, _inline_words(tokens[i + 1]))
+        for i, tok in enumerate(tokens)
+        if tok.type == "heading_open" and tok.level == 0 and tok.map
+    ]
+    if not heads:
+        return "\n".join(lines).strip(), []
+    sections = []
+    for j, ((_, end), title) in enumerate(heads):
+        stop = heads[j + 1][0][0] if j + 1 < len(heads) else len(lines)
+        sections.append((title, "\n".join(lines[end:stop]).strip()))
+    return "\n".join(lines[: heads[0][0][0]]).strip(), sections
 
 
 def _node_id(rel: str, part: str = "") -> str:
@@ -276,7 +279,7 @@ def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSum
     one told) section by section, short file or long, so each names where it was said."""
     anchors = _anchors([h for h, _ in doc.sections])
     parts = [
-        (source, piece)
+        (source[:WHERE_MAX], piece)
         for source, text in (
             (doc.rel, doc.lead),
             *((f"{doc.rel}#{a}", text) for a, (_, text) in zip(anchors, doc.sections, strict=True)),
@@ -284,14 +287,14 @@ def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSum
         for piece in _parts(_prose(text))
         if piece.strip()
     ]
-    if parts:
-        found = memory.remember_causes(parts, about=node_id, author=doc.author, at=doc.at)
-        summary.nodes += len(found.nodes)
-        summary.causal_links += len(found.edges)
+    # Called with no parts too: a note that says nothing now retracts what it said.
+    found = memory.remember_causes(parts, about=node_id, author=doc.author, at=doc.at)
+    summary.nodes += len(found.nodes)
+    summary.causal_links += len(found.edges)
 
 
-_MARKDOWN = MarkdownIt("commonmark").enable("table")
 _WIKI_WORDS = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
+_FOOTNOTE = re.compile(r"\[\^[^\]\s]+\]:?")
 
 
 def _prose(markdown: str) -> str:
@@ -302,15 +305,27 @@ def _prose(markdown: str) -> str:
     out = []
     for before, token in itertools.pairwise(tokens):
         if token.type == "inline" and before.type == "paragraph_open":
-            words = "".join(
-                " " if child.type in ("softbreak", "hardbreak") else child.content
-                for child in token.children or []
-                if child.type in ("text", "code_inline", "softbreak", "hardbreak")
-            )
+            words = _FOOTNOTE.sub("", _inline_words(token))
             line = " ".join(_WIKI_WORDS.sub(lambda m: m.group(2) or m.group(1), words).split())
             if line:
                 out.append(line)
     return "\n\n".join(out)
+
+
+def _inline_words(inline: Token) -> str:
+    """The words of an inline token: text and code spans, not struck-through words, images
+    or HTML."""
+    words: list[str] = []
+    struck = 0
+    for child in inline.children or []:
+        struck += {"s_open": 1, "s_close": -1}.get(child.type, 0)
+        if struck:
+            continue
+        if child.type in ("softbreak", "hardbreak"):
+            words.append(" ")
+        elif child.type in ("text", "code_inline"):
+            words.append(child.content)
+    return "".join(words)
 
 
 def _parts(text: str) -> list[str]:
@@ -381,13 +396,9 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
 
 
 def _without_code(text: str) -> str:
-    keep, fenced = [], False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced:
-            keep.append(re.sub(r"`[^`\n]*`", "", line))
-    return "\n".join(keep)
+    """The text as written (links and all) outside code blocks, code spans and HTML."""
+    inline = (t.content for t in _MARKDOWN.parse(text) if t.type == "inline")
+    return "\n".join(re.sub(r"`[^`\n]*`", "", line) for line in inline)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -63,6 +63,9 @@ SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "te
 EXPORT_FORMAT = "ebbtide-jsonl/1"
 # Kinds an episode's decision or outcome may already exist as.
 EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
+# How a note's retraction is told: in the context of a link it ended, and on a claim it ended.
+RETRACTED = "no longer said in"
+RETRACTED_FROM = "retracted_from"
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
@@ -304,13 +307,17 @@ class Memory(CausalOps):
         A note's claims are links, not outcomes seen: they give an outcome its polarity but
         move no decision's Q-value, so a note read again, or two notes saying one thing, count
         once. `about` is the note's own node (its document): its claims are linked `about` it,
-        and reading it again retracts what it no longer says. A causal link only this note
-        made that it does not make again ends (`valid_to`, kept for the record), and a
-        sentence edited is a new claim, not the old one told again."""
-        said = self._note_messages(parts, validate.optional_text("author", author, max_len=60))
+        and reading it again retracts what it no longer says (with `about`, `parts` may be
+        empty: the note says nothing now). A causal link only this note made that it does not
+        make again ends (`valid_to`, kept for the record), and a sentence edited is a new
+        claim, not the old one told again. What a person ended (`invalidate_decision`) stays
+        ended when the note is read again."""
+        note = self._require({"about": about})["about"] if about is not None else None
+        said = self._note_messages(
+            parts, validate.optional_text("author", author, max_len=60), empty=note is not None
+        )
         scope = validate.text("scope", scope, max_len=200)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
-        note = self._require({"about": about})["about"] if about is not None else None
         now = self._at(at)
         found = extract.causal_only(extract.extract(said, now))
         found = dataclasses.replace(
@@ -324,20 +331,58 @@ class Memory(CausalOps):
                 learn=False, owned=owned,
             )  # fmt: skip
             if note is not None:
-                for node in nodes:
-                    if self.store.get_edge(node.id, note.id, "about") is None:
-                        self._link(node.id, note.id, "about", 1.0, now=now, provenance="note")
-                kept = {e.id for e in edges}
-                for edge in before:
-                    ends = self.store.get_nodes([edge.src, edge.dst])
-                    if edge.id not in kept and all(owned(n) for n in ends.values()):
-                        self._retire(edge, f"no longer said in {note.sources or [note.id]}")
+                self._settle_claims(note, nodes, edges, before, owned, now)
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
 
+    def _settle_claims(
+        self,
+        note: Node,
+        nodes: list[Node],
+        edges: list[Edge],
+        before: list[Edge],
+        owned: Callable[[Node], bool],
+        now: datetime,
+    ) -> None:
+        """Link a note's claims `about` it, and retract what it said before and says no more:
+        a link only it made ends, and so does a claim only it told that is left with no link
+        (marked, so that the note saying it again brings it back)."""
+        current = {n.id for n in nodes}
+        for node in nodes:
+            link = self.store.get_edge(node.id, note.id, "about")
+            if link is None:
+                self._link(node.id, note.id, "about", 1.0, now=now, provenance="note")
+            elif link.valid_to is not None:
+                self.store.update_edge(link.model_copy(update={"valid_to": None}))
+        kept = {e.id for e in edges}
+        where = f"{RETRACTED} {note.sources or [note.id]}"
+        ends: set[str] = set()
+        for edge in before:
+            pair = self.store.get_nodes([edge.src, edge.dst])
+            if edge.id not in kept and all(owned(n) for n in pair.values()):
+                self._retire(edge, where)
+                ends.update(pair)
+        for node in self.store.get_nodes(sorted(ends - current)).values():
+            if causal.causal_edges(self._ctx(), [node.id], "both"):
+                continue  # still a claim of some other link
+            self.store.update_node(
+                node.model_copy(
+                    update={
+                        "valid_to": node.valid_to or now,
+                        "attributes": {**node.attributes, RETRACTED_FROM: note.id},
+                    }
+                )
+            )
+            link = self.store.get_edge(node.id, note.id, "about")
+            if link is not None and link.valid_to is None:
+                self.store.update_edge(link.model_copy(update={"valid_to": now}))
+
     @staticmethod
-    def _note_messages(parts: Any, author: str | None) -> list[transcript.Message]:
-        if isinstance(parts, str | bytes | Mapping) or not isinstance(parts, Sequence) or not parts:
-            raise ValidationError("parts", "must be a non-empty list of (where, text) pairs")
+    def _note_messages(parts: Any, author: str | None, empty: bool) -> list[transcript.Message]:
+        """`empty`: no parts at all is allowed (a note of its node that now says nothing)."""
+        if isinstance(parts, str | bytes | Mapping) or not isinstance(parts, Sequence):
+            raise ValidationError("parts", "must be a list of (where, text) pairs")
+        if not parts and not empty:
+            raise ValidationError("parts", "must not be empty without `about`")
         said: list[transcript.Message] = []
         for i, part in enumerate(parts):
             if not isinstance(part, tuple | list) or len(part) != 2:
@@ -346,6 +391,22 @@ class Memory(CausalOps):
             text = validate.text(f"parts[{i}].text", part[1])
             said += [transcript.Message(source, author or "", p) for p in paragraphs(text)]
         return said
+
+    def _ended_by_a_person(self, kind: str, text: str, scope: str) -> Node | None:
+        """A claim's node that a person ended (not a retraction), when no current one has its
+        text; a retracted one told again comes back."""
+        if self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1):
+            return None
+        for node in self.store.find_nodes(
+            kind=kind, text=text, scope=scope, valid_only=False, limit=5
+        ):
+            if node.valid_to is None:
+                continue
+            if RETRACTED_FROM not in node.attributes:
+                return node
+            attrs = {k: v for k, v in node.attributes.items() if k != RETRACTED_FROM}
+            self.store.update_node(node.model_copy(update={"valid_to": None, "attributes": attrs}))
+        return None
 
     def _claims_of(self, note: Node) -> list[Edge]:
         """The causal links between the claims a note was read for (valid ones only)."""
@@ -384,22 +445,26 @@ class Memory(CausalOps):
         )
         nodes: list[Node] = []
         edges: list[Edge] = []
+        made: set[str] = set()  # this reading's nodes: its own paraphrases join them
+        earlier = None if owned is None else (lambda n: owned(n) and n.id not in made)
         for item in found.items:
             attrs = dict(item.attributes)
             if item.when is not None:
                 attrs["when"] = item.when.isoformat()
-            if item.kind in EPISODE_KINDS:
+            ended = None if learn else self._ended_by_a_person(item.kind, item.text, scope)
+            if ended is not None:
+                node = ended  # reading the claim again does not undo what a person ended
+            elif item.kind in EPISODE_KINDS:
                 told, said = time_spans(attrs)
                 node = self._episode_node(
                     item.text, item.kind, scope, task_tag, now, rarity,
                     tried=bool(item.attributes.get("tried")), told=told, said=said,
-                    people=people, provenance=provenance, owned=owned,
+                    people=people, provenance=provenance, owned=earlier,
                 )  # fmt: skip
                 node = node.model_copy(
                     update={
                         "sources": list(dict.fromkeys([*node.sources, *item.sources])),
                         "attributes": {**node.attributes, **attrs},
-                        "valid_to": None,  # told again: current, if a retraction had ended it
                     }
                 )
                 self.store.update_node(node)
@@ -408,6 +473,7 @@ class Memory(CausalOps):
                     item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
                     sources=item.sources, provenance=item.provenance, at=now,
                 )  # fmt: skip
+            made.add(node.id)
             nodes.append(node)
         for link in found.links:
             a, b = nodes[link.src], nodes[link.dst]
@@ -416,11 +482,13 @@ class Memory(CausalOps):
             if link.relation in CAUSAL_RELATIONS:
                 known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
                 if known is not None:
-                    if known.valid_to is not None:
-                        known = known.model_copy(update={"valid_to": None})
+                    if known.valid_to is not None and RETRACTED in (known.context or ""):
+                        known = _restored(known)  # said again after it was retracted
                         self.store.update_edge(known)
                     edges.append(known)
                     continue
+                if a.valid_to is not None or b.valid_to is not None:
+                    continue  # an end a person ended
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, None,
                     link.confidence_source, provenance, learn=learn,
@@ -914,7 +982,7 @@ class Memory(CausalOps):
             return not (
                 sameness.different_times(told, told_then)
                 or sameness.different_referents(text, node.text)
-                or (owned is not None and owned(node) and normalize(node.text) != normalize(text))
+                or (owned is not None and owned(node) and _said(node.text) != _said(text))
                 or sameness.different_people(named, _people_in(node, people))
                 or (
                     sameness.different_times(said, said_then)
@@ -1238,6 +1306,17 @@ class Memory(CausalOps):
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:
     return (ln for ln in lines if ln.strip())
+
+
+def _said(text: str) -> str:
+    """A text as compared with its earlier wording: case, spacing and final stops aside."""
+    return normalize(text).rstrip(".!?。！？ ")
+
+
+def _restored(edge: Edge) -> Edge:
+    """A link a note's retraction ended, current again, without the retraction's words."""
+    said = [p for p in (edge.context or "").split(" | ") if not p.startswith(RETRACTED)]
+    return edge.model_copy(update={"valid_to": None, "context": " | ".join(said) or None})
 
 
 def _owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:
