@@ -676,3 +676,43 @@ def test_a_cause_named_by_a_noun_phrase_is_not_an_earlier_line_that_shares_one_w
         "Ben: The old database caused the slowdown."
     )
     assert causal_links(ex) == [("The old database", "caused", "The slowdown.")]
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("Ana: The outage was caused by the backup job.",
+         ("The backup job.", "caused", "The outage")),
+        ("Ana: The failover was triggered by the memory leak.",
+         ("The memory leak.", "caused", "The failover")),
+        ("Ana: The outage wasn't caused by the deploy.",
+         ("The deploy.", "no_effect", "The outage")),
+        ("Ana: The outage was prevented by the circuit breaker.",
+         ("The circuit breaker.", "prevented", "The outage")),
+    ],
+)  # fmt: skip
+def test_the_passive_voice_names_the_cause_after_by(said, link):
+    assert causal_links(run(said)) == [link]
+
+
+def test_a_phrase_after_the_noun_is_not_the_thing_named():
+    ex = run(
+        "Ana: The retry storm led to the outage backlog in support.\n"
+        "Ben: The bad deploy caused the outage."
+    )
+    assert ("The bad deploy", "caused", "The outage.") in causal_links(ex)
+
+
+@pytest.mark.parametrize(
+    ("said", "cause"),
+    [
+        ("Ana: Users believe checkout is broken, which led to a spike in tickets.",
+         "Users believe checkout is broken"),
+        ("Ana: Attackers guess weak passwords, which caused the breach.",
+         "Attackers guess weak passwords"),
+        ("Ana: Nobody thinks the cache flush caused the slowdown.",
+         "Nobody thinks the cache flush"),
+    ],
+)  # fmt: skip
+def test_what_others_hold_or_deny_is_no_hedge_to_drop(said, cause):
+    assert causal_links(run(said))[0][0] == cause

@@ -252,9 +252,19 @@ def test_markdown_is_read_as_commonmark_prose(markdown, prose):
 
 
 def test_headings_of_one_name_get_anchors_of_their_own_and_long_ones_are_cut():
-    assert _anchors(["Root cause", "Impact", "Root cause", "Root cause", "x" * 600]) == [
-        "root-cause", "impact", "root-cause-1", "root-cause-2", "x" * 100
+    assert _anchors(["Root cause", "Impact", "Root cause", "Root cause", "x" * 600, ""]) == [
+        "root-cause", "impact", "root-cause-1", "root-cause-2", "x" * 100, "section"
     ]  # fmt: skip
+
+
+def test_a_heading_keeps_its_struck_words_in_its_anchor(tmp_path):
+    write(
+        tmp_path, "pm.md", "# PM\n\n## ~~Root cause~~ Actual root cause\n\nThe cron job caused it."
+    )
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    (call,) = mem.read_for_causes
+    assert [w for w, _ in call["parts"]] == ["pm.md#root-cause-actual-root-cause"]
 
 
 def test_progress_counts_up_to_the_total(tmp_path):

@@ -233,6 +233,60 @@ def test_markdown_that_is_not_prose_makes_no_claim_and_hides_none(memory: Memory
     assert memory.get(causes[0].lesson.decision_id).sources == ["n.md"]
 
 
+def test_after_a_person_ends_a_lesson_the_corrected_note_links_the_outage_again(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "pm.md").write_text(
+        "The nightly backup job filled the disk. That caused the checkout outage.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    (wrong,) = memory.trace_cause("the checkout outage").causes
+    memory.invalidate_decision(wrong.lesson.edge_id, "wrong, it was the cron job")
+    (tmp_path / "pm.md").write_text(
+        "The cron job filled the disk. That caused the checkout outage.\n"
+    )
+    (tmp_path / "pm2.md").write_text("A bad cart deploy caused the checkout outage.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    causes = {c.lesson.decision for c in memory.trace_cause("the checkout outage").causes}
+    assert causes == {"The cron job filled the disk.", "A bad cart deploy"}
+    backup = [n for n in memory.store.iter_nodes() if n.text.startswith("The nightly backup")]
+    assert [n.valid_to is not None for n in backup] == [True]
+    assert not [
+        h for h in memory.recall("nightly backup job", k=10).hits if h.node.id == backup[0].id
+    ]
+
+
+def test_two_causes_told_alike_in_one_note_stay_two(memory: Memory, tmp_path):
+    (tmp_path / "week.md").write_text(
+        "# Week\n\n## Monday\n\nThe nightly backup job filled the disk. That caused the write"
+        " latency spike.\n\n## Friday\n\nThe cron job filled the disk. That caused the checkout"
+        " outage.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    (cause,) = memory.trace_cause("the checkout outage").causes
+    assert cause.lesson.decision == "The cron job filled the disk."
+
+
+def test_a_link_the_note_no_longer_makes_ends_though_a_transcript_shares_its_outcome(
+    memory: Memory, tmp_path
+):
+    memory.remember(
+        messages="Ana: The checkout outage led to a wave of refunds.", date="2026-11-02"
+    )
+    (tmp_path / "a.md").write_text("The backup job caused the checkout outage.\n")
+    os.utime(tmp_path / "a.md", (1.76e9, 1.76e9))  # before the memory's clock (2026-03-02)
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "a.md").write_text("A bad config push caused the checkout outage.\n")
+    os.utime(tmp_path / "a.md", (1.6e9, 1.6e9))  # an old copy put back: its date is the past
+    ingest_markdown_folder(memory, tmp_path)
+    causes = memory.trace_cause("the checkout outage").causes
+    assert [c.lesson.decision for c in causes] == ["A bad config push"]
+    (ended,) = [
+        e for e in memory.store.iter_edges() if e.valid_to is not None and e.relation == "caused"
+    ]
+    assert ended.valid_to >= ended.valid_from
+
+
 def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
     claim = "The deploy caused the outage."
     for kwargs, field in (
@@ -245,6 +299,8 @@ def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
         ({"parts": [("a.md", claim)], "author": ""}, "author"),
         ({"parts": [("a.md", claim)], "about": "nope"}, "about"),
         ({"parts": [("a.md", claim)], "at": "not a time"}, "at"),
+        ({"parts": [("a.md", claim)], "at": True}, "at"),
+        ({"parts": [("a.md", claim)], "at": 1e20}, "at"),
     ):
         with pytest.raises((ValidationError, NotFound)) as err:
             memory.remember_causes(**kwargs)
@@ -266,3 +322,10 @@ def test_a_claim_read_from_a_note_names_its_part(memory: Memory):
     }
     (edge,) = found.edges
     assert edge.relation == "caused"
+
+
+def test_a_claim_is_never_about_itself(memory: Memory):
+    first = memory.remember_causes([("a.md", "The deploy caused the outage.")])
+    node = first.nodes[0]
+    memory.remember_causes([("a.md", "The deploy caused the outage.")], about=node.id)
+    assert memory.store.get_edge(node.id, node.id, "about") is None

@@ -206,6 +206,36 @@ class _Cue:
 
 
 _CUES = [
+    # "The outage was caused by the backup job": the effect first, its cause after "by".
+    _Cue(
+        r"(?:was|were|is|are|been|being|got)\s+(?:\w+ly\s+)?(?:caused|triggered|brought\s+"
+        r"about)\s+by",
+        "caused",
+        "backward",
+        "full",
+        verb=False,
+    ),
+    _Cue(
+        r"(?:was|were|is|are)(?:\s+not|n['’]t)\s+(?:caused|triggered)\s+by",
+        "no_effect",
+        "backward",
+        "full",
+        verb=False,
+    ),
+    _Cue(
+        r"(?:was|were|is|are|been|being|got)\s+(?:\w+ly\s+)?(?:prevented|averted|stopped)\s+by",
+        "prevented",
+        "backward",
+        "full",
+        verb=False,
+    ),
+    _Cue(
+        r"(?:was|were|is|are|been|being)\s+(?:\w+ly\s+)?enabled\s+by",
+        "enabled",
+        "backward",
+        "full",
+        verb=False,
+    ),
     _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np"),
     _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np"),
     _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np"),
@@ -432,12 +462,17 @@ _GERUND_STOP = word_set(
 )
 
 
-# "I think that caused it", "Ana suspects the cache caused it": the speaker's hedge, not the
-# cause; "I believe in code review" says what someone holds, and keeps its words.
+# "I think that caused it", "Ana suspects the cache caused it": the speaker's own hedge, not
+# the cause ("I guess" only before "that": "Attackers guess weak passwords" is no hedge). Not
+# "Nobody thinks …" (a denial), "Users believe …" (what others hold), "I guess not", nor "I
+# believe in code review" (what someone holds, its words kept).
 _HEDGE = re.compile(
-    r"^\w+(?:\s+and\s+others)?\s+(?:really\s+)?(?:think|thinks|guess|guesses|believe|"
-    r"believes|suspect|suspects|reckon|reckons)\s+(?!(?:in|on|at|of|for|with|about|so)\b)(?=\w)",
-    re.IGNORECASE,
+    r"^(?!(?:Nobody|No|Noone|Everyone|Everybody|Someone|Somebody|Few|Many)\b)"
+    r"(?:(?:I|We|we)\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess(?=\s+(?:that|this|it)$))|"
+    r"(?-i:[A-Z])[a-z]+(?:\s+and\s+others\s+(?:really\s+)?(?:think|believe|suspect|reckon|"
+    r"guess(?=\s+(?:that|this|it)$))|"
+    r"\s+(?:really\s+)?(?:thinks|believes|suspects|reckons|guesses(?=\s+(?:that|this|it)$))))"
+    r"\s+(?!(?:in|on|at|of|for|with|about|so|not)\b)(?=\w)"
 )
 _OPENER = re.compile(
     r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
@@ -818,9 +853,9 @@ class _Extractor:
 
     def _recent_np(self, text: str, k: int) -> int | None:
         """'The outage': a definite noun phrase naming a recent item's thing. The item names it
-        with every word of it ("the outage" is "The checkout outage on Saturday", "the search
-        outage" is not), and ends on it or is an outcome: "Our outage cost us $10k" only
-        mentions an outage."""
+        with every word of it, ending on it before any phrase that follows ("the outage" is
+        "The checkout outage on Saturday"; not "The outage backlog in support", nor "Our
+        outage cost us $10k", and "the search outage" is not the checkout outage)."""
         m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
                      text.strip())  # fmt: skip
         if m is None:
@@ -831,11 +866,10 @@ class _Extractor:
         said = [stem(w) for w in words]
         for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
             d = self.drafts[i]
-            there = [stem(t) for t in tokens(d.item.text)]
-            names = set(said) <= set(there) and (
-                there[-1:] == said[-1:] or d.item.kind == "outcome"
-            )
-            if k - d.msg <= ANTECEDENT_TURNS and names:
+            if k - d.msg > ANTECEDENT_TURNS:
+                continue
+            there = [stem(t) for t in _head_phrase(tokens(d.item.text))]
+            if there[-1:] == said[-1:] and set(said) <= set(there):
                 return i
         return None
 
@@ -936,6 +970,20 @@ class _Extractor:
             for i in about:
                 who, _ = _subject(items[i].text, [name])
                 self._link(i, person, "about", 1.0 if who == name else MENTION)
+
+
+_PHRASE_START = word_set(
+    "on in at of for with during after before from to by over since about into under near"
+)
+
+
+def _head_phrase(words: list[str]) -> list[str]:
+    """The words of a text up to the first phrase after its noun: "the checkout outage on
+    Saturday" -> the checkout outage."""
+    for i, w in enumerate(words[1:], 1):
+        if w in _PHRASE_START:
+            return words[:i]
+    return words
 
 
 def _last_clause(text: str, lo: int, hi: int) -> int:

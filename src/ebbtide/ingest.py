@@ -203,7 +203,7 @@ def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]]]:
     headings CommonMark sees (ATX or underlined), not a '#' line in code, HTML or a quote."""
     tokens = _MARKDOWN.parse("\n".join(lines))
     heads = [
-        (tok.map, _inline_words(tokens[i + 1]))
+        (tok.map, _inline_words(tokens[i + 1], struck=True))
         for i, tok in enumerate(tokens)
         if tok.type == "heading_open" and tok.level == 0 and tok.map
     ]
@@ -312,14 +312,14 @@ def _prose(markdown: str) -> str:
     return "\n\n".join(out)
 
 
-def _inline_words(inline: Token) -> str:
-    """The words of an inline token: text and code spans, not struck-through words, images
-    or HTML."""
+def _inline_words(inline: Token, *, struck: bool = False) -> str:
+    """The words of an inline token: text and code spans, not images or HTML, and words struck
+    through only when `struck` (a heading's anchor keeps them, as GitHub's does)."""
     words: list[str] = []
-    struck = 0
+    depth = 0
     for child in inline.children or []:
-        struck += {"s_open": 1, "s_close": -1}.get(child.type, 0)
-        if struck:
+        depth += {"s_open": 1, "s_close": -1}.get(child.type, 0)
+        if depth and not struck:
             continue
         if child.type in ("softbreak", "hardbreak"):
             words.append(" ")
@@ -358,6 +358,7 @@ def _anchors(headings: list[str]) -> list[str]:
     out = []
     for heading in headings:
         slug = re.sub(r"[^\w]+", "-", heading.lower()).strip("-")[:ANCHOR_MAX].strip("-")
+        slug = slug or "section"  # a heading of no words (an image)
         n = taken.get(slug, 0)
         taken[slug] = n + 1
         out.append(f"{slug}-{n}" if n else slug)

@@ -331,7 +331,7 @@ class Memory(CausalOps):
                 learn=False, owned=owned,
             )  # fmt: skip
             if note is not None:
-                self._settle_claims(note, nodes, edges, before, owned, now)
+                self._settle_claims(note, nodes, edges, before, owned)
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
 
     def _settle_claims(
@@ -341,29 +341,34 @@ class Memory(CausalOps):
         edges: list[Edge],
         before: list[Edge],
         owned: Callable[[Node], bool],
-        now: datetime,
     ) -> None:
-        """Link a note's claims `about` it, and retract what it said before and says no more:
-        a link only it made ends, and so does a claim only it told that is left with no link
-        (marked, so that the note saying it again brings it back)."""
-        current = {n.id for n in nodes}
-        for node in nodes:
-            link = self.store.get_edge(node.id, note.id, "about")
+        """Link a note's current claims `about` it, and retract what it said before and says no
+        more: a link it made that it does not make again (unless both ends are also others'
+        claims), then each claim only it told that is left with no current link, with its
+        `about` link (marked, so that the note saying it again brings it back)."""
+        now = self.now()  # a retraction happens when the note is read, whatever its date
+        fresh = self.store.get_nodes([n.id for n in nodes])
+        current = {i for i, n in fresh.items() if n.valid_to is None}
+        for node_id in sorted(current - {note.id}):
+            link = self.store.get_edge(node_id, note.id, "about")
             if link is None:
-                self._link(node.id, note.id, "about", 1.0, now=now, provenance="note")
+                self._link(node_id, note.id, "about", 1.0, now=now, provenance="note")
             elif link.valid_to is not None:
                 self.store.update_edge(link.model_copy(update={"valid_to": None}))
         kept = {e.id for e in edges}
         where = f"{RETRACTED} {note.sources or [note.id]}"
-        ends: set[str] = set()
         for edge in before:
             pair = self.store.get_nodes([edge.src, edge.dst])
-            if edge.id not in kept and all(owned(n) for n in pair.values()):
+            if edge.id not in kept and any(owned(n) for n in pair.values()):
                 self._retire(edge, where)
-                ends.update(pair)
-        for node in self.store.get_nodes(sorted(ends - current)).values():
-            if causal.causal_edges(self._ctx(), [node.id], "both"):
-                continue  # still a claim of some other link
+        told = [
+            e.src
+            for e in self.store.edges_of([note.id], direction="in")
+            if e.relation == "about" and e.provenance == "note" and e.src not in current
+        ]
+        for node in self.store.get_nodes(told).values():
+            if not owned(node) or causal.causal_edges(self._ctx(), [node.id], "both"):
+                continue  # still someone else's claim, or still linked
             self.store.update_node(
                 node.model_copy(
                     update={
@@ -392,21 +397,22 @@ class Memory(CausalOps):
             said += [transcript.Message(source, author or "", p) for p in paragraphs(text)]
         return said
 
-    def _ended_by_a_person(self, kind: str, text: str, scope: str) -> Node | None:
-        """A claim's node that a person ended (not a retraction), when no current one has its
-        text; a retracted one told again comes back."""
+    def _ended(self, kind: str, text: str, scope: str) -> Node | None:
+        """A claim's node that was ended (by a person or a retraction), when no current one has
+        its text: the same node again, not a duplicate that would bring back what was ended."""
         if self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1):
             return None
-        for node in self.store.find_nodes(
-            kind=kind, text=text, scope=scope, valid_only=False, limit=5
-        ):
-            if node.valid_to is None:
-                continue
-            if RETRACTED_FROM not in node.attributes:
-                return node
-            attrs = {k: v for k, v in node.attributes.items() if k != RETRACTED_FROM}
-            self.store.update_node(node.model_copy(update={"valid_to": None, "attributes": attrs}))
-        return None
+        gone = self.store.find_nodes(kind=kind, text=text, scope=scope, valid_only=False, limit=1)
+        return gone[0] if gone else None
+
+    def _current(self, node: Node) -> Node:
+        """A node a new or restored link is made to: current again, if it had ended."""
+        if node.valid_to is None:
+            return node
+        attrs = {k: v for k, v in node.attributes.items() if k != RETRACTED_FROM}
+        node = node.model_copy(update={"valid_to": None, "attributes": attrs})
+        self.store.update_node(node)
+        return node
 
     def _claims_of(self, note: Node) -> list[Edge]:
         """The causal links between the claims a note was read for (valid ones only)."""
@@ -445,21 +451,19 @@ class Memory(CausalOps):
         )
         nodes: list[Node] = []
         edges: list[Edge] = []
-        made: set[str] = set()  # this reading's nodes: its own paraphrases join them
-        earlier = None if owned is None else (lambda n: owned(n) and n.id not in made)
         for item in found.items:
             attrs = dict(item.attributes)
             if item.when is not None:
                 attrs["when"] = item.when.isoformat()
-            ended = None if learn else self._ended_by_a_person(item.kind, item.text, scope)
+            ended = None if learn else self._ended(item.kind, item.text, scope)
             if ended is not None:
-                node = ended  # reading the claim again does not undo what a person ended
+                node = ended  # current again only if this reading links it (below)
             elif item.kind in EPISODE_KINDS:
                 told, said = time_spans(attrs)
                 node = self._episode_node(
                     item.text, item.kind, scope, task_tag, now, rarity,
                     tried=bool(item.attributes.get("tried")), told=told, said=said,
-                    people=people, provenance=provenance, owned=earlier,
+                    people=people, provenance=provenance, owned=owned,
                 )  # fmt: skip
                 node = node.model_copy(
                     update={
@@ -473,7 +477,6 @@ class Memory(CausalOps):
                     item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
                     sources=item.sources, provenance=item.provenance, at=now,
                 )  # fmt: skip
-            made.add(node.id)
             nodes.append(node)
         for link in found.links:
             a, b = nodes[link.src], nodes[link.dst]
@@ -481,14 +484,16 @@ class Memory(CausalOps):
                 continue
             if link.relation in CAUSAL_RELATIONS:
                 known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
+                if known is not None and known.valid_to is not None:
+                    if RETRACTED not in (known.context or ""):
+                        continue  # a person ended this lesson: reading it again does not undo it
+                    known = _restored(known)  # said again after it was retracted
+                    self.store.update_edge(known)
+                a, b = self._current(a), self._current(b)
+                nodes[link.src], nodes[link.dst] = a, b
                 if known is not None:
-                    if known.valid_to is not None and RETRACTED in (known.context or ""):
-                        known = _restored(known)  # said again after it was retracted
-                        self.store.update_edge(known)
                     edges.append(known)
                     continue
-                if a.valid_to is not None or b.valid_to is not None:
-                    continue  # an end a person ended
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, None,
                     link.confidence_source, provenance, learn=learn,
@@ -613,9 +618,11 @@ class Memory(CausalOps):
     def _at(self, at: datetime | str | None, field: str = "at") -> datetime:
         if at is None:
             return self.now()
+        if isinstance(at, bool):
+            raise ValidationError(field, "must be an ISO 8601 date-time", at)
         try:
             return to_datetime(at)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError, OSError):
             raise ValidationError(field, "must be an ISO 8601 date-time", at) from None
 
     def _parse_link(self, i: int, link: Link | dict[str, Any]) -> Link:
