@@ -689,18 +689,50 @@ def test_a_cause_named_by_a_noun_phrase_is_not_an_earlier_line_that_shares_one_w
          ("The deploy.", "no_effect", "The outage")),
         ("Ana: The outage was prevented by the circuit breaker.",
          ("The circuit breaker.", "prevented", "The outage")),
+        ("Ana: The outage was not prevented by the alert.",
+         ("The alert.", "no_effect", "The outage")),
+        ("Ana: The outage could have been prevented by a disk alert.",
+         ("A disk alert.", "prevented", "The outage")),
+        ("Ana: The checkout outage, which was caused by the backup job, lasted two hours.",
+         ("The backup job", "caused", "The checkout outage")),
+        ("Ana: The checkout outage lasted two hours. It was caused by the backup job.",
+         ("The backup job.", "caused", "The checkout outage lasted two hours.")),
     ],
 )  # fmt: skip
 def test_the_passive_voice_names_the_cause_after_by(said, link):
     assert causal_links(run(said)) == [link]
 
 
-def test_a_phrase_after_the_noun_is_not_the_thing_named():
-    ex = run(
-        "Ana: The retry storm led to the outage backlog in support.\n"
-        "Ben: The bad deploy caused the outage."
-    )
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ana: The release was triggered by hand.",
+        "Ana: It was caused by 5 pm.",
+        "Ana: We were stopped by the police.",
+        "Ana: The outage caused by the deploy lasted an hour.",
+    ],
+)
+def test_by_a_time_a_manner_or_a_visit_names_no_cause(said):
+    assert causal_links(run(said)) == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "The retry storm led to the outage backlog in support.",
+        "The deploy on Friday went fine.",
+        "The checkout outage on Saturday cost us $10k.",
+    ],
+)
+def test_a_phrase_after_the_noun_is_not_the_thing_named(before):
+    ex = run(f"Ana: {before}\nBen: The bad deploy caused the outage.")
     assert ("The bad deploy", "caused", "The outage.") in causal_links(ex)
+
+
+@pytest.mark.parametrize("speaker", ["Zoë", "ana", "DeShawn", "JJ"])
+def test_any_speakers_hedge_is_dropped(speaker):
+    ex = run(f"{speaker}: I think the cache flush caused the slowdown.")
+    assert causal_links(ex) == [("The cache flush", "caused", "The slowdown.")]
 
 
 @pytest.mark.parametrize(

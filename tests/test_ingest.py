@@ -18,6 +18,7 @@ from ebbtide.ingest import (
     SPLIT_OVER,
     _anchors,
     _prose,
+    _split_sections,
     ingest_chat,
     ingest_markdown_folder,
 )
@@ -265,6 +266,9 @@ def test_a_heading_keeps_its_struck_words_in_its_anchor(tmp_path):
     ingest_markdown_folder(mem, tmp_path)
     (call,) = mem.read_for_causes
     assert [w for w, _ in call["parts"]] == ["pm.md#root-cause-actual-root-cause"]
+    _, sections, written = _split_sections(["## ~~Root cause~~ Actual root cause", "Text."])
+    assert sections == [("Actual root cause", "Text.")]
+    assert written == ["Root cause Actual root cause"]
 
 
 def test_progress_counts_up_to_the_total(tmp_path):

@@ -287,6 +287,20 @@ def test_a_link_the_note_no_longer_makes_ends_though_a_transcript_shares_its_out
     assert ended.valid_to >= ended.valid_from
 
 
+def test_a_link_two_notes_make_ends_only_when_neither_says_it(memory: Memory, tmp_path):
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text("The backup job caused the checkout outage.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "a.md").write_text("Nothing here now.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (cause,) = memory.trace_cause("the checkout outage").causes
+    edge = memory.store.get_edges([cause.lesson.edge_id])[cause.lesson.edge_id]
+    assert (edge.context or "").startswith("said in b.md")
+    (tmp_path / "b.md").write_text("Nothing here either.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.trace_cause("the checkout outage").causes == []
+
+
 def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
     claim = "The deploy caused the outage."
     for kwargs, field in (

@@ -203,38 +203,54 @@ class _Cue:
     # The cause is a measure someone tried ("the restart did not fix it"): a decision, even
     # when told as a noun phrase ("the nightly restarts").
     tried: bool = False
+    passive: bool = False  # "was caused by X": the cause is the noun phrase after "by"
 
+
+# "by default", "by hand", "by 5 pm", "by Friday": how or when, not who or what did it.
+_NOT_AGENT = (
+    r"(?!\s+(?:default|hand|mistake|accident|design|chance|now|then|noon|midnight|tonight|"
+    r"tomorrow|the\s+(?:time|end|way)|next|last|end|early|late|\d|(?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)day)\b)"
+)
+_BEEN = (
+    r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|was|were|is|are|been|being|got)"
+)
 
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
-        r"(?:was|were|is|are|been|being|got)\s+(?:\w+ly\s+)?(?:caused|triggered|brought\s+"
-        r"about)\s+by",
-        "caused",
-        "backward",
-        "full",
-        verb=False,
-    ),
-    _Cue(
-        r"(?:was|were|is|are)(?:\s+not|n['’]t)\s+(?:caused|triggered)\s+by",
+        _BEEN + r"\s+(?:not|never)\s+(?:caused|triggered|prevented|averted|enabled)\s+by"
+        + _NOT_AGENT + r"|\b(?:was|were|is|are)n['’]t\s+(?:caused|triggered|prevented|averted|"
+        r"enabled)\s+by" + _NOT_AGENT,
         "no_effect",
         "backward",
         "full",
         verb=False,
+        passive=True,
     ),
     _Cue(
-        r"(?:was|were|is|are|been|being|got)\s+(?:\w+ly\s+)?(?:prevented|averted|stopped)\s+by",
+        _BEEN + r"\s+(?:\w+ly\s+)?(?:caused|triggered|brought\s+about)\s+by" + _NOT_AGENT,
+        "caused",
+        "backward",
+        "full",
+        verb=False,
+        passive=True,
+    ),
+    _Cue(
+        _BEEN + r"\s+(?:\w+ly\s+)?(?:prevented|averted)\s+by" + _NOT_AGENT,
         "prevented",
         "backward",
         "full",
         verb=False,
+        passive=True,
     ),
     _Cue(
-        r"(?:was|were|is|are|been|being)\s+(?:\w+ly\s+)?enabled\s+by",
+        _BEEN + r"\s+(?:\w+ly\s+)?enabled\s+by" + _NOT_AGENT,
         "enabled",
         "backward",
         "full",
         verb=False,
+        passive=True,
     ),
     _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np"),
     _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np"),
@@ -432,8 +448,9 @@ _EDGE_WORDS = re.compile(
 # A verb cue after these is a noun ("for the cause", "a good result") or an infinitive of purpose
 # ("things to help her"): no causal claim.
 _NOT_A_CLAIM_BEFORE = word_set("the a an my your his her our their its good great no any to shared")
-# ... and so is one followed by these ("a shared cause must have been ...").
-_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have")
+# ... and so is one followed by these ("a shared cause must have been ...", and "caused by",
+# which the passive cues read, the cause after "by").
+_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have by")
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
@@ -463,16 +480,16 @@ _GERUND_STOP = word_set(
 
 
 # "I think that caused it", "Ana suspects the cache caused it": the speaker's own hedge, not
-# the cause ("I guess" only before "that": "Attackers guess weak passwords" is no hedge). Not
+# the cause: a person's own (a name, "I", "we"; "Attackers guess weak passwords" is none). Not
 # "Nobody thinks …" (a denial), "Users believe …" (what others hold), "I guess not", nor "I
 # believe in code review" (what someone holds, its words kept).
 _HEDGE = re.compile(
-    r"^(?!(?:Nobody|No|Noone|Everyone|Everybody|Someone|Somebody|Few|Many)\b)"
-    r"(?:(?:I|We|we)\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess(?=\s+(?:that|this|it)$))|"
-    r"(?-i:[A-Z])[a-z]+(?:\s+and\s+others\s+(?:really\s+)?(?:think|believe|suspect|reckon|"
-    r"guess(?=\s+(?:that|this|it)$))|"
-    r"\s+(?:really\s+)?(?:thinks|believes|suspects|reckons|guesses(?=\s+(?:that|this|it)$))))"
-    r"\s+(?!(?:in|on|at|of|for|with|about|so|not)\b)(?=\w)"
+    r"^(?!(?:nobody|no\s+one|noone|everyone|everybody|someone|somebody|few|many)\b)"
+    r"(?:(?:i|we)\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess)|"
+    r"[^\W\d_][\w'’-]*(?:\s+and\s+others\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess)|"
+    r"\s+(?:really\s+)?(?:thinks|believes|suspects|reckons|guesses)))"
+    r"\s+(?!(?:in|on|at|of|for|with|about|so|not)\b)(?=\w)",
+    re.IGNORECASE,
 )
 _OPENER = re.compile(
     r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
@@ -776,6 +793,8 @@ class _Extractor:
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
+            if f.cue.passive:  # "…, which was caused by the backup job, lasted two hours"
+                cause_text = _clean(cause_text.split(",")[0])
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             by = _BY_GERUND.search(right) if self._is_agent(cause_text) else None
@@ -818,6 +837,10 @@ class _Extractor:
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
         text = _STOPPED_EARLY.sub("", text)
+        if text.lower() in _ANAPHORS:  # "It was caused by …": what was said before
+            ant = self._antecedent(k)
+            if ant is not None:
+                return ant, relation
         known = self._recent_np(text.rstrip(".!?"), k)
         if known is not None:
             return known, relation
@@ -853,9 +876,10 @@ class _Extractor:
 
     def _recent_np(self, text: str, k: int) -> int | None:
         """'The outage': a definite noun phrase naming a recent item's thing. The item names it
-        with every word of it, ending on it before any phrase that follows ("the outage" is
-        "The checkout outage on Saturday"; not "The outage backlog in support", nor "Our
-        outage cost us $10k", and "the search outage" is not the checkout outage)."""
+        with every word of it and ends on it, or, an outcome, ends on it before a phrase that
+        follows ("the outage" is "The checkout outage on Saturday"; not "The outage backlog in
+        support", "Our outage cost us $10k" or "The deploy on Friday went fine", and "the
+        search outage" is not the checkout outage)."""
         m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
                      text.strip())  # fmt: skip
         if m is None:
@@ -868,7 +892,9 @@ class _Extractor:
             d = self.drafts[i]
             if k - d.msg > ANTECEDENT_TURNS:
                 continue
-            there = [stem(t) for t in _head_phrase(tokens(d.item.text))]
+            there = [stem(t) for t in tokens(d.item.text)]
+            if d.item.kind == "outcome":  # an effect told with its time: "… outage on Saturday"
+                there = _head_phrase(there)
             if there[-1:] == said[-1:] and set(said) <= set(there):
                 return i
         return None

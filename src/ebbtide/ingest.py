@@ -91,6 +91,7 @@ class _Doc:
     body: str  # everything after the title
     lead: str  # the text before the first heading
     sections: list[tuple[str, str]]  # (heading, text), in order
+    anchors: list[str]  # each section's, as GitHub makes them (`_anchors`)
     tags: list[str]
     author: str | None  # front matter's: who a note's "I" and "we" are
     at: datetime  # modification time
@@ -147,7 +148,7 @@ def _read(root: Path, p: Path) -> _Doc:
     if first and len(first.group(1)) == 1 and not title:  # "# Title" opens the file
         title = first.group(2)
         lines = lines[1:]
-    lead, sections = _split_sections(lines)
+    lead, sections, written = _split_sections(lines)
     tags = meta.get("tags")
     author = meta.get("author")
     return _Doc(
@@ -156,6 +157,7 @@ def _read(root: Path, p: Path) -> _Doc:
         body="\n".join(lines).strip(),
         lead=lead,
         sections=sections,
+        anchors=_anchors(written),
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
         author=_author(author),
         at=datetime.fromtimestamp(p.stat().st_mtime, UTC),
@@ -198,22 +200,26 @@ def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
     return meta, "\n".join(lines[end + 1 :])
 
 
-def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    """The text before the first heading, and (heading, text) for each heading after it: the
-    headings CommonMark sees (ATX or underlined), not a '#' line in code, HTML or a quote."""
+def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """The text before the first heading, (heading, text) for each heading after it, and each
+    heading as written (struck words too, which its anchor keeps): the headings CommonMark
+    sees (ATX or underlined), not a '#' line in code, HTML or a quote."""
     tokens = _MARKDOWN.parse("\n".join(lines))
     heads = [
-        (tok.map, _inline_words(tokens[i + 1], struck=True))
+        (tok.map, tokens[i + 1])
         for i, tok in enumerate(tokens)
         if tok.type == "heading_open" and tok.level == 0 and tok.map
     ]
     if not heads:
-        return "\n".join(lines).strip(), []
+        return "\n".join(lines).strip(), [], []
     sections = []
     for j, ((_, end), title) in enumerate(heads):
         stop = heads[j + 1][0][0] if j + 1 < len(heads) else len(lines)
-        sections.append((title, "\n".join(lines[end:stop]).strip()))
-    return "\n".join(lines[: heads[0][0][0]]).strip(), sections
+        sections.append(
+            (" ".join(_inline_words(title).split()), "\n".join(lines[end:stop]).strip())
+        )
+    written = [_inline_words(title, struck=True) for _, title in heads]
+    return "\n".join(lines[: heads[0][0][0]]).strip(), sections, written
 
 
 def _node_id(rel: str, part: str = "") -> str:
@@ -253,8 +259,7 @@ def _remember_doc(
         return node.id, [(node.id, body)]
     starts = [(node.id, doc.lead)]
     n = 0
-    anchors = _anchors([h for h, _ in doc.sections])
-    for (heading, section), anchor in zip(doc.sections, anchors, strict=True):
+    for (heading, section), anchor in zip(doc.sections, doc.anchors, strict=True):
         for i, part in enumerate(_parts(section)):
             n += 1
             label = f"{heading} (part {i + 1})" if i else heading
@@ -277,12 +282,12 @@ def _remember_doc(
 def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSummary) -> None:
     """The file's causal claims, read in one go (a later section may speak of what an earlier
     one told) section by section, short file or long, so each names where it was said."""
-    anchors = _anchors([h for h, _ in doc.sections])
+    sections = zip(doc.anchors, doc.sections, strict=True)
     parts = [
         (source[:WHERE_MAX], piece)
         for source, text in (
             (doc.rel, doc.lead),
-            *((f"{doc.rel}#{a}", text) for a, (_, text) in zip(anchors, doc.sections, strict=True)),
+            *((f"{doc.rel}#{a}", t) for a, (_, t) in sections),
         )
         for piece in _parts(_prose(text))
         if piece.strip()

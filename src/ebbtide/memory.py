@@ -66,6 +66,7 @@ EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
 # How a note's retraction is told: in the context of a link it ended, and on a claim it ended.
 RETRACTED = "no longer said in"
 RETRACTED_FROM = "retracted_from"
+SAID_IN = "said in"  # the notes that make a link, in its context: "said in a.md; b.md"
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
@@ -328,7 +329,7 @@ class Memory(CausalOps):
             before = self._claims_of(note) if note is not None else []
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="note",
-                learn=False, owned=owned,
+                learn=False, owned=owned, said_in=_where(note) if note is not None else None,
             )  # fmt: skip
             if note is not None:
                 self._settle_claims(note, nodes, edges, before, owned)
@@ -343,9 +344,10 @@ class Memory(CausalOps):
         owned: Callable[[Node], bool],
     ) -> None:
         """Link a note's current claims `about` it, and retract what it said before and says no
-        more: a link it made that it does not make again (unless both ends are also others'
-        claims), then each claim only it told that is left with no current link, with its
-        `about` link (marked, so that the note saying it again brings it back)."""
+        more: a link it does not make again ends once no note says it (links made before notes
+        listed who said them end when one of their ends is only this note's), then each claim
+        only it told that is left with no current link, with its `about` link (marked, so that
+        the note saying it again brings it back)."""
         now = self.now()  # a retraction happens when the note is read, whatever its date
         fresh = self.store.get_nodes([n.id for n in nodes])
         current = {i for i, n in fresh.items() if n.valid_to is None}
@@ -356,11 +358,17 @@ class Memory(CausalOps):
             elif link.valid_to is not None:
                 self.store.update_edge(link.model_copy(update={"valid_to": None}))
         kept = {e.id for e in edges}
-        where = f"{RETRACTED} {note.sources or [note.id]}"
+        here = _where(note)
         for edge in before:
-            pair = self.store.get_nodes([edge.src, edge.dst])
-            if edge.id not in kept and any(owned(n) for n in pair.values()):
-                self._retire(edge, where)
+            if edge.id in kept:
+                continue
+            others = [w for w in _said_in(edge) if w != here]
+            if others:  # other notes still say it
+                self.store.update_edge(_saying(edge, others))
+            elif _said_in(edge) or any(
+                owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
+            ):
+                self._retire(edge, f"{RETRACTED} {here}")
         told = [
             e.src
             for e in self.store.edges_of([note.id], direction="in")
@@ -410,7 +418,9 @@ class Memory(CausalOps):
         if node.valid_to is None:
             return node
         attrs = {k: v for k, v in node.attributes.items() if k != RETRACTED_FROM}
-        node = node.model_copy(update={"valid_to": None, "attributes": attrs})
+        node = node.model_copy(
+            update={"valid_to": None, "superseded_by": None, "attributes": attrs}
+        )
         self.store.update_node(node)
         return node
 
@@ -437,12 +447,14 @@ class Memory(CausalOps):
         provenance: str,
         learn: bool = True,
         owned: Callable[[Node], bool] | None = None,
+        said_in: str | None = None,
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
         (only this source told it) in other words. A causal link scores its outcome and, when
         `learn`, its decision's record; without it, a link made before is left as it was (or
-        made valid again)."""
+        made valid again). `said_in`: the note a link is said in, listed in its context, so
+        that a link several notes make ends only when none makes it."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -456,8 +468,11 @@ class Memory(CausalOps):
             if item.when is not None:
                 attrs["when"] = item.when.isoformat()
             ended = None if learn else self._ended(item.kind, item.text, scope)
-            if ended is not None:
-                node = ended  # current again only if this reading links it (below)
+            if ended is not None:  # current again only if this reading links it (below)
+                node = ended.model_copy(
+                    update={"sources": list(dict.fromkeys([*ended.sources, *item.sources]))}
+                )
+                self.store.update_node(node)
             elif item.kind in EPISODE_KINDS:
                 told, said = time_spans(attrs)
                 node = self._episode_node(
@@ -488,14 +503,17 @@ class Memory(CausalOps):
                     if RETRACTED not in (known.context or ""):
                         continue  # a person ended this lesson: reading it again does not undo it
                     known = _restored(known)  # said again after it was retracted
-                    self.store.update_edge(known)
                 a, b = self._current(a), self._current(b)
                 nodes[link.src], nodes[link.dst] = a, b
                 if known is not None:
+                    if said_in is not None and said_in not in _said_in(known):
+                        known = _saying(known, [*_said_in(known), said_in])
+                    self.store.update_edge(known)
                     edges.append(known)
                     continue
+                context = f"{SAID_IN} {said_in}" if said_in is not None else None
                 rec = self._episode(
-                    a, b, link.relation, link.weight, now, task_tag, None,
+                    a, b, link.relation, link.weight, now, task_tag, context,
                     link.confidence_source, provenance, learn=learn,
                 )  # fmt: skip
                 edges.append(rec.edge)
@@ -1318,6 +1336,25 @@ def _nonblank(lines: Iterable[str]) -> Iterator[str]:
 def _said(text: str) -> str:
     """A text as compared with its earlier wording: case, spacing and final stops aside."""
     return normalize(text).rstrip(".!?。！？ ")
+
+
+def _where(note: Node) -> str:
+    """How a note is named where it is said: its file (its first source), or its id."""
+    return note.sources[0] if note.sources else note.id
+
+
+def _said_in(edge: Edge) -> list[str]:
+    """The notes a link is said in, from its context."""
+    for part in (edge.context or "").split(" | "):
+        if part.startswith(f"{SAID_IN} "):
+            return part[len(SAID_IN) + 1 :].split("; ")
+    return []
+
+
+def _saying(edge: Edge, notes: list[str]) -> Edge:
+    """The link with `notes` as the notes it is said in."""
+    rest = [p for p in (edge.context or "").split(" | ") if p and not p.startswith(f"{SAID_IN} ")]
+    return edge.model_copy(update={"context": " | ".join([f"{SAID_IN} {'; '.join(notes)}", *rest])})
 
 
 def _restored(edge: Edge) -> Edge:
