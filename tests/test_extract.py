@@ -748,3 +748,18 @@ def test_any_speakers_hedge_is_dropped(speaker):
 )  # fmt: skip
 def test_what_others_hold_or_deny_is_no_hedge_to_drop(said, cause):
     assert causal_links(run(said))[0][0] == cause
+
+
+def test_a_passive_cause_keeps_its_numbers_and_its_list():
+    assert causal_links(run("Ana: The outage was caused by the 1,000 extra workers.")) == [
+        ("The 1,000 extra workers.", "caused", "The outage")
+    ]
+    listed = run("Ana: The outage was caused by a bug, a missing index and a bad deploy.")
+    assert causal_links(listed)[0][0] == "A bug, a missing index and a bad deploy."
+
+
+def test_what_someone_else_thinks_is_kept_as_theirs():
+    ex = run("Ana: Dana thinks the missing alert caused the slow response.")
+    assert causal_links(ex)[0][0] == "Dana thinks the missing alert"
+    own = run("Ana: I think that the cache caused the outage.")
+    assert causal_links(own) == [("The cache", "caused", "The outage.")]

@@ -256,6 +256,17 @@ def test_headings_of_one_name_get_anchors_of_their_own_and_long_ones_are_cut():
     assert _anchors(["Root cause", "Impact", "Root cause", "Root cause", "x" * 600, ""]) == [
         "root-cause", "impact", "root-cause-1", "root-cause-2", "x" * 100, "section"
     ]  # fmt: skip
+    assert _anchors(["Root cause & fix", "Q&A", "Über-Plan (v2)"]) == [
+        "root-cause--fix", "qa", "über-plan-v2"
+    ]  # fmt: skip
+
+
+def test_an_underlined_first_heading_is_the_title(tmp_path):
+    write(tmp_path, "a.md", "Checkout outage\n===============\n\nIt went down.\n")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    (node,) = mem.nodes.values()
+    assert node["attributes"]["title"] == "Checkout outage"
 
 
 def test_a_heading_keeps_its_struck_words_in_its_anchor(tmp_path):

@@ -301,6 +301,23 @@ def test_a_link_two_notes_make_ends_only_when_neither_says_it(memory: Memory, tm
     assert memory.trace_cause("the checkout outage").causes == []
 
 
+def test_a_timeline_reads_as_a_chain_and_action_items_reach_back_to_its_outage(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "pm.md").write_text(
+        "# Postmortem\n\n## Timeline\n\n- 02:30 Paged.\n"
+        "- 02:41 The full disk caused a write latency spike.\n"
+        "- 03:10 The write latency spike led to the checkout outage.\n- 03:40 Recovered.\n\n"
+        "## Follow-up\n\nWe met on Monday.\n\nWe wrote the report.\n\n"
+        "## Action items\n\n- A disk usage alert would have prevented the outage.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    (chain, *_) = memory.trace_cause_chain("the checkout outage").chains
+    assert [s.decision for s in chain.steps] == ["The full disk", "A write latency spike."]
+    answer = memory.intervention_query("add a disk usage alert")
+    assert [c.node.text for c in answer.consequences] == ["The checkout outage."]
+
+
 def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
     claim = "The deploy caused the outage."
     for kwargs, field in (

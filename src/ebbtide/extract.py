@@ -59,6 +59,9 @@ REPLY = 0.4  # an item of a turn and the opening item of the reply to it
 MENTION = 0.6  # `about` weight when a person is named but is not the subject
 ANTECEDENT_TURNS = 3  # "That caused ..." looks back at most this many turns
 NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
+# A note's paragraphs are one writer's: "the outage" in its action items is the one its
+# summary told of, paragraphs earlier.
+NOTE_REACH = (30, 60)  # (turns, items) for `extract(..., note=True)`
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
 CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
@@ -212,15 +215,15 @@ _NOT_AGENT = (
     r"tomorrow|the\s+(?:time|end|way)|next|last|end|early|late|\d|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)day)\b)"
 )
-_BEEN = (
-    r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|was|were|is|are|been|being|got)"
-)
+_BEEN = r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|was|were|is|are|been|being|got)"
 
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
-        _BEEN + r"\s+(?:not|never)\s+(?:caused|triggered|prevented|averted|enabled)\s+by"
-        + _NOT_AGENT + r"|\b(?:was|were|is|are)n['’]t\s+(?:caused|triggered|prevented|averted|"
+        _BEEN
+        + r"\s+(?:not|never)\s+(?:caused|triggered|prevented|averted|enabled)\s+by"
+        + _NOT_AGENT
+        + r"|\b(?:was|were|is|are)n['’]t\s+(?:caused|triggered|prevented|averted|"
         r"enabled)\s+by" + _NOT_AGENT,
         "no_effect",
         "backward",
@@ -479,16 +482,13 @@ _GERUND_STOP = word_set(
 )
 
 
-# "I think that caused it", "Ana suspects the cache caused it": the speaker's own hedge, not
-# the cause: a person's own (a name, "I", "we"; "Attackers guess weak passwords" is none). Not
-# "Nobody thinks …" (a denial), "Users believe …" (what others hold), "I guess not", nor "I
-# believe in code review" (what someone holds, its words kept).
+# "I think the cache caused it", "we suspect that caused it": the writer's own hedge before a
+# causal claim, not its cause (dropped before "I" becomes a name). Not what someone else holds
+# ("Dana thinks …", "Users believe …"), "I guess not", nor "I believe in code review".
 _HEDGE = re.compile(
-    r"^(?!(?:nobody|no\s+one|noone|everyone|everybody|someone|somebody|few|many)\b)"
-    r"(?:(?:i|we)\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess)|"
-    r"[^\W\d_][\w'’-]*(?:\s+and\s+others\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess)|"
-    r"\s+(?:really\s+)?(?:thinks|believes|suspects|reckons|guesses)))"
-    r"\s+(?!(?:in|on|at|of|for|with|about|so|not)\b)(?=\w)",
+    r"^(?:i|we)\s+(?:really\s+)?(?:think|believe|suspect|reckon|guess)\s+"
+    r"(?:that\s+(?=(?:the|a|an|our|my|their|its)\b))?(?!(?:in|on|at|of|for|with|about|so|not)\b)"
+    r"(?=\w)",
     re.IGNORECASE,
 )
 _OPENER = re.compile(
@@ -500,7 +500,7 @@ _OPENER = re.compile(
 
 def _clean(segment: str) -> str:
     """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
-    segment = _HEDGE.sub("", segment.strip(" \t\n,;:—–-"))
+    segment = segment.strip(" \t\n,;:—–-")
     segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
     opener = re.match(r"([A-Za-z]+),\s+", segment)
     if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
@@ -572,9 +572,10 @@ class _Draft:
 
 
 class _Extractor:
-    def __init__(self, messages: Sequence[Message], date: datetime | None) -> None:
+    def __init__(self, messages: Sequence[Message], date: datetime | None, note: bool) -> None:
         self.messages = messages
         self.date = date
+        self.turns, self.items = NOTE_REACH if note else (ANTECEDENT_TURNS, NP_LOOKBACK)
         self.speakers = list(dict.fromkeys(m.speaker for m in messages if m.speaker))
         self.drafts: list[_Draft] = []
         self.links: dict[tuple[int, int, str], float] = {}
@@ -608,7 +609,7 @@ class _Extractor:
             return None
         if len(self.speakers) == 2:
             return next(s for s in self.speakers if s != speaker)
-        for prev in reversed(self.messages[max(0, k - ANTECEDENT_TURNS) : k]):
+        for prev in reversed(self.messages[max(0, k - self.turns) : k]):
             if prev.speaker != speaker:
                 return prev.speaker
         return None
@@ -616,6 +617,10 @@ class _Extractor:
     def _sentence(
         self, k: int, msg: Message, sentence: str, ref: datetime | None, addressee: str | None
     ) -> None:
+        if _HEDGE.match(sentence) and not _CUE_WORDS.isdisjoint(
+            re.findall(r"[a-z]+", sentence.lower())
+        ):
+            sentence = _capitalise(_HEDGE.sub("", sentence))
         spans = resolve(sentence, ref) if ref is not None else []
         said = rewrite_pronouns(sentence, msg.speaker, addressee) if msg.speaker else sentence
         text = _annotate(said, spans)
@@ -793,8 +798,9 @@ class _Extractor:
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
-            if f.cue.passive:  # "…, which was caused by the backup job, lasted two hours"
-                cause_text = _clean(cause_text.split(",")[0])
+            if f.cue.passive and re.search(r"\b(?:which|that)\s*$", text[: f.start]):
+                # "…, which was caused by the backup job, lasted two hours"
+                cause_text = _clean(re.split(r",\s", cause_text, maxsplit=1)[0])
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             by = _BY_GERUND.search(right) if self._is_agent(cause_text) else None
@@ -868,7 +874,7 @@ class _Extractor:
         """What 'that' refers to: where the latest statement of the last few turns ended,
         passing over comments ("It was fun.") that are no event themselves."""
         for msg, item in reversed(self.focus):
-            if k - msg >= ANTECEDENT_TURNS:
+            if k - msg >= self.turns:
                 break
             if not _COMMENT.match(self.drafts[item].item.text):
                 return item
@@ -888,9 +894,9 @@ class _Extractor:
         if any(is_past(w) or w in STOPWORDS for w in words):
             return None  # a clause, not a noun phrase
         said = [stem(w) for w in words]
-        for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - NP_LOOKBACK), -1):
+        for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - self.items), -1):
             d = self.drafts[i]
-            if k - d.msg > ANTECEDENT_TURNS:
+            if k - d.msg > self.turns:
                 continue
             there = [stem(t) for t in tokens(d.item.text)]
             if d.item.kind == "outcome":  # an effect told with its time: "… outage on Saturday"
@@ -1057,9 +1063,13 @@ def _annotate(text: str, spans: Sequence[TimeSpan]) -> str:
     return text
 
 
-def extract(messages: Sequence[Message], date: datetime | None = None) -> Extraction:
-    """Items and links from a transcript; `date` stands in for messages without a time."""
-    return _Extractor(messages, date).run()
+def extract(
+    messages: Sequence[Message], date: datetime | None = None, *, note: bool = False
+) -> Extraction:
+    """Items and links from a transcript; `date` stands in for messages without a time.
+    `note`: the messages are a note's paragraphs, whose "that" and "the outage" reach further
+    back (`NOTE_REACH`)."""
+    return _Extractor(messages, date, note).run()
 
 
 def causal_only(found: Extraction) -> Extraction:

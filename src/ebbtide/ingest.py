@@ -33,6 +33,7 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from .claims import AUTHOR_MAX, WHERE_MAX
 from .errors import ValidationError
 from .text import shorten
 from .timeparse import parse_datetime
@@ -46,8 +47,6 @@ SPLIT_OVER = 2_000  # characters: a longer file is also stored section by sectio
 SECTION_MAX = 8_000  # characters: a longer section is stored in parts, split at paragraphs
 LEAD_MAX = 1_000  # characters of a long file's opening kept on its document node
 ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
-WHERE_MAX = 500  # characters of a claim's source, path and anchor (remember_causes' limit)
-AUTHOR_MAX = 60  # longer, or naming several, front matter's author is not who "I" is
 PROVENANCE = "ingest"
 
 
@@ -64,7 +63,7 @@ class MemoryLike(Protocol):
 @dataclass
 class IngestSummary:
     files: int = 0
-    nodes: int = 0
+    nodes: int = 0  # written or met again: documents, sections and the claims read in them
     links: int = 0
     causal_links: int = 0  # what notes say caused, enabled or prevented what
     sessions: int = 0
@@ -78,8 +77,7 @@ class IngestSummary:
 # ---------------------------------------------------------------------------------------------
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]")
+_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # target, words
 _MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -144,10 +142,17 @@ def _read(root: Path, p: Path) -> _Doc:
     meta, text = _front_matter(p.read_text(encoding="utf-8", errors="replace"))
     lines = text.strip().splitlines()
     title = meta.get("title")
-    first = _HEADING.match(lines[0]) if lines else None
-    if first and len(first.group(1)) == 1 and not title:  # "# Title" opens the file
-        title = first.group(2)
-        lines = lines[1:]
+    tokens = _MARKDOWN.parse("\n".join(lines)) if not title else []
+    first = tokens[0] if tokens else None
+    if (
+        first
+        and first.type == "heading_open"
+        and first.tag == "h1"
+        and first.map
+        and not first.map[0]
+    ):
+        title = " ".join(_inline_words(tokens[1]).split())  # "# Title" (or underlined) opens it
+        lines = lines[first.map[1] :]
     lead, sections, written = _split_sections(lines)
     tags = meta.get("tags")
     author = meta.get("author")
@@ -165,7 +170,8 @@ def _read(root: Path, p: Path) -> _Doc:
 
 
 def _author(value: Any) -> str | None:
-    """Front matter's author, when it names one person: who the note's "I" and "we" are."""
+    """Front matter's author, when it names one person (longer than a name may be, or naming
+    several, it is none): who the note's "I" and "we" are."""
     if not isinstance(value, str):
         return None
     name = " ".join(value.split())
@@ -298,8 +304,9 @@ def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSum
     summary.causal_links += len(found.edges)
 
 
-_WIKI_WORDS = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
 _FOOTNOTE = re.compile(r"\[\^[^\]\s]+\]:?")
+# "02:41 The disk filled up" in a timeline: when, not part of what happened.
+_CLOCK = re.compile(r"^\d{1,2}:\d\d(?::\d\d)?(?:\s*(?:am|pm|utc|z))?\s*[-–—:]?\s+", re.IGNORECASE)
 
 
 def _prose(markdown: str) -> str:
@@ -311,7 +318,8 @@ def _prose(markdown: str) -> str:
     for before, token in itertools.pairwise(tokens):
         if token.type == "inline" and before.type == "paragraph_open":
             words = _FOOTNOTE.sub("", _inline_words(token))
-            line = " ".join(_WIKI_WORDS.sub(lambda m: m.group(2) or m.group(1), words).split())
+            line = " ".join(_WIKI.sub(lambda m: m.group(2) or m.group(1), words).split())
+            line = _CLOCK.sub("", line)
             if line:
                 out.append(line)
     return "\n\n".join(out)
@@ -357,12 +365,13 @@ def _parts(text: str) -> list[str]:
 
 
 def _anchors(headings: list[str]) -> list[str]:
-    """Each heading's anchor, as GitHub makes them: a heading's words joined by hyphens (at
-    most ANCHOR_MAX characters), and "-1", "-2" after a name already taken."""
+    """Each heading's anchor, as GitHub makes them: lower case, punctuation but hyphens left
+    out, each space a hyphen ("Root cause & fix" -> root-cause--fix; at most ANCHOR_MAX
+    characters), and "-1", "-2" after a name already taken."""
     taken: dict[str, int] = {}
     out = []
     for heading in headings:
-        slug = re.sub(r"[^\w]+", "-", heading.lower()).strip("-")[:ANCHOR_MAX].strip("-")
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")[:ANCHOR_MAX]
         slug = slug or "section"  # a heading of no words (an image)
         n = taken.get(slug, 0)
         taken[slug] = n + 1

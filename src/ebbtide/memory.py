@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
 
-from . import causal, extract, predictions, sameness, scoring, transcript, validate
+from . import causal, claims, extract, predictions, sameness, scoring, transcript, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
@@ -63,10 +63,6 @@ SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "te
 EXPORT_FORMAT = "ebbtide-jsonl/1"
 # Kinds an episode's decision or outcome may already exist as.
 EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
-# How a note's retraction is told: in the context of a link it ended, and on a claim it ended.
-RETRACTED = "no longer said in"
-RETRACTED_FROM = "retracted_from"
-SAID_IN = "said in"  # the notes that make a link, in its context: "said in a.md; b.md"
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
@@ -315,21 +311,23 @@ class Memory(CausalOps):
         ended when the note is read again."""
         note = self._require({"about": about})["about"] if about is not None else None
         said = self._note_messages(
-            parts, validate.optional_text("author", author, max_len=60), empty=note is not None
+            parts,
+            validate.optional_text("author", author, max_len=claims.AUTHOR_MAX),
+            empty=note is not None,
         )
         scope = validate.text("scope", scope, max_len=200)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         now = self._at(at)
-        found = extract.causal_only(extract.extract(said, now))
+        found = extract.causal_only(extract.extract(said, now, note=True))
         found = dataclasses.replace(
             found, items=[dataclasses.replace(it, provenance="note") for it in found.items]
         )
         with self.store.transaction(), self._batch_embedding():
-            owned = _owned_by(note, [m.id for m in said])
+            owned = claims.owned_by(note, [m.id for m in said])
             before = self._claims_of(note) if note is not None else []
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="note",
-                learn=False, owned=owned, said_in=_where(note) if note is not None else None,
+                learn=False, owned=owned, sayer=claims.where(note) if note is not None else None,
             )  # fmt: skip
             if note is not None:
                 self._settle_claims(note, nodes, edges, before, owned)
@@ -344,10 +342,9 @@ class Memory(CausalOps):
         owned: Callable[[Node], bool],
     ) -> None:
         """Link a note's current claims `about` it, and retract what it said before and says no
-        more: a link it does not make again ends once no note says it (links made before notes
-        listed who said them end when one of their ends is only this note's), then each claim
-        only it told that is left with no current link, with its `about` link (marked, so that
-        the note saying it again brings it back)."""
+        more: a link it does not make again ends once no note says it, then each claim only it
+        told that is left with no current link, with its `about` link (marked, so that the note
+        saying it again brings it back)."""
         now = self.now()  # a retraction happens when the note is read, whatever its date
         fresh = self.store.get_nodes([n.id for n in nodes])
         current = {i for i, n in fresh.items() if n.valid_to is None}
@@ -358,30 +355,28 @@ class Memory(CausalOps):
             elif link.valid_to is not None:
                 self.store.update_edge(link.model_copy(update={"valid_to": None}))
         kept = {e.id for e in edges}
-        here = _where(note)
+        here = claims.where(note)
         for edge in before:
             if edge.id in kept:
                 continue
-            others = [w for w in _said_in(edge) if w != here]
+            others = [w for w in claims.sayers(edge) if w != here]
             if others:  # other notes still say it
-                self.store.update_edge(_saying(edge, others))
-            elif _said_in(edge) or any(
-                owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
-            ):
-                self._retire(edge, f"{RETRACTED} {here}")
-        told = [
+                self.store.update_edge(claims.with_sayers(edge, others))
+            else:
+                self._retire(edge, f"{claims.RETRACTED} {here}")
+        claimed = [
             e.src
             for e in self.store.edges_of([note.id], direction="in")
             if e.relation == "about" and e.provenance == "note" and e.src not in current
         ]
-        for node in self.store.get_nodes(told).values():
+        for node in self.store.get_nodes(claimed).values():
             if not owned(node) or causal.causal_edges(self._ctx(), [node.id], "both"):
                 continue  # still someone else's claim, or still linked
             self.store.update_node(
                 node.model_copy(
                     update={
                         "valid_to": node.valid_to or now,
-                        "attributes": {**node.attributes, RETRACTED_FROM: note.id},
+                        "attributes": {**node.attributes, claims.RETRACTED_FROM: note.id},
                     }
                 )
             )
@@ -400,7 +395,7 @@ class Memory(CausalOps):
         for i, part in enumerate(parts):
             if not isinstance(part, tuple | list) or len(part) != 2:
                 raise ValidationError(f"parts[{i}]", "must be a (where, text) pair", part)
-            source = validate.text(f"parts[{i}].where", part[0], max_len=500)
+            source = validate.text(f"parts[{i}].where", part[0], max_len=claims.WHERE_MAX)
             text = validate.text(f"parts[{i}].text", part[1])
             said += [transcript.Message(source, author or "", p) for p in paragraphs(text)]
         return said
@@ -417,7 +412,7 @@ class Memory(CausalOps):
         """A node a new or restored link is made to: current again, if it had ended."""
         if node.valid_to is None:
             return node
-        attrs = {k: v for k, v in node.attributes.items() if k != RETRACTED_FROM}
+        attrs = {k: v for k, v in node.attributes.items() if k != claims.RETRACTED_FROM}
         node = node.model_copy(
             update={"valid_to": None, "superseded_by": None, "attributes": attrs}
         )
@@ -447,14 +442,14 @@ class Memory(CausalOps):
         provenance: str,
         learn: bool = True,
         owned: Callable[[Node], bool] | None = None,
-        said_in: str | None = None,
+        sayer: str | None = None,
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
         (only this source told it) in other words. A causal link scores its outcome and, when
         `learn`, its decision's record; without it, a link made before is left as it was (or
-        made valid again). `said_in`: the note a link is said in, listed in its context, so
-        that a link several notes make ends only when none makes it."""
+        made valid again). `sayer`: the note a link is said in, listed in its context, so that
+        a link several notes make ends only when none makes it."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -500,18 +495,18 @@ class Memory(CausalOps):
             if link.relation in CAUSAL_RELATIONS:
                 known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
                 if known is not None and known.valid_to is not None:
-                    if RETRACTED not in (known.context or ""):
+                    if not claims.retracted(known):
                         continue  # a person ended this lesson: reading it again does not undo it
-                    known = _restored(known)  # said again after it was retracted
+                    known = claims.restored(known)  # said again after it was retracted
                 a, b = self._current(a), self._current(b)
                 nodes[link.src], nodes[link.dst] = a, b
                 if known is not None:
-                    if said_in is not None and said_in not in _said_in(known):
-                        known = _saying(known, [*_said_in(known), said_in])
+                    if sayer is not None and sayer not in claims.sayers(known):
+                        known = claims.with_sayers(known, [*claims.sayers(known), sayer])
                     self.store.update_edge(known)
                     edges.append(known)
                     continue
-                context = f"{SAID_IN} {said_in}" if said_in is not None else None
+                context = f"{claims.SAID_IN} {sayer}" if sayer is not None else None
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, context,
                     link.confidence_source, provenance, learn=learn,
@@ -1007,7 +1002,11 @@ class Memory(CausalOps):
             return not (
                 sameness.different_times(told, told_then)
                 or sameness.different_referents(text, node.text)
-                or (owned is not None and owned(node) and _said(node.text) != _said(text))
+                or (
+                    owned is not None
+                    and owned(node)
+                    and claims.wording(node.text) != claims.wording(text)
+                )
                 or sameness.different_people(named, _people_in(node, people))
                 or (
                     sameness.different_times(said, said_then)
@@ -1331,50 +1330,6 @@ class Memory(CausalOps):
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:
     return (ln for ln in lines if ln.strip())
-
-
-def _said(text: str) -> str:
-    """A text as compared with its earlier wording: case, spacing and final stops aside."""
-    return normalize(text).rstrip(".!?。！？ ")
-
-
-def _where(note: Node) -> str:
-    """How a note is named where it is said: its file (its first source), or its id."""
-    return note.sources[0] if note.sources else note.id
-
-
-def _said_in(edge: Edge) -> list[str]:
-    """The notes a link is said in, from its context."""
-    for part in (edge.context or "").split(" | "):
-        if part.startswith(f"{SAID_IN} "):
-            return part[len(SAID_IN) + 1 :].split("; ")
-    return []
-
-
-def _saying(edge: Edge, notes: list[str]) -> Edge:
-    """The link with `notes` as the notes it is said in."""
-    rest = [p for p in (edge.context or "").split(" | ") if p and not p.startswith(f"{SAID_IN} ")]
-    return edge.model_copy(update={"context": " | ".join([f"{SAID_IN} {'; '.join(notes)}", *rest])})
-
-
-def _restored(edge: Edge) -> Edge:
-    """A link a note's retraction ended, current again, without the retraction's words."""
-    said = [p for p in (edge.context or "").split(" | ") if not p.startswith(RETRACTED)]
-    return edge.model_copy(update={"valid_to": None, "context": " | ".join(said) or None})
-
-
-def _owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:
-    """Whether a node was told only by this note: each of its sources is one of `sources` or
-    within one of the note's own (its file, or a section of it: "pm.md", "pm.md#fix")."""
-    roots = tuple(note.sources) if note is not None else ()
-    told = frozenset(sources)
-
-    def owned(node: Node) -> bool:
-        return bool(node.sources) and all(
-            s in told or any(s == r or s.startswith(f"{r}#") for r in roots) for s in node.sources
-        )
-
-    return owned
 
 
 def _people_in(node: Node, people: Sequence[str]) -> frozenset[str]:

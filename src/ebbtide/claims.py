@@ -1,0 +1,71 @@
+"""A note's causal claims, as links and nodes record them: which notes say a link (its
+context's "said in a.md; b.md"), how a retraction is marked (so that a person's ending of a
+link is told apart and kept), and which nodes only one note told. Pure functions over model
+objects; `Memory.remember_causes` applies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .model import Edge, Node
+from .text import normalize
+
+# How a note's retraction is told: in the context of a link it ended, and on a claim it ended.
+RETRACTED = "no longer said in"
+RETRACTED_FROM = "retracted_from"
+SAID_IN = "said in"  # the notes that make a link, in its context: "said in a.md; b.md"
+WHERE_MAX = 500  # characters naming where in a note a claim was said
+AUTHOR_MAX = 60  # characters of a note's author (a speaker's name)
+_PARTS = " | "  # between what a link's context says: "said in a.md | disproved by on-call"
+
+
+def wording(text: str) -> str:
+    """A text as compared with its earlier wording: case, spacing and final stops aside."""
+    return normalize(text).rstrip(".!?。！？ ")
+
+
+def where(note: Node) -> str:
+    """How a note is named where it is said: its file (its first source), or its id."""
+    return note.sources[0] if note.sources else note.id
+
+
+def sayers(edge: Edge) -> list[str]:
+    """The notes a link is said in, from its context."""
+    for part in (edge.context or "").split(_PARTS):
+        if part.startswith(f"{SAID_IN} "):
+            return part[len(SAID_IN) + 1 :].split("; ")
+    return []
+
+
+def with_sayers(edge: Edge, notes: list[str]) -> Edge:
+    """The link with `notes` as the notes it is said in."""
+    rest = [p for p in (edge.context or "").split(_PARTS) if p and not p.startswith(f"{SAID_IN} ")]
+    return edge.model_copy(
+        update={"context": _PARTS.join([f"{SAID_IN} {'; '.join(notes)}", *rest])}
+    )
+
+
+def retracted(edge: Edge) -> bool:
+    """Whether a note's retraction ended the link (not a person)."""
+    return any(p.startswith(RETRACTED) for p in (edge.context or "").split(_PARTS))
+
+
+def restored(edge: Edge) -> Edge:
+    """A link a note's retraction ended, current again, without the retraction's words."""
+    said = [p for p in (edge.context or "").split(_PARTS) if not p.startswith(RETRACTED)]
+    return edge.model_copy(update={"valid_to": None, "context": _PARTS.join(said) or None})
+
+
+def owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:
+    """Whether a node was told only by this note: each of its sources is one of `sources` or
+    within one of the note's own (its file, or a section of it: "pm.md", "pm.md#fix")."""
+    roots = tuple(note.sources) if note is not None else ()
+    told = frozenset(sources)
+
+    def owned(node: Node) -> bool:
+        return bool(node.sources) and all(
+            s in told or any(s == r or s.startswith(f"{r}#") for r in roots) for s in node.sources
+        )
+
+    return owned

@@ -1,0 +1,51 @@
+"""The record a note's claims keep on links: who says a link, and a retraction told apart from
+a person's ending of it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ebbtide import claims
+from ebbtide.model import Node, new_edge
+
+NOW = datetime(2026, 11, 2, tzinfo=UTC)
+names = st.text(st.characters(blacklist_characters=";|\n"), min_size=1, max_size=30).filter(
+    lambda s: s.strip() == s and s
+)
+
+
+def link(context: str | None = None):
+    return new_edge("a", "b", "caused", 0.8, NOW, context=context)
+
+
+@given(st.lists(names, min_size=1, max_size=5, unique=True), st.one_of(st.none(), names))
+def test_the_notes_a_link_is_said_in_come_back_as_written_beside_other_context(notes, other):
+    said = claims.with_sayers(link(other), notes)
+    assert claims.sayers(said) == notes
+    assert (other is None) or other in (said.context or "")
+
+
+def test_a_retraction_is_told_apart_from_a_persons_ending_and_undone_without_its_words():
+    ended = link("said in pm.md | disproved by on-call").model_copy(update={"valid_to": NOW})
+    assert not claims.retracted(ended)
+    gone = link("said in pm.md | no longer said in pm.md").model_copy(update={"valid_to": NOW})
+    assert claims.retracted(gone)
+    back = claims.restored(gone)
+    assert (back.valid_to, back.context, claims.sayers(back)) == (None, "said in pm.md", ["pm.md"])
+
+
+def test_a_node_is_a_notes_own_when_every_source_is_in_that_note():
+    note = Node(id="d", kind="document", text="PM", created_at=NOW, updated_at=NOW,
+                sources=["pm.md"])  # fmt: skip
+    owned = claims.owned_by(note, ["pm.md#fix"])
+
+    def node(*sources: str) -> Node:
+        return note.model_copy(update={"id": "n", "sources": list(sources)})
+
+    assert owned(node("pm.md#root-cause", "pm.md"))
+    assert not owned(node("pm.md#root-cause", "m1"))
+    assert not owned(node("pm.mdx"))
+    assert not owned(node())
