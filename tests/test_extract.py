@@ -763,3 +763,34 @@ def test_what_someone_else_thinks_is_kept_as_theirs():
     assert causal_links(ex)[0][0] == "Dana thinks the missing alert"
     own = run("Ana: I think that the cache caused the outage.")
     assert causal_links(own) == [("The cache", "caused", "The outage.")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ana: The outage was caused by a config push, not the database.",
+        "Ana: The outage was caused by a config push, according to Dana.",
+        "Ana: The outage was caused by a config push, I think.",
+    ],
+)
+def test_a_comment_after_a_passive_cause_is_not_part_of_it(said):
+    assert causal_links(run(said))[0][0] == "A config push"
+
+
+def test_an_earlier_passive_in_a_relative_clause_keeps_its_effect_whole():
+    ex = run("Ana: The outage, which had been caused by the backup job, lasted two hours.")
+    assert causal_links(ex) == [("The backup job", "caused", "The outage")]
+
+
+def test_a_hedged_remark_that_claims_no_cause_keeps_its_hedge():
+    ex = run("Ben: I think I have a cold.")
+    assert ("note", "Ben thinks Ben has a cold.") in texts(ex)
+
+
+def test_that_in_a_note_is_what_was_said_just_before_not_sections_back():
+    said = [
+        Message("pm.md", "", "The search cluster ran out of heap on Tuesday."),
+        *(Message("pm.md", "", f"Did we check point {n}?") for n in range(4)),
+        Message("pm.md", "", "That caused the login failures."),
+    ]
+    assert causal_links(extract(said, DATE, note=True)) == []

@@ -256,9 +256,22 @@ def test_headings_of_one_name_get_anchors_of_their_own_and_long_ones_are_cut():
     assert _anchors(["Root cause", "Impact", "Root cause", "Root cause", "x" * 600, ""]) == [
         "root-cause", "impact", "root-cause-1", "root-cause-2", "x" * 100, "section"
     ]  # fmt: skip
-    assert _anchors(["Root cause & fix", "Q&A", "Über-Plan (v2)"]) == [
-        "root-cause--fix", "qa", "über-plan-v2"
+    assert _anchors(["Root cause & fix", "Q&A", "Über-Plan (v2)", "हिन्दी नोट्स"]) == [
+        "root-cause--fix", "qa", "über-plan-v2", "हिन्दी-नोट्स"
     ]  # fmt: skip
+    assert _anchors(["Foo", "Foo", "Foo 1"]) == ["foo", "foo-1", "foo-1-1"]
+
+
+@pytest.mark.parametrize(
+    "timeline",
+    [
+        "- [02:41] The disk filled up.\n- 2024-03-11 03:10 The spike began.",
+        "02:41 The disk filled up.\n03:10 The spike began.",
+        "- 2:41 pm - The disk filled up.\n- 14:10 UTC: The spike began.",
+    ],
+)
+def test_a_timeline_entry_is_a_paragraph_without_its_clock_time(timeline):
+    assert _prose(timeline).split("\n\n") == ["The disk filled up.", "The spike began."]
 
 
 def test_an_underlined_first_heading_is_the_title(tmp_path):

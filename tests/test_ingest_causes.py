@@ -318,6 +318,16 @@ def test_a_timeline_reads_as_a_chain_and_action_items_reach_back_to_its_outage(
     assert [c.node.text for c in answer.consequences] == ["The checkout outage."]
 
 
+def test_reading_a_note_again_leaves_a_link_it_never_made(memory: Memory, tmp_path):
+    memory.remember_causes([("chat", "The backup job caused the outage.")])
+    (tmp_path / "a.md").write_text("The backup job caused the disk alert.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    ingest_markdown_folder(memory, tmp_path)
+    assert [c.lesson.decision for c in memory.trace_cause("the outage").causes] == [
+        "The backup job"
+    ]
+
+
 def test_remember_causes_names_a_bad_field_and_stores_nothing(memory: Memory):
     claim = "The deploy caused the outage."
     for kwargs, field in (

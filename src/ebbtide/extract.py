@@ -61,7 +61,7 @@ ANTECEDENT_TURNS = 3  # "That caused ..." looks back at most this many turns
 NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
 # A note's paragraphs are one writer's: "the outage" in its action items is the one its
 # summary told of, paragraphs earlier.
-NOTE_REACH = (30, 60)  # (turns, items) for `extract(..., note=True)`
+NOTE_REACH = (30, 60)  # (turns, items) a note's "the outage" looks back; "that" is as close
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
 CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
@@ -215,7 +215,10 @@ _NOT_AGENT = (
     r"tomorrow|the\s+(?:time|end|way)|next|last|end|early|late|\d|(?:mon|tues|wednes|thurs|fri|"
     r"satur|sun)day)\b)"
 )
-_BEEN = r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|was|were|is|are|been|being|got)"
+_BEEN = (
+    r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|(?:had|has|have)\s+been|was|"
+    r"were|is|are|been|being|got)"
+)
 
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
@@ -617,9 +620,7 @@ class _Extractor:
     def _sentence(
         self, k: int, msg: Message, sentence: str, ref: datetime | None, addressee: str | None
     ) -> None:
-        if _HEDGE.match(sentence) and not _CUE_WORDS.isdisjoint(
-            re.findall(r"[a-z]+", sentence.lower())
-        ):
+        if _HEDGE.match(sentence) and _CUE_RE.search(sentence):
             sentence = _capitalise(_HEDGE.sub("", sentence))
         spans = resolve(sentence, ref) if ref is not None else []
         said = rewrite_pronouns(sentence, msg.speaker, addressee) if msg.speaker else sentence
@@ -798,9 +799,8 @@ class _Extractor:
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
-            if f.cue.passive and re.search(r"\b(?:which|that)\s*$", text[: f.start]):
-                # "…, which was caused by the backup job, lasted two hours"
-                cause_text = _clean(re.split(r",\s", cause_text, maxsplit=1)[0])
+            if f.cue.passive:
+                cause_text = _by_whom(cause_text)
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             by = _BY_GERUND.search(right) if self._is_agent(cause_text) else None
@@ -874,7 +874,7 @@ class _Extractor:
         """What 'that' refers to: where the latest statement of the last few turns ended,
         passing over comments ("It was fun.") that are no event themselves."""
         for msg, item in reversed(self.focus):
-            if k - msg >= self.turns:
+            if k - msg >= ANTECEDENT_TURNS:
                 break
             if not _COMMENT.match(self.drafts[item].item.text):
                 return item
@@ -1002,6 +1002,19 @@ class _Extractor:
             for i in about:
                 who, _ = _subject(items[i].text, [name])
                 self._link(i, person, "about", 1.0 if who == name else MENTION)
+
+
+def _by_whom(text: str) -> str:
+    """What a passive names after "by", without a comment after a comma (", not the database",
+    ", according to Dana", the rest of a sentence a relative clause interrupted) unless the
+    commas list causes ("a bug, a missing index and a bad deploy")."""
+    parts = re.split(r",\s+", text)
+    listed = len(parts) > 1 and bool(re.search(r"\b(?:and|or)\s", parts[-1]))
+    aside = any(
+        re.match(r"(?i)(?:not|according|as|which|who|i|we|\w+\s+(?:said|says|thinks))\b", p)
+        for p in parts[1:]
+    )
+    return text if listed and not aside else _clean(parts[0])
 
 
 _PHRASE_START = word_set(

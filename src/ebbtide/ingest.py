@@ -23,6 +23,7 @@ import json
 import posixpath
 import re
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -224,7 +225,7 @@ def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]], list[
         sections.append(
             (" ".join(_inline_words(title).split()), "\n".join(lines[end:stop]).strip())
         )
-    written = [_inline_words(title, struck=True) for _, title in heads]
+    written = [" ".join(_inline_words(title, struck=True).split()) for _, title in heads]
     return "\n".join(lines[: heads[0][0][0]]).strip(), sections, written
 
 
@@ -306,7 +307,10 @@ def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSum
 
 _FOOTNOTE = re.compile(r"\[\^[^\]\s]+\]:?")
 # "02:41 The disk filled up" in a timeline: when, not part of what happened.
-_CLOCK = re.compile(r"^\d{1,2}:\d\d(?::\d\d)?(?:\s*(?:am|pm|utc|z))?\s*[-–—:]?\s+", re.IGNORECASE)
+_CLOCK = re.compile(
+    r"^\[?(?:\d{4}-\d\d-\d\d[ T])?\d{1,2}:\d\d(?::\d\d)?(?:\s*(?:am|pm|utc|z))?\]?\s*[-–—:]?\s+",
+    re.IGNORECASE,
+)
 
 
 def _prose(markdown: str) -> str:
@@ -318,10 +322,14 @@ def _prose(markdown: str) -> str:
     for before, token in itertools.pairwise(tokens):
         if token.type == "inline" and before.type == "paragraph_open":
             words = _FOOTNOTE.sub("", _inline_words(token))
-            line = " ".join(_WIKI.sub(lambda m: m.group(2) or m.group(1), words).split())
-            line = _CLOCK.sub("", line)
-            if line:
-                out.append(line)
+            words = _WIKI.sub(lambda m: m.group(2) or m.group(1), words)
+            lines = words.split("\n")
+            # Lines that each open with a clock time are a timeline's entries, one a paragraph.
+            timeline = len(lines) > 1 and all(_CLOCK.match(ln.strip()) for ln in lines[1:])
+            for line in lines if timeline else [words]:
+                line = _CLOCK.sub("", " ".join(line.split()))
+                if line:
+                    out.append(line)
     return "\n\n".join(out)
 
 
@@ -335,7 +343,7 @@ def _inline_words(inline: Token, *, struck: bool = False) -> str:
         if depth and not struck:
             continue
         if child.type in ("softbreak", "hardbreak"):
-            words.append(" ")
+            words.append("\n")
         elif child.type in ("text", "code_inline"):
             words.append(child.content)
     return "".join(words)
@@ -365,17 +373,23 @@ def _parts(text: str) -> list[str]:
 
 
 def _anchors(headings: list[str]) -> list[str]:
-    """Each heading's anchor, as GitHub makes them: lower case, punctuation but hyphens left
-    out, each space a hyphen ("Root cause & fix" -> root-cause--fix; at most ANCHOR_MAX
-    characters), and "-1", "-2" after a name already taken."""
-    taken: dict[str, int] = {}
+    """Each heading's anchor, as GitHub makes them: lower case, without punctuation or symbols
+    but hyphens and underscores, each space a hyphen ("Root cause & fix" -> root-cause--fix;
+    at most ANCHOR_MAX characters), and "-1", "-2" after a name already taken."""
+    taken: set[str] = set()
     out = []
     for heading in headings:
-        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")[:ANCHOR_MAX]
-        slug = slug or "section"  # a heading of no words (an image)
-        n = taken.get(slug, 0)
-        taken[slug] = n + 1
-        out.append(f"{slug}-{n}" if n else slug)
+        kept = (
+            c for c in heading.strip().lower()
+            if c in "-_ " or unicodedata.category(c)[0] in "LMN"
+        )  # fmt: skip
+        slug = "".join(kept).replace(" ", "-")[:ANCHOR_MAX] or "section"
+        anchor, n = slug, 0
+        while anchor in taken:
+            n += 1
+            anchor = f"{slug}-{n}"
+        taken.add(anchor)
+        out.append(anchor)
     return out
 
 

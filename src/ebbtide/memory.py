@@ -359,10 +359,15 @@ class Memory(CausalOps):
         for edge in before:
             if edge.id in kept:
                 continue
-            others = [w for w in claims.sayers(edge) if w != here]
+            sayers = claims.sayers(edge)
+            if sayers and here not in sayers:
+                continue  # another note's link that touches one of this note's claims
+            others = [w for w in sayers if w != here]
             if others:  # other notes still say it
                 self.store.update_edge(claims.with_sayers(edge, others))
-            else:
+            elif sayers or all(
+                owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
+            ):  # said only here, or (no record of who says it) made of this note's own claims
                 self._retire(edge, f"{claims.RETRACTED} {here}")
         claimed = [
             e.src
