@@ -305,10 +305,10 @@ class Memory(CausalOps):
         move no decision's Q-value, so a note read again, or two notes saying one thing, count
         once. `about` is the note's own node (its document): its claims are linked `about` it,
         and reading it again retracts what it no longer says (with `about`, `parts` may be
-        empty: the note says nothing now). A causal link only this note made that it does not
-        make again ends (`valid_to`, kept for the record), and a sentence edited is a new
-        claim, not the old one told again. What a person ended (`invalidate_decision`) stays
-        ended when the note is read again."""
+        empty: the note says nothing now). Each link lists the notes that say it (`claims`); one
+        that no note says any more ends (`valid_to`, kept for the record), and a sentence
+        edited is a new claim, not the old one told again. What a person ended
+        (`invalidate_decision`) stays ended when the note is read again."""
         note = self._require({"about": about})["about"] if about is not None else None
         said = self._note_messages(
             parts,
