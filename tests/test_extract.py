@@ -794,3 +794,22 @@ def test_that_in_a_note_is_what_was_said_just_before_not_sections_back():
         Message("pm.md", "", "That caused the login failures."),
     ]
     assert causal_links(extract(said, DATE, note=True)) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("Mel: I guess the trip allowed us to reconnect.",
+         ("The trip", "enabled", "The trip allowed Mel and others to reconnect.")),
+        ("Mel: I believe after the accident, I became more careful.",
+         ("The accident", "caused", "Mel became more careful.")),
+        ("Ana: The outage was caused by disk, memory, and network problems.",
+         ("Disk, memory, and network problems.", "caused", "The outage")),
+        ("Ana: The outage was caused by a bug, as well as a bad deploy.",
+         ("A bug, as well as a bad deploy.", "caused", "The outage")),
+        ("Ana: The outage hasn't been caused by the deploy.",
+         ("The deploy.", "no_effect", "The outage")),
+    ],
+)  # fmt: skip
+def test_a_hedge_or_a_list_does_not_hide_what_caused_what(said, link):
+    assert causal_links(run(said)) == [link]

@@ -274,6 +274,16 @@ def test_a_timeline_entry_is_a_paragraph_without_its_clock_time(timeline):
     assert _prose(timeline).split("\n\n") == ["The disk filled up.", "The spike began."]
 
 
+def test_prose_wrapped_at_a_clock_time_or_inside_a_wiki_link_reads_as_one_line():
+    assert _prose("We rolled back between\n02:41 and 03:10 because the deploy broke.") == (
+        "We rolled back between 02:41 and 03:10 because the deploy broke."
+    )
+    assert _prose("Caused by [[backup-job|the nightly\nbackup job]].") == (
+        "Caused by the nightly backup job."
+    )
+    assert _anchors(["Root  cause"]) == ["root--cause"]
+
+
 def test_an_underlined_first_heading_is_the_title(tmp_path):
     write(tmp_path, "a.md", "Checkout outage\n===============\n\nIt went down.\n")
     mem = FakeMemory()

@@ -226,8 +226,8 @@ _CUES = [
         _BEEN
         + r"\s+(?:not|never)\s+(?:caused|triggered|prevented|averted|enabled)\s+by"
         + _NOT_AGENT
-        + r"|\b(?:was|were|is|are)n['’]t\s+(?:caused|triggered|prevented|averted|"
-        r"enabled)\s+by" + _NOT_AGENT,
+        + r"|\b(?:(?:was|were|is|are)n['’]t|(?:had|has|have)(?:\s+(?:not|never)|n['’]t)\s+been)"
+        r"\s+(?:caused|triggered|prevented|averted|enabled)\s+by" + _NOT_AGENT,
         "no_effect",
         "backward",
         "full",
@@ -620,8 +620,11 @@ class _Extractor:
     def _sentence(
         self, k: int, msg: Message, sentence: str, ref: datetime | None, addressee: str | None
     ) -> None:
-        if _HEDGE.match(sentence) and _CUE_RE.search(sentence):
-            sentence = _capitalise(_HEDGE.sub("", sentence))
+        if _HEDGE.match(sentence):
+            bare = _capitalise(_HEDGE.sub("", sentence))
+            read = rewrite_pronouns(bare, msg.speaker, addressee) if msg.speaker else bare
+            if _CUE_RE.search(read) or _LEAD_CLAUSE.match(read):  # a causal claim, hedged
+                sentence = bare
         spans = resolve(sentence, ref) if ref is not None else []
         said = rewrite_pronouns(sentence, msg.speaker, addressee) if msg.speaker else sentence
         text = _annotate(said, spans)
@@ -795,7 +798,8 @@ class _Extractor:
             hi = found[n + 1].start if n + 1 < len(found) else len(text)
             # "A caused B because C": C explains all of "A caused B"
             left_lo = _last_clause(text, lo if forward else max(0, f.start - WINDOW), f.start)
-            right_hi = hi if f.cue.effect == "sentence" else _first_clause(text, f.end, hi)
+            whole = f.cue.effect == "sentence" or f.cue.passive  # a passive's list: _by_whom
+            right_hi = hi if whole else _first_clause(text, f.end, hi)
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
@@ -1009,9 +1013,14 @@ def _by_whom(text: str) -> str:
     ", according to Dana", the rest of a sentence a relative clause interrupted) unless the
     commas list causes ("a bug, a missing index and a bad deploy")."""
     parts = re.split(r",\s+", text)
-    listed = len(parts) > 1 and bool(re.search(r"\b(?:and|or)\s", parts[-1]))
+    listed = len(parts) > 1 and bool(
+        re.search(r"\b(?:and|or)\s", parts[-1]) or re.match(r"(?i)as\s+well\s+as\b", parts[-1])
+    )
     aside = any(
-        re.match(r"(?i)(?:not|according|as|which|who|i|we|\w+\s+(?:said|says|thinks))\b", p)
+        re.match(
+            r"(?i)(?:not|according|as\b(?!\s+well\s+as)|which|who|i|we|\w+\s+(?:said|says|thinks))\b",
+            p,
+        )
         for p in parts[1:]
     )
     return text if listed and not aside else _clean(parts[0])

@@ -225,7 +225,7 @@ def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]], list[
         sections.append(
             (" ".join(_inline_words(title).split()), "\n".join(lines[end:stop]).strip())
         )
-    written = [" ".join(_inline_words(title, struck=True).split()) for _, title in heads]
+    written = [_inline_words(title, struck=True).replace("\n", " ") for _, title in heads]
     return "\n".join(lines[: heads[0][0][0]]).strip(), sections, written
 
 
@@ -322,12 +322,12 @@ def _prose(markdown: str) -> str:
     for before, token in itertools.pairwise(tokens):
         if token.type == "inline" and before.type == "paragraph_open":
             words = _FOOTNOTE.sub("", _inline_words(token))
-            words = _WIKI.sub(lambda m: m.group(2) or m.group(1), words)
             lines = words.split("\n")
             # Lines that each open with a clock time are a timeline's entries, one a paragraph.
-            timeline = len(lines) > 1 and all(_CLOCK.match(ln.strip()) for ln in lines[1:])
+            timeline = len(lines) > 1 and all(_CLOCK.match(ln.strip()) for ln in lines)
             for line in lines if timeline else [words]:
                 line = _CLOCK.sub("", " ".join(line.split()))
+                line = _WIKI.sub(lambda m: m.group(2) or m.group(1), line)
                 if line:
                     out.append(line)
     return "\n\n".join(out)
