@@ -421,6 +421,7 @@ _LEAD_CLAUSE = re.compile(
     r"thanks\s+to|after|without)\s+(?P<x>[^,;]{2,200}?),\s*(?P<y>\S.*)$",
     re.IGNORECASE,
 )
+_WEAK_LEADS = frozenset({"after", "without"})
 _LEAD_ALONE = re.compile(
     r"^(?:(?P<so>so)|(?P<other>otherwise)|(?:as\s+a\s+(?:result|consequence)|"
     r"consequently|therefore|thus|hence|(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:why|how)|"
@@ -623,7 +624,9 @@ class _Extractor:
         if _HEDGE.match(sentence):
             bare = _capitalise(_HEDGE.sub("", sentence))
             read = rewrite_pronouns(bare, msg.speaker, addressee) if msg.speaker else bare
-            if _CUE_RE.search(read) or _LEAD_CLAUSE.match(read):  # a causal claim, hedged
+            lead = _LEAD_CLAUSE.match(read)
+            # A causal claim, hedged; "after dinner, …" and "without a doubt, …" tell no cause.
+            if _CUE_RE.search(read) or (lead and lead["cue"].split()[0].lower() not in _WEAK_LEADS):
                 sentence = bare
         spans = resolve(sentence, ref) if ref is not None else []
         said = rewrite_pronouns(sentence, msg.speaker, addressee) if msg.speaker else sentence
@@ -798,8 +801,10 @@ class _Extractor:
             hi = found[n + 1].start if n + 1 < len(found) else len(text)
             # "A caused B because C": C explains all of "A caused B"
             left_lo = _last_clause(text, lo if forward else max(0, f.start - WINDOW), f.start)
-            whole = f.cue.effect == "sentence" or f.cue.passive  # a passive's list: _by_whom
-            right_hi = hi if whole else _first_clause(text, f.end, hi)
+            right_hi = hi if f.cue.effect == "sentence" else _first_clause(text, f.end, hi)
+            if f.cue.passive:  # "caused by disk, memory, and network problems": one list
+                tail = _LIST_END.match(text, right_hi, hi)
+                right_hi = tail.end() if tail else right_hi
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
@@ -1006,6 +1011,10 @@ class _Extractor:
             for i in about:
                 who, _ = _subject(items[i].text, [name])
                 self._link(i, person, "about", 1.0 if who == name else MENTION)
+
+
+# ", and network problems." ending a sentence: the last of a list, not another clause.
+_LIST_END = re.compile(r",\s*(?:and|or)\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+\s*[.!?]?\s*$")
 
 
 def _by_whom(text: str) -> str:

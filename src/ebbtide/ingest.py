@@ -323,8 +323,13 @@ def _prose(markdown: str) -> str:
         if token.type == "inline" and before.type == "paragraph_open":
             words = _FOOTNOTE.sub("", _inline_words(token))
             lines = words.split("\n")
-            # Lines that each open with a clock time are a timeline's entries, one a paragraph.
-            timeline = len(lines) > 1 and all(_CLOCK.match(ln.strip()) for ln in lines)
+            # Lines that each open with a clock time are a timeline's entries, one a paragraph
+            # (after a label: "Timeline:"); prose wrapped before "02:41 and 03:10" is not.
+            first = lines[0].strip()
+            labelled = bool(_CLOCK.match(first)) or first.endswith(":") or len(first.split()) < 3
+            timeline = (
+                len(lines) > 1 and labelled and all(_CLOCK.match(ln.strip()) for ln in lines[1:])
+            )
             for line in lines if timeline else [words]:
                 line = _CLOCK.sub("", " ".join(line.split()))
                 line = _WIKI.sub(lambda m: m.group(2) or m.group(1), line)
