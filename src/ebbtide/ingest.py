@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
@@ -143,18 +143,15 @@ def _read(root: Path, p: Path) -> _Doc:
     meta, text = _front_matter(p.read_text(encoding="utf-8", errors="replace"))
     lines = text.strip().splitlines()
     title = meta.get("title")
-    tokens = _MARKDOWN.parse("\n".join(lines)) if not title else []
-    first = tokens[0] if tokens else None
-    if (
-        first
-        and first.type == "heading_open"
-        and first.tag == "h1"
-        and first.map
-        and not first.map[0]
-    ):
-        title = " ".join(_inline_words(tokens[1]).split())  # "# Title" (or underlined) opens it
-        lines = lines[first.map[1] :]
-    lead, sections, written = _split_sections(lines)
+    heads = _headings(_MARKDOWN.parse("\n".join(lines)))  # the file is parsed once
+    start = 0
+    if not title and heads and heads[0].tag == "h1" and not heads[0].start:
+        opening = heads.pop(0)  # "# Title" (or underlined) opens the file
+        title, start = " ".join(_inline_words(opening.inline).split()), opening.end
+    lines = lines[start:]
+    lead, sections, written = _split_sections(
+        lines, [h._replace(start=h.start - start, end=h.end - start) for h in heads]
+    )
     tags = meta.get("tags")
     author = meta.get("author")
     return _Doc(
@@ -207,26 +204,40 @@ def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
     return meta, "\n".join(lines[end + 1 :])
 
 
-def _split_sections(lines: list[str]) -> tuple[str, list[tuple[str, str]], list[str]]:
-    """The text before the first heading, (heading, text) for each heading after it, and each
-    heading as written (struck words too, which its anchor keeps): the headings CommonMark
-    sees (ATX or underlined), not a '#' line in code, HTML or a quote."""
-    tokens = _MARKDOWN.parse("\n".join(lines))
-    heads = [
-        (tok.map, tokens[i + 1])
+class _Heading(NamedTuple):
+    start: int  # the lines it spans
+    end: int
+    tag: str  # "h1" ... "h6"
+    inline: Token  # its words
+
+
+def _headings(tokens: list[Token]) -> list[_Heading]:
+    """The headings CommonMark sees (ATX or underlined; not a '#' line in code, HTML or a
+    quote)."""
+    return [
+        _Heading(tok.map[0], tok.map[1], tok.tag, tokens[i + 1])
         for i, tok in enumerate(tokens)
         if tok.type == "heading_open" and tok.level == 0 and tok.map
     ]
+
+
+def _split_sections(
+    lines: list[str], heads: list[_Heading] | None = None
+) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """The text before the first heading, (heading, text) for each heading after it, and each
+    heading as written (struck words too, which its anchor keeps). `heads`: the lines'
+    headings, when already parsed."""
+    if heads is None:
+        heads = _headings(_MARKDOWN.parse("\n".join(lines)))
     if not heads:
         return "\n".join(lines).strip(), [], []
-    sections = []
-    for j, ((_, end), title) in enumerate(heads):
-        stop = heads[j + 1][0][0] if j + 1 < len(heads) else len(lines)
-        sections.append(
-            (" ".join(_inline_words(title).split()), "\n".join(lines[end:stop]).strip())
-        )
-    written = [_inline_words(title, struck=True).replace("\n", " ") for _, title in heads]
-    return "\n".join(lines[: heads[0][0][0]]).strip(), sections, written
+    stops = [h.start for h in heads[1:]] + [len(lines)]
+    sections = [
+        (" ".join(_inline_words(h.inline).split()), "\n".join(lines[h.end : stop]).strip())
+        for h, stop in zip(heads, stops, strict=True)
+    ]
+    written = [_inline_words(h.inline, struck=True).replace("\n", " ") for h in heads]
+    return "\n".join(lines[: heads[0].start]).strip(), sections, written
 
 
 def _node_id(rel: str, part: str = "") -> str:

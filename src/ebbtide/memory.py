@@ -374,8 +374,9 @@ class Memory(CausalOps):
             for e in self.store.edges_of([note.id], direction="in")
             if e.relation == "about" and e.provenance == "note" and e.src not in current
         ]
+        ctx = self._ctx()
         for node in self.store.get_nodes(claimed).values():
-            if not owned(node) or causal.causal_edges(self._ctx(), [node.id], "both"):
+            if not owned(node) or causal.causal_edges(ctx, [node.id], "both"):
                 continue  # still someone else's claim, or still linked
             self.store.update_node(
                 node.model_copy(
