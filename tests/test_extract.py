@@ -835,3 +835,35 @@ def test_a_passive_cause_ends_where_its_clause_does(said):
 def test_a_hedge_before_a_time_or_a_manner_stays(said):
     ex = run(said)
     assert causal_links(ex) == [] and any("Mel thinks" in t for _, t in texts(ex))
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("Ana: Kafka caused the outage.", ("Kafka", "caused", "The outage.")),
+        ("Ana: I think Redis led to the slowdown.", ("Redis", "caused", "The slowdown.")),
+        ("Ana: Redis and Kafka triggered the failover.",
+         ("Redis and Kafka", "caused", "The failover.")),
+        ("Ana: The outage was caused by Kafka.", ("Kafka.", "caused", "The outage")),
+        ("Ana: DNS caused the outage.", ("DNS", "caused", "The outage.")),
+        ("Ana: Node.js led to the memory leak.", ("Node.js", "caused", "The memory leak.")),
+        ("Ana: PgBouncer prevented the outage.", ("PgBouncer", "prevented", "The outage.")),
+        ("Ana: S3 enabled the migration.", ("S3", "enabled", "The migration.")),
+    ],
+)  # fmt: skip
+def test_a_cause_named_in_one_word_is_a_thing(said, link):
+    assert causal_links(run(said)) == [link]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ana: Ben caused the outage.\nBen: Sorry, my bad.",  # Ben speaks: a person
+        "Ana: My brother Tom visited. Tom caused a scene.",  # named as someone
+        "Ana: The outage was caused by Ana.",  # the speaker herself
+        "Ana: Jen helped Ben move.",  # a name before "helped" is someone acting
+        "Ana: Kubernetes prevented the outage.",  # ... and so before "prevented"
+    ],
+)
+def test_a_person_named_in_one_word_is_no_cause(said):
+    assert causal_links(run(said)) == []

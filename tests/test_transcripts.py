@@ -22,6 +22,18 @@ def test_a_narrated_incident_becomes_a_traceable_chain(memory):
     assert [s.relation for s in chain.steps] == ["caused", "caused"]
 
 
+def test_a_tool_named_in_one_word_is_the_root_cause_traced(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "The checkout outage on Saturday was the worst this year."},
+            {"speaker": "Ben", "text": "Kafka caused the outage: a broker ran out of disk."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    chain = memory.trace_cause_chain("checkout outage").chains[0]
+    assert chain.steps[0].decision == "Kafka"
+
+
 def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):
     result = memory.remember(messages=STORY)
     assert all(n.sources for n in result.nodes)

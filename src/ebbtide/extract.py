@@ -96,9 +96,6 @@ class Extraction:
 # Kinds of sentence
 # ---------------------------------------------------------------------------------------------
 
-# Kinds of sentence
-# ---------------------------------------------------------------------------------------------
-
 _LESSON = re.compile(
     r"\b(?:i|we)\s+(?:(?:have|'ve)\s+)?(?:learned|learnt|realized|realised)\b|\blessons?\s+"
     r"learn[et]\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\b|"
@@ -207,6 +204,9 @@ class _Cue:
     # when told as a noun phrase ("the nightly restarts").
     tried: bool = False
     passive: bool = False  # "was caused by X": the cause is the noun phrase after "by"
+    # People are the subject of "helped" or "prevented"; of "caused" or "led to", a name no one
+    # here bears is more often a thing ("Kafka caused the outage").
+    agentive: bool = True
 
 
 # "by default", "by hand", "by 5 pm", "by Friday": how or when, not who or what did it.
@@ -241,6 +241,7 @@ _CUES = [
         "full",
         verb=False,
         passive=True,
+        agentive=False,
     ),
     _Cue(
         _BEEN + r"\s+(?:\w+ly\s+)?(?:prevented|averted)\s+by" + _NOT_AGENT,
@@ -258,13 +259,13 @@ _CUES = [
         verb=False,
         passive=True,
     ),
-    _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np"),
-    _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np"),
-    _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np"),
-    _Cue(r"(?:triggered|triggers|trigger|triggering)", "caused", "forward", "np"),
-    _Cue(r"(?:brought|brings|bring)\s+about", "caused", "forward", "np"),
-    _Cue(r"(?:gave|gives|give)\s+rise\s+to", "caused", "forward", "np"),
-    _Cue(r"(?:contributed|contributes|contribute)\s+to", "caused", "forward", "np"),
+    _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np", agentive=False),
+    _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np", agentive=False),
+    _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np", agentive=False),
+    _Cue(r"(?:triggered|triggers|trigger|triggering)", "caused", "forward", "np", agentive=False),
+    _Cue(r"(?:brought|brings|bring)\s+about", "caused", "forward", "np", agentive=False),
+    _Cue(r"(?:gave|gives|give)\s+rise\s+to", "caused", "forward", "np", agentive=False),
+    _Cue(r"(?:contributed|contributes|contribute)\s+to", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:prevented|prevents|prevent|preventing)", "prevented", "forward", "np"),
     _Cue(r"(?:averted|averts|avert|avoided|avoids|avoid)", "prevented", "forward", "np"),
     _Cue(
@@ -544,6 +545,9 @@ _PERSON_PATTERNS = [
         r"suggested|mentioned|recommended|called\s+me)\b"
     ),
 ]
+# One or two capitalised words ("Redis and Kafka"), as a product may be spelt ("Node.js", "S3").
+_BARE_NAME = re.compile(r"[A-Z][\w.+#-]*(?:\s+(?:and\s+)?[A-Z][\w.+#-]*)?")
+_PRODUCT_NAME = re.compile(r"[A-Z]{2,}\w*|[A-Za-z]+[A-Z]\w*|\w*\d\w*|\w+(?:[.+#]\w*)+")
 _NOT_NAMES = word_set(
     """I The A An My Our Your His Her Their It This That These Those We You They He She Me Us
     Them Mom Mum Dad God Hey Hi Oh Yes No So And But Then Well Also Just Lol Haha Wow Thanks Ok
@@ -785,7 +789,11 @@ class _Extractor:
                         f.weight *= HYPOTHETICAL
                 lo = max(found[-1].end if found else 0, f.start - WINDOW)
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
-                if self._is_agent(subject) and not _BY_GERUND.search(text, f.end):
+                if (
+                    self._is_agent(subject)
+                    and not _BY_GERUND.search(text, f.end)
+                    and not self._names_thing(subject, cue)
+                ):
                     continue  # "Caroline helped Melanie move": a person acting, not a cause
             if found and not re.search(r"\w", text[found[-1].end : f.start]):
                 found.pop()  # ", which prevented": the verb cue is the one that says how
@@ -818,7 +826,11 @@ class _Extractor:
             if not re.search(r"\w", effect_text) and f.cue.effect in ("np", "full"):
                 continue
             anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
-            if not anaphoric and is_acknowledgement(cause_text, self.name_words):
+            if (
+                not anaphoric
+                and not self._names_thing(cause_text, f.cue)
+                and is_acknowledgement(cause_text, self.name_words)
+            ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
@@ -924,6 +936,19 @@ class _Extractor:
             return True  # a bare name, said by no one here: still a person
         who, rest = _subject(text, [*self.people])
         return who is not None and not rest
+
+    def _names_thing(self, text: str, cue: _Cue) -> bool:
+        """A bare name that is a thing, not a person or a nod: one spelt as no person is
+        ("PgBouncer", "DNS", "S3", "Node.js"), or, before a cue people are seldom the subject
+        of ("caused", "led to"), a name no one here bears ("Kafka caused the outage"; "Ben
+        caused it" stays a person when Ben speaks or is named as someone)."""
+        text = text.rstrip(".!?")
+        if not _BARE_NAME.fullmatch(text) or text in self.people:
+            return False
+        words = [w for w in text.split() if w != "and"]
+        if any(w.lower() in self.name_words or w in _NOT_NAMES for w in words):
+            return False
+        return not cue.agentive or all(_PRODUCT_NAME.fullmatch(w) for w in words)
 
     # -- people --------------------------------------------------------------------------------
 
