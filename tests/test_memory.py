@@ -6,6 +6,7 @@ import pytest
 
 from ebbtide import Config, NotFound, ValidationError, open_memory
 from ebbtide.model import Link
+from ebbtide.store.base import PendingReview
 
 
 def snapshot(memory):
@@ -181,6 +182,38 @@ def test_a_reused_archived_node_comes_back_and_leaves_the_queue(memory, clock):
     memory.reinforce(old.id)
     memory.maintain()
     assert memory.get(old.id).status == "active"
+    assert memory.review_queue().items == []
+
+
+def test_an_archived_node_told_again_is_no_longer_up_for_deletion(memory, clock):
+    old = memory.remember("Legacy billing export format")
+    clock.advance(days=200)
+    memory.remember("busy note")
+    memory.maintain()
+    assert [i.node.id for i in memory.review_queue().items] == [old.id]
+    again = memory.remember("Legacy billing export format")
+    assert again.id == old.id and again.status == "active"
+    assert memory.review_queue().items == []
+    memory.maintain()
+    assert memory.review_queue().items == []
+
+
+def test_a_decay_request_for_a_node_in_use_is_dropped(memory, clock):
+    # as an earlier version left it: active again, still queued by decay
+    node = memory.remember("Runbook for the payments failover")
+    memory.store.enqueue_review(
+        PendingReview(node.id, "frozen: unused for 90 days", clock().timestamp(), "maintain")
+    )
+    memory.maintain()
+    assert memory.review_queue().items == []
+    assert memory.get(node.id).status == "active"
+
+
+def test_a_forgotten_node_told_again_withdraws_the_request(memory):
+    node = memory.remember("The VPN needs the new client")
+    memory.forget(node.id, "looked obsolete")
+    memory.remember("The VPN needs the new client")
+    assert memory.get(node.id).status == "active"
     assert memory.review_queue().items == []
 
 

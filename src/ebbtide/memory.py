@@ -221,6 +221,9 @@ class Memory(CausalOps):
                     }
                 )
                 self.store.update_node(node)
+                if existing.status != "active":
+                    # Told again, it is in use: a pending deletion would remove live knowledge.
+                    self.store.remove_review(node.id)
                 if node.text != existing.text:
                     self._embed([node])
             else:
