@@ -133,6 +133,21 @@ def test_a_transcript_and_a_note_are_read_for_their_causes(mem):
     assert mem.intervention_query("add a pool size alert").verdict == "SAFE"
 
 
+def test_a_notes_folder_ingested_again_puts_a_deleted_file_to_a_person(mem, tmp_path):
+    from ebbtide.ingest import ingest_markdown_folder
+
+    (tmp_path / "a.md").write_text("# A\n\nThe worker count doubled, which led to the outage.\n")
+    (tmp_path / "b.md").write_text("# B\n\nSee [[a]].\n")
+    ingest_markdown_folder(mem, tmp_path)
+    assert mem.trace_cause("led to the outage").causes
+    (tmp_path / "a.md").unlink()
+    assert ingest_markdown_folder(mem, tmp_path).gone == 1
+    assert not mem.trace_cause("led to the outage").causes
+    (item,) = mem.review_queue().items
+    assert item.reason == f"a.md is no longer in {tmp_path.resolve()}"
+    assert ingest_markdown_folder(mem, tmp_path).gone == 0
+
+
 def test_a_failed_operation_writes_nothing(mem):
     before = mem.stats().nodes
     with pytest.raises(NotFound):

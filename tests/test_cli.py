@@ -120,6 +120,23 @@ def test_ingest_a_markdown_folder_links_pages_and_dates_them_by_mtime(tmp_path, 
         assert any("Queue choice" in t for t in linked) and any("Ops" in t for t in linked)
 
 
+def test_ingest_says_in_json_what_it_read_and_what_is_gone(tmp_path, capsys):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# A\n\nThe backup job caused the disk alert.\n")
+    (notes / "b.md").write_text("# B\n\nNothing here.\n")
+    store = str(tmp_path / "j.db")
+    assert main(["ingest", str(notes), "--store", store, "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert (first["files"], first["causal_links"], first["gone"]) == (2, 1, 0)
+    (notes / "b.md").unlink()
+    assert main(["ingest", str(notes), "--store", store]) == 0
+    assert "1 gone (waiting for review)" in capsys.readouterr().out
+    assert main(["review", "--store", store, "--json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)["items"]
+    assert item["reason"] == f"b.md is no longer in {notes.resolve()}"
+
+
 def test_reembed_fills_in_vectors_for_nodes_stored_without_embeddings(tmp_path, capsys):
     store = tmp_path / "r.db"
     with open_memory(store, embeddings="none") as m:

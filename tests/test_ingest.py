@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ebbtide.errors import ValidationError
+from ebbtide.errors import NotFound, ValidationError
 from ebbtide.ingest import (
     SECTION_MAX,
     SPLIT_OVER,
@@ -45,6 +45,23 @@ class FakeMemory:
         assert kw["about"] in self.nodes, "read for causes before its document exists"
         self.read_for_causes.append({"parts": parts, **kw})
         return SimpleNamespace(nodes=[], edges=[])
+
+    def get(self, node_id: str) -> Any:
+        if node_id not in self.nodes:
+            raise NotFound("node", node_id, "node_id")
+        return SimpleNamespace(id=node_id, attributes=self.nodes[node_id]["attributes"])
+
+    def find(self, *, attribute: tuple[str, Any], limit: int) -> list[Any]:
+        return [
+            SimpleNamespace(id=i, kind=n["kind"], attributes=n["attributes"], pinned=False,
+                            status=n.get("status", "active"))
+            for i, n in self.nodes.items()
+            if n["attributes"].get(attribute[0]) == attribute[1]
+        ][:limit]  # fmt: skip
+
+    def forget(self, node_id: str, reason: str) -> Any:
+        self.nodes[node_id]["status"] = "forgotten"
+        return SimpleNamespace(queued=True, reason=reason)
 
     def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
         assert a in self.nodes and b in self.nodes, "connect before both nodes exist"
@@ -83,7 +100,9 @@ def test_each_markdown_file_becomes_a_document_node(tmp_path):
     assert (summary.files, summary.nodes, summary.links) == (2, 2, 0)
     ideas = mem.nodes[mem.node("ideas.md")]
     assert ideas["text"] == "Ideas\n\nA garden on the roof."
-    assert ideas["attributes"] == {"path": "ideas.md", "title": "Ideas"}
+    assert ideas["attributes"] == {
+        "path": "ideas.md", "title": "Ideas", "folder": str(tmp_path.resolve())
+    }  # fmt: skip
     assert ideas["provenance"] == "ingest"
     assert mem.nodes[mem.node("todo.md")]["text"] == "todo\n\nBuy seeds."  # title: file name
 
@@ -182,6 +201,7 @@ def test_front_matter_gives_title_and_tags(tmp_path):
     node = mem.nodes[mem.node("n.md")]
     assert node["attributes"] == {
         "path": "n.md",
+        "folder": str(tmp_path.resolve()),
         "title": "Roof garden",
         "tags": ["plants", "home"],
     }

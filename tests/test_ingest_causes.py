@@ -370,3 +370,87 @@ def test_a_claim_is_never_about_itself(memory: Memory):
     node = first.nodes[0]
     memory.remember_causes([("a.md", "The deploy caused the outage.")], about=node.id)
     assert memory.store.get_edge(node.id, node.id, "about") is None
+
+
+def test_two_folders_with_a_file_of_one_name_keep_both(memory: Memory, tmp_path):
+    for name, port in (("alpha", 8080), ("beta", 9090)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "README.md").write_text(f"# {name}\n\nIt listens on port {port}.\n")
+        ingest_markdown_folder(memory, tmp_path / name)
+    texts = {h.node.text for h in memory.recall("which port does it listen on", k=5).hits}
+    assert {"alpha\n\nIt listens on port 8080.", "beta\n\nIt listens on port 9090."} <= texts
+
+
+def test_a_file_deleted_from_the_folder_is_put_to_a_person_and_its_claims_retracted(
+    memory: Memory, tmp_path
+):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    text = (folder / "queue-migration.md").read_text()
+    (folder / "queue-migration.md").unlink()
+    summary = ingest_markdown_folder(memory, folder)
+    assert summary.gone == 1
+    assert memory.trace_cause("moved the job queue to SQS").causes == []
+    (item,) = memory.review_queue().items
+    assert item.node.attributes["path"] == "queue-migration.md"
+    assert item.reason == f"queue-migration.md is no longer in {folder.resolve()}"
+    assert not [h for h in memory.recall("queue migration", k=10).hits if h.node.id == item.node.id]
+    assert memory.trace_cause_chain("the checkout outage").chains  # the other file says it still
+
+    assert ingest_markdown_folder(memory, folder).gone == 0  # asked once
+    (folder / "queue-migration.md").write_text(text)
+    ingest_markdown_folder(memory, folder)
+    assert memory.review_queue().items == []
+    assert memory.get(item.node.id).status == "active"
+    assert len(memory.trace_cause("moved the job queue to SQS").causes) == 1
+
+
+def test_a_deleted_file_a_person_kept_is_not_put_to_them_again(memory: Memory, tmp_path):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    (folder / "queue-migration.md").unlink()
+    ingest_markdown_folder(memory, folder)
+    (item,) = memory.review_queue().items
+    memory.reject(item.node.id)
+    assert ingest_markdown_folder(memory, folder).gone == 0
+    assert memory.review_queue().items == []
+    assert memory.get(item.node.id).status == "active"
+
+
+def test_a_section_gone_from_a_long_file_is_put_to_a_person(memory: Memory, tmp_path):
+    long = "# Runbook\n\n" + "".join(
+        f"## Step {i}\n\n" + f"Restart worker pool {i} and watch the queue depth. " * 12 + "\n\n"
+        for i in range(1, 6)
+    )
+    (tmp_path / "runbook.md").write_text(long)
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "runbook.md").write_text(long.split("## Step 5")[0])
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert summary.gone == 1
+    (item,) = memory.review_queue().items
+    assert item.reason == "section 'Step 5' is no longer in runbook.md"
+
+
+def test_ingesting_one_folder_leaves_another_folders_notes_alone(memory: Memory, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    notes(tmp_path / "a")
+    ingest_markdown_folder(memory, tmp_path / "a")
+    assert ingest_markdown_folder(memory, tmp_path / "b").gone == 0
+    assert memory.review_queue().items == []
+    assert memory.trace_cause("moved the job queue to SQS").causes
+
+
+def test_a_file_ingested_before_folders_were_told_apart_keeps_its_node(memory: Memory, tmp_path):
+    import hashlib
+
+    legacy = "md-" + hashlib.sha1(b"queue-migration.md").hexdigest()[:16]
+    memory.remember(
+        "Queue migration", "document", node_id=legacy,
+        attributes={"path": "queue-migration.md", "title": "Queue migration"},
+        sources=["queue-migration.md"], provenance="ingest",
+    )  # fmt: skip
+    ingest_markdown_folder(memory, notes(tmp_path))
+    docs = memory.find(kind="document", attribute=("path", "queue-migration.md"))
+    assert [d.id for d in docs] == [legacy]
+    assert docs[0].attributes["folder"] == str(tmp_path.resolve())

@@ -152,6 +152,27 @@ def test_rejecting_a_deletion_restores_the_node_and_holds_off_new_proposals(memo
     assert memory.review_queue().items == []
 
 
+def test_a_node_a_person_kept_is_not_hidden_by_an_agent_until_the_cooldown_ends(memory, clock):
+    node = memory.remember("Rarely used but precious recipe")
+    memory.forget(node.id, "looks stale")
+    memory.reject(node.id)
+    again = memory.forget(node.id, "still looks stale")
+    assert not again.queued and again.reason.startswith("kept by a person until ")
+    assert memory.get(node.id).status == "active" and memory.review_queue().items == []
+    clock.advance(days=31)
+    assert memory.forget(node.id, "stale for a month more").queued
+
+
+def test_find_names_a_bad_attribute_and_reads_nothing(memory):
+    memory.remember("A runbook", attributes={"path": "ops/runbook.md"})
+    assert [n.text for n in memory.find(attribute=("path", "ops/runbook.md"))] == ["A runbook"]
+    for bad in (("path",), ("pa th", "x"), ("path", ["x"]), "path"):
+        with pytest.raises(ValidationError, match="attribute"):
+            memory.find(attribute=bad)
+    with pytest.raises(ValidationError, match="limit"):
+        memory.find(limit=0)
+
+
 def test_pinned_nodes_are_never_archived(memory, clock):
     policy = memory.remember("On-call escalation policy", pinned=True)
     clock.advance(days=365)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import sys
 import tempfile
@@ -243,9 +245,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             summary = ingest_markdown_folder(memory, path, progress=progress)
         else:
             summary = ingest_chat(memory, path, progress=progress)
+    if args.json:
+        print(json.dumps(dataclasses.asdict(summary), indent=2))
+        return 0
     console.print(
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")
+        + (f", {summary.gone} gone (waiting for review)" if summary.gone else "")
         + f" in {summary.seconds:.1f} s"
     )
     return 0

@@ -11,7 +11,10 @@
   or JSONL (a message per line, grouped by an optional `session` field). Each session goes to
   `memory.remember(messages=[Message, ...], date=...)`.
 
-Node ids come from paths, so ingesting a folder again updates its nodes in place.
+Node ids come from the folder and the path inside it, so ingesting a folder again updates its
+nodes in place, and two folders' README.md are two notes. A file gone from the folder since,
+or a section gone from its file, is hidden and put to a person for deletion, and what it said
+of causes is retracted; if it comes back, so does all of it.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from .claims import AUTHOR_MAX, WHERE_MAX
-from .errors import ValidationError
+from .errors import NotFound, ValidationError
 from .text import shorten
 from .timeparse import parse_datetime
 from .transcript import Message, parse_transcript
@@ -49,6 +52,8 @@ SECTION_MAX = 8_000  # characters: a longer section is stored in parts, split at
 LEAD_MAX = 1_000  # characters of a long file's opening kept on its document node
 ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
 PROVENANCE = "ingest"
+GONE_MAX = 1_000_000  # nodes of one folder looked at for files gone since the last ingest
+REASON_MAX = 1_000  # characters of a review reason
 
 
 class MemoryLike(Protocol):
@@ -60,6 +65,12 @@ class MemoryLike(Protocol):
 
     def remember_causes(self, *args: Any, **kwargs: Any) -> Any: ...
 
+    def get(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def find(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def forget(self, *args: Any, **kwargs: Any) -> Any: ...
+
 
 @dataclass
 class IngestSummary:
@@ -70,6 +81,7 @@ class IngestSummary:
     sessions: int = 0
     messages: int = 0
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
+    gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
     seconds: float = 0.0
 
 
@@ -110,13 +122,18 @@ def ingest_markdown_folder(
         for p in root.rglob("*.md")
         if p.is_file() and not any(s.startswith(".") for s in p.relative_to(root).parts)
     )
+    folder = str(root.resolve())
     docs = [_read(root, p) for p in files]
     total = 2 * len(docs)
     summary = IngestSummary(files=len(docs))
     node_of: dict[str, str] = {}
     sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
+    written: set[str] = set()
     for doc in docs:
-        node_of[doc.rel], sources[doc.rel] = _remember_doc(memory, doc, summary)
+        stem = _id_stem(memory, folder, doc.rel)
+        node_of[doc.rel], sources[doc.rel] = _remember_doc(
+            memory, doc, folder, stem, summary, written
+        )
         if progress:
             progress(1, total)
     names = _name_index(docs)
@@ -135,8 +152,31 @@ def ingest_markdown_folder(
                 summary.links += 1
         if progress:
             progress(1, total)
+    _settle_gone(memory, folder, written, summary)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _settle_gone(
+    memory: MemoryLike, folder: str, written: set[str], summary: IngestSummary
+) -> None:
+    """What an earlier ingest of this folder stored and this one did not write: a file deleted
+    or renamed, or a section gone from its file. What the file said of causes is retracted,
+    and each such node is hidden, waiting for a person to approve its deletion (one pinned, or
+    kept by a person lately, stays as it is)."""
+    for node in memory.find(attribute=("folder", folder), limit=GONE_MAX):
+        if node.id in written:
+            continue
+        rel = node.attributes.get("path", "")
+        if node.kind == "document":
+            memory.remember_causes([], about=node.id)
+        if node.status == "forgotten" or node.pinned:
+            continue
+        if node.id.rpartition("-s")[0] in written:  # the file is there, this section is not
+            reason = f"section '{node.attributes.get('heading', '')}' is no longer in {rel}"
+        else:
+            reason = f"{rel} is no longer in {folder}"
+        summary.gone += int(memory.forget(node.id, reason[:REASON_MAX]).queued)
 
 
 def _read(root: Path, p: Path) -> _Doc:
@@ -240,19 +280,31 @@ def _split_sections(
     return "\n".join(lines[: heads[0].start]).strip(), sections, written
 
 
-def _node_id(rel: str, part: str = "") -> str:
-    digest = hashlib.sha1(rel.encode()).hexdigest()[:16]
-    return f"md-{digest}{part}"
+def _id_stem(memory: MemoryLike, folder: str, rel: str) -> str:
+    """The id of a file's document node, and the stem of its sections' ids: from the folder and
+    the path inside it. A file stored before folders were told apart (its id from the path
+    alone, no folder recorded) keeps its id, so ingesting it again makes no second copy."""
+    legacy = "md-" + hashlib.sha1(rel.encode()).hexdigest()[:16]
+    try:
+        old = memory.get(legacy)
+    except NotFound:
+        old = None
+    if old is not None and "folder" not in old.attributes and old.attributes.get("path") == rel:
+        return str(legacy)
+    return "md-" + hashlib.sha1(f"{folder}\n{rel}".encode()).hexdigest()[:16]
 
 
 def _remember_doc(
-    memory: MemoryLike, doc: _Doc, summary: IngestSummary
+    memory: MemoryLike,
+    doc: _Doc,
+    folder: str,
+    stem: str,
+    summary: IngestSummary,
+    written: set[str],
 ) -> tuple[str, list[tuple[str, str]]]:
     """Store one file: its document node and, when long, a note per section (part).
     Returns the document's node id and where its links start from."""
-    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title}
-    if doc.tags:
-        attrs["tags"] = doc.tags
+    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": folder}
     body = doc.body
     long = len(body) > SPLIT_OVER
     if long:
@@ -265,13 +317,14 @@ def _remember_doc(
     node = memory.remember(
         text,
         "document",
-        node_id=_node_id(doc.rel),
-        attributes=attrs,
+        node_id=stem,
+        attributes={**attrs, "tags": doc.tags} if doc.tags else attrs,
         sources=[doc.rel],
         provenance=PROVENANCE,
         at=doc.at,
     )
     summary.nodes += 1
+    written.add(node.id)
     _read_causes(memory, doc, node.id, summary)
     if not long:
         return node.id, [(node.id, body)]
@@ -284,13 +337,14 @@ def _remember_doc(
             note = memory.remember(
                 f"{doc.title} › {label}\n\n{part}",
                 "note",
-                node_id=_node_id(doc.rel, f"-s{n}"),
-                attributes={"path": doc.rel, "title": doc.title, "heading": heading},
+                node_id=f"{stem}-s{n}",
+                attributes={**attrs, "heading": heading},
                 sources=[f"{doc.rel}#{anchor}"],
                 provenance=PROVENANCE,
                 at=doc.at,
             )
             memory.connect(note.id, node.id, "about", 1.0, provenance=PROVENANCE, at=doc.at)
+            written.add(note.id)
             summary.nodes += 1
             summary.links += 1
             starts.append((note.id, part))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -859,13 +860,45 @@ class Memory(CausalOps):
                 self.store.remove_review(node_id)
         return node
 
+    def find(
+        self,
+        *,
+        kind: str | None = None,
+        attribute: tuple[str, str | int | float | bool] | None = None,
+        limit: int = 100,
+    ) -> list[Node]:
+        """Nodes of a kind, or with an attribute of a value (`("path", "notes/a.md")`), oldest
+        first, hidden ones included; ended ones (`valid_to`) are left out."""
+        if kind is not None:
+            kind = validate.kind(kind)
+        if attribute is not None and not (
+            isinstance(attribute, tuple)
+            and len(attribute) == 2
+            and isinstance(attribute[0], str)
+            and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", attribute[0])
+            and isinstance(attribute[1], str | int | float | bool)
+        ):
+            raise ValidationError(
+                "attribute", "must be (name, value): a name of letters, digits and _, a scalar"
+            )
+        limit = validate.count("limit", limit, high=1_000_000)
+        return self.store.find_nodes(kind=kind, attribute=attribute, limit=limit)
+
     def forget(self, node_id: str, reason: str | None = None) -> ForgetResult:
-        """Ask for a deletion: the node is hidden at once and waits for a person's review."""
+        """Ask for a deletion: the node is hidden at once and waits for a person's review. A
+        node a person chose to keep lately (`reject`) stays as it is until the cooldown ends
+        (`queued` is false and the reason says until when)."""
         node = self.get(node_id)
         reason = validate.optional_text("reason", reason, max_len=1000) or "requested by agent"
         if node.pinned:
             raise ValidationError("node_id", "is pinned; unpin it before asking to forget it")
         now = self.now()
+        kept_until = self.store.review_cooldowns().get(node_id, 0.0)
+        if kept_until > now.timestamp():
+            until = to_datetime(kept_until).date().isoformat()
+            return ForgetResult(
+                node_id=node_id, queued=False, reason=f"kept by a person until {until}"
+            )
         with self.store.transaction():
             queued = self.store.enqueue_review(
                 PendingReview(node_id, reason, now.timestamp(), "agent")

@@ -234,7 +234,8 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         reason: Annotated[str | None, Field(description="why it should go")] = None,
     ) -> ForgetResult:
         """Ask for a node to be deleted. It is archived at once (hidden from recall) and waits
-        in the review queue; only a person can approve the deletion."""
+        in the review queue; only a person can approve the deletion. A node a person chose to
+        keep lately is left as it is (queued false, the reason says until when)."""
         return memory.forget(node_id, reason)
 
     @tool(READ)
