@@ -454,3 +454,15 @@ def test_a_file_ingested_before_folders_were_told_apart_keeps_its_node(memory: M
     docs = memory.find(kind="document", attribute=("path", "queue-migration.md"))
     assert [d.id for d in docs] == [legacy]
     assert docs[0].attributes["folder"] == str(tmp_path.resolve())
+
+
+def test_a_note_used_since_it_was_ingested_stays_as_fresh_when_ingested_again(
+    memory: Memory, clock, tmp_path
+):
+    folder = notes(tmp_path)  # the files are dated before the memory's clock
+    ingest_markdown_folder(memory, folder)
+    (used,) = memory.find(kind="document", attribute=("path", "queue-migration.md"))
+    memory.reinforce(used.id)
+    assert memory.get(used.id).last_read_at == clock()
+    ingest_markdown_folder(memory, folder)
+    assert memory.get(used.id).last_read_at == clock()

@@ -215,8 +215,10 @@ class Memory(CausalOps):
                         "pinned": existing.pinned or pinned,
                         "task_tag": task_tag or existing.task_tag,
                         "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
-                        "updated_at": now,
-                        "last_read_at": now,
+                        # `at` may be older than the last use (a file ingested again is
+                        # dated by its mtime): told again never makes knowledge older.
+                        "updated_at": max(existing.updated_at, now),
+                        "last_read_at": max(existing.last_read_at or now, now),
                         "read_count": existing.read_count + 1,
                         "status": "active",
                     }
