@@ -59,7 +59,7 @@ class FakeMemory:
             if n["attributes"].get(attribute[0]) == attribute[1]
         ][:limit]  # fmt: skip
 
-    def forget(self, node_id: str, reason: str) -> Any:
+    def forget(self, node_id: str, reason: str, asked_by: str) -> Any:
         self.nodes[node_id]["status"] = "forgotten"
         return SimpleNamespace(queued=True, reason=reason)
 

@@ -394,6 +394,7 @@ def test_a_file_deleted_from_the_folder_is_put_to_a_person_and_its_claims_retrac
     (item,) = memory.review_queue().items
     assert item.node.attributes["path"] == "queue-migration.md"
     assert item.reason == f"queue-migration.md is no longer in {folder.resolve()}"
+    assert item.requested_by == "ingest"
     assert not [h for h in memory.recall("queue migration", k=10).hits if h.node.id == item.node.id]
     assert memory.trace_cause_chain("the checkout outage").chains  # the other file says it still
 

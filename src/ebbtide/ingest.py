@@ -176,7 +176,7 @@ def _settle_gone(
             reason = f"section '{node.attributes.get('heading', '')}' is no longer in {rel}"
         else:
             reason = f"{rel} is no longer in {folder}"
-        summary.gone += int(memory.forget(node.id, reason[:REASON_MAX]).queued)
+        summary.gone += int(memory.forget(node.id, reason[:REASON_MAX], asked_by="ingest").queued)
 
 
 def _read(root: Path, p: Path) -> _Doc:

@@ -886,12 +886,18 @@ class Memory(CausalOps):
         limit = validate.count("limit", limit, high=1_000_000)
         return self.store.find_nodes(kind=kind, attribute=attribute, limit=limit)
 
-    def forget(self, node_id: str, reason: str | None = None) -> ForgetResult:
+    def forget(
+        self, node_id: str, reason: str | None = None, *, asked_by: str = "agent"
+    ) -> ForgetResult:
         """Ask for a deletion: the node is hidden at once and waits for a person's review. A
         node a person chose to keep lately (`reject`) stays as it is until the cooldown ends
-        (`queued` is false and the reason says until when)."""
+        (`queued` is false and the reason says until when). `asked_by` is who the review
+        queue names as asking (an agent, or `ingest` for a file gone from its folder)."""
         node = self.get(node_id)
-        reason = validate.optional_text("reason", reason, max_len=1000) or "requested by agent"
+        asked_by = validate.text("asked_by", asked_by, max_len=100)
+        reason = (
+            validate.optional_text("reason", reason, max_len=1000) or f"requested by {asked_by}"
+        )
         if node.pinned:
             raise ValidationError("node_id", "is pinned; unpin it before asking to forget it")
         now = self.now()
@@ -903,7 +909,7 @@ class Memory(CausalOps):
             )
         with self.store.transaction():
             queued = self.store.enqueue_review(
-                PendingReview(node_id, reason, now.timestamp(), "agent")
+                PendingReview(node_id, reason, now.timestamp(), asked_by)
             )
             self.store.update_node(node.model_copy(update={"status": "forgotten"}))
         return ForgetResult(node_id=node_id, queued=queued, reason=reason)
