@@ -863,6 +863,13 @@ def test_a_cause_named_in_one_word_is_a_thing(said, link):
         "Ana: The outage was caused by Ana.",  # the speaker herself
         "Ana: Jen helped Ben move.",  # a name before "helped" is someone acting
         "Ana: Kubernetes prevented the outage.",  # ... and so before "prevented"
+        "Ana: Nothing caused the outage, it was a false alarm.",
+        "Ana: Nobody led to it.",
+        "Ana: Everything triggered the alarm at once.",
+        "Melanie: Hi!\nAna: Mel caused the delay.",  # a speaker's nickname
+        "Ana: TJ prevented the fight.",  # initials and names spelt with inner capitals
+        "Ana: LeBron prevented the loss.",
+        "Ana: JJ helped me move.",
     ],
 )
 def test_a_person_named_in_one_word_is_no_cause(said):

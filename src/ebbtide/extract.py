@@ -547,7 +547,16 @@ _PERSON_PATTERNS = [
 ]
 # One or two capitalised words ("Redis and Kafka"), as a product may be spelt ("Node.js", "S3").
 _BARE_NAME = re.compile(r"[A-Z][\w.+#-]*(?:\s+(?:and\s+)?[A-Z][\w.+#-]*)?")
-_PRODUCT_NAME = re.compile(r"[A-Z]{2,}\w*|[A-Za-z]+[A-Z]\w*|\w*\d\w*|\w+(?:[.+#]\w*)+")
+# Spelt as no person is: "DNS", "PgBouncer", "S3", "Node.js"; not "TJ", "LeBron", "McDonald".
+_PRODUCT_NAME = re.compile(
+    r"[A-Z]{3,}\w*|(?!(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von)[A-Z])[A-Z]?[a-z]+[A-Z]\w*|"
+    r"\w*\d\w*|\w+(?:[.+#]\w*)+"
+)
+# Who or what no one in particular is: "Nothing caused the outage" claims no cause.
+_NOBODY = STOPWORDS | word_set(
+    """nothing nobody none neither either everything everybody everyone something somebody
+    someone anything anybody anyone whatever whoever many several every another others"""
+)
 _NOT_NAMES = word_set(
     """I The A An My Our Your His Her Their It This That These Those We You They He She Me Us
     Them Mom Mum Dad God Hey Hi Oh Yes No So And But Then Well Also Just Lol Haha Wow Thanks Ok
@@ -946,7 +955,12 @@ class _Extractor:
         if not _BARE_NAME.fullmatch(text) or text in self.people:
             return False
         words = [w for w in text.split() if w != "and"]
-        if any(w.lower() in self.name_words or w in _NOT_NAMES for w in words):
+        if any(
+            w in _NOT_NAMES
+            or w.lower() in _NOBODY
+            or any(n.startswith(w.lower()) for n in self.name_words)  # "Mel" is Melanie
+            for w in words
+        ):
             return False
         return not cue.agentive or all(_PRODUCT_NAME.fullmatch(w) for w in words)
 
