@@ -51,12 +51,12 @@ class FakeMemory:
             raise NotFound("node", node_id, "node_id")
         return SimpleNamespace(id=node_id, attributes=self.nodes[node_id]["attributes"])
 
-    def find(self, *, attribute: tuple[str, Any], limit: int) -> list[Any]:
+    def find(self, *, attribute: tuple[str, Any], limit: int, kind: str | None = None) -> list:
         return [
             SimpleNamespace(id=i, kind=n["kind"], attributes=n["attributes"], pinned=False,
-                            status=n.get("status", "active"))
+                            status=n.get("status", "active"), text=n["text"])
             for i, n in self.nodes.items()
-            if n["attributes"].get(attribute[0]) == attribute[1]
+            if n["attributes"].get(attribute[0]) == attribute[1] and kind in (None, n["kind"])
         ][:limit]  # fmt: skip
 
     def forget(self, node_id: str, reason: str, asked_by: str) -> Any:

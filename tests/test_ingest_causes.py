@@ -295,7 +295,7 @@ def test_a_link_two_notes_make_ends_only_when_neither_says_it(memory: Memory, tm
     ingest_markdown_folder(memory, tmp_path)
     (cause,) = memory.trace_cause("the checkout outage").causes
     edge = memory.store.get_edges([cause.lesson.edge_id])[cause.lesson.edge_id]
-    assert (edge.context or "").startswith("said in b.md")
+    assert edge.context == f"said in {tmp_path.resolve().as_posix()}/b.md"
     (tmp_path / "b.md").write_text("Nothing here either.\n")
     ingest_markdown_folder(memory, tmp_path)
     assert memory.trace_cause("the checkout outage").causes == []
@@ -446,8 +446,9 @@ def test_a_file_ingested_before_folders_were_told_apart_keeps_its_node(memory: M
     import hashlib
 
     legacy = "md-" + hashlib.sha1(b"queue-migration.md").hexdigest()[:16]
-    memory.remember(
-        "Queue migration", "document", node_id=legacy,
+    memory.remember(  # as an earlier version stored it
+        "Queue migration\n\nWe moved the job queue to SQS because the Redis queue dropped jobs.",
+        "document", node_id=legacy,
         attributes={"path": "queue-migration.md", "title": "Queue migration"},
         sources=["queue-migration.md"], provenance="ingest",
     )  # fmt: skip
@@ -467,3 +468,94 @@ def test_a_note_used_since_it_was_ingested_stays_as_fresh_when_ingested_again(
     assert memory.get(used.id).last_read_at == clock()
     ingest_markdown_folder(memory, folder)
     assert memory.get(used.id).last_read_at == clock()
+
+
+def test_a_claim_two_folders_readmes_make_stays_while_one_still_makes_it(memory: Memory, tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "README.md").write_text("Kafka caused the checkout outage.\n")
+        ingest_markdown_folder(memory, tmp_path / name)
+    (tmp_path / "a" / "README.md").write_text("Nothing to say.\n")
+    ingest_markdown_folder(memory, tmp_path / "a")
+    (cause,) = memory.trace_cause("the checkout outage").causes
+    assert cause.lesson.decision == "Kafka"
+
+
+def test_a_moved_folder_keeps_its_notes(memory: Memory, tmp_path):
+    (tmp_path / "notes").mkdir()
+    ingest_markdown_folder(memory, notes(tmp_path / "notes"))
+    before = {d.id for d in memory.find(kind="document")}
+    (tmp_path / "notes").rename(tmp_path / "moved")
+    summary = ingest_markdown_folder(memory, tmp_path / "moved")
+    docs = memory.find(kind="document")
+    assert {d.id for d in docs} == before and summary.gone == 0
+    assert {d.attributes["folder"] for d in docs} == {(tmp_path / "moved").resolve().as_posix()}
+
+
+def test_a_folder_ingested_then_its_parent_holds_each_file_once(memory: Memory, tmp_path):
+    (tmp_path / "sub").mkdir()
+    notes(tmp_path / "sub")
+    ingest_markdown_folder(memory, tmp_path / "sub")
+    ingest_markdown_folder(memory, tmp_path)
+    assert len(memory.find(kind="document")) == 2
+
+
+def test_another_folders_readme_does_not_take_over_a_note_stored_before(memory: Memory, tmp_path):
+    import hashlib
+
+    legacy = "md-" + hashlib.sha1(b"README.md").hexdigest()[:16]
+    memory.remember(  # folder A's README, as an earlier version stored it
+        "Alpha\n\nAlpha listens on port 8080.", "document", node_id=legacy,
+        attributes={"path": "README.md", "title": "Alpha"}, sources=["README.md"],
+    )  # fmt: skip
+    (tmp_path / "README.md").write_text("# Beta\n\nBeta listens on port 9090.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.get(legacy).text == "Alpha\n\nAlpha listens on port 8080."
+    assert len(memory.find(kind="document")) == 2
+
+
+def test_a_pinned_note_whose_file_is_gone_keeps_its_claims_a_kept_one_is_not_asked_again(
+    memory: Memory, tmp_path
+):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    (pm,) = memory.find(kind="document", attribute=("path", "checkout-outage.md"))
+    memory.pin(pm.id)
+    (folder / "checkout-outage.md").unlink()
+    (folder / "queue-migration.md").unlink()
+    (folder / "other.md").write_text("Still here.\n")
+    ingest_markdown_folder(memory, folder)
+    (item,) = memory.review_queue().items  # the pinned postmortem is not put to anyone
+    assert memory.trace_cause_chain("the checkout outage").chains
+    memory.reject(item.node.id)  # the other is kept: it is not put to them again
+    assert ingest_markdown_folder(memory, folder).gone == 0
+    assert memory.review_queue().items == []
+
+
+def test_a_section_removed_from_the_top_is_the_one_put_to_a_person(memory: Memory, tmp_path):
+    body = "".join(
+        f"## {name}\n\n" + f"The {name.lower()} step restarts worker pool {i}. " * 30 + "\n\n"
+        for i, name in enumerate(("Intro", "Install", "Appendix"))
+    )
+    (tmp_path / "guide.md").write_text(f"# Guide\n\n{body}")
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "guide.md").write_text("# Guide\n\n" + body[body.index("## Install") :])
+    ingest_markdown_folder(memory, tmp_path)
+    (item,) = memory.review_queue().items
+    assert item.reason == "section 'Intro' is no longer in guide.md"
+    shown = [n.attributes["heading"] for n in memory.find(kind="note") if n.status == "active"]
+    assert sorted(shown) == ["Appendix", "Install"]
+    (tmp_path / "guide.md").write_text("# Guide\n\nAll in one short page now.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    reasons = {i.reason for i in memory.review_queue().items}
+    assert "guide.md is short enough now to be stored whole, not by section" in reasons
+
+
+def test_an_empty_folder_is_not_taken_as_every_file_deleted(memory: Memory, tmp_path):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    for f in folder.glob("*.md"):
+        f.rename(f.with_suffix(".bak"))
+    summary = ingest_markdown_folder(memory, folder)
+    assert summary.gone == 0 and "nothing stored before is marked gone" in (summary.warning or "")
+    assert memory.review_queue().items == []

@@ -230,6 +230,22 @@ def test_a_decay_request_for_a_node_in_use_is_dropped(memory, clock):
     assert memory.get(node.id).status == "active"
 
 
+def test_a_node_decay_proposed_and_an_agent_then_forgot_stays_up_for_review(memory, clock):
+    old = memory.remember("Legacy billing export format")
+    clock.advance(days=200)
+    busy = memory.remember("busy note")
+    memory.maintain()
+    asked = memory.forget(old.id, "superseded by the new export")
+    assert asked.queued
+    (item,) = memory.review_queue().items
+    assert (item.reason, item.requested_by) == ("superseded by the new export", "agent")
+    memory.forget(busy.id)
+    memory.approve(busy.id)
+    memory.maintain()  # with the busy note gone, the old one is no longer frozen
+    assert [i.node.id for i in memory.review_queue().items] == [old.id]
+    assert memory.approve(old.id).action == "approved"
+
+
 def test_a_forgotten_node_told_again_withdraws_the_request(memory):
     node = memory.remember("The VPN needs the new client")
     memory.forget(node.id, "looked obsolete")

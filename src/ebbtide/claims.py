@@ -26,8 +26,27 @@ def wording(text: str) -> str:
 
 
 def where(note: Node) -> str:
-    """How a note is named where it is said: its file (its first source), or its id."""
-    return note.sources[0] if note.sources else note.id
+    """How a note is named where it is said: its file (its first source) in the folder it was
+    ingested from, so two folders' README.md are two sayers; or its id."""
+    if not note.sources:
+        return note.id
+    folder = note.attributes.get("folder")
+    return f"{folder}/{note.sources[0]}" if isinstance(folder, str) else note.sources[0]
+
+
+def names(note: Node) -> frozenset[str]:
+    """Every name a note's sayings are recorded under: `where`, and its file alone, as links
+    said before folders were recorded name it."""
+    return frozenset([where(note), *note.sources[:1]])
+
+
+def said_by(edge: Edge, note: Node) -> Edge:
+    """The link, listing `note` among the notes it is said in (once, under its current name)."""
+    listed = sayers(edge)
+    here = where(note)
+    if here in listed:
+        return edge
+    return with_sayers(edge, [*(w for w in listed if w not in names(note)), here])
 
 
 def sayers(edge: Edge) -> list[str]:

@@ -248,6 +248,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(dataclasses.asdict(summary), indent=2))
         return 0
+    if summary.warning:
+        err.print(f"[yellow]warning[/] {summary.warning}")
     console.print(
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")

@@ -73,10 +73,11 @@ def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
                         PendingReview(ident, f"frozen: unused for {days:.0f} days", t, "maintain")
                     )
                     queued.append(ident)
-            elif status == "archived" or ident in queued_by_decay:
+            elif status == "archived" or (status == "active" and ident in queued_by_decay):
                 # Used again since it was archived: it comes back, and leaves the queue (also
-                # when something else made it active first).
-                status = "active" if status == "archived" else status
+                # when something else made it active first). A node someone asked to forget
+                # keeps its request.
+                status = "active"
                 if ident in queued_by_decay:
                     store.remove_review(ident)
                     pending.discard(ident)

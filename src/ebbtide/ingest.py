@@ -39,7 +39,7 @@ from markdown_it.token import Token
 
 from .claims import AUTHOR_MAX, WHERE_MAX
 from .errors import NotFound, ValidationError
-from .text import shorten
+from .text import shorten, similarity
 from .timeparse import parse_datetime
 from .transcript import Message, parse_transcript
 
@@ -53,6 +53,8 @@ LEAD_MAX = 1_000  # characters of a long file's opening kept on its document nod
 ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
 PROVENANCE = "ingest"
 GONE_MAX = 1_000_000  # nodes of one folder looked at for files gone since the last ingest
+ADOPT_MAX = 100  # nodes of other folders with a file's path looked at for a moved folder's note
+ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`text.similarity`)
 REASON_MAX = 1_000  # characters of a review reason
 
 
@@ -82,6 +84,7 @@ class IngestSummary:
     messages: int = 0
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
+    warning: str | None = None  # what a person should know: nothing was marked gone, say
     seconds: float = 0.0
 
 
@@ -112,7 +115,8 @@ def ingest_markdown_folder(
     memory: MemoryLike, path: str | Path, progress: Progress | None = None
 ) -> IngestSummary:
     """Remember every Markdown file under `path` (hidden files and folders skipped), then the
-    links between them: two passes, so a link may point at a file read later."""
+    links between them: two passes, so a link may point at a file read later. Last, what an
+    earlier ingest of the folder stored and this one did not write is settled (`_settle_gone`)."""
     started = time.perf_counter()
     root = Path(path)
     if not root.is_dir():
@@ -122,7 +126,7 @@ def ingest_markdown_folder(
         for p in root.rglob("*.md")
         if p.is_file() and not any(s.startswith(".") for s in p.relative_to(root).parts)
     )
-    folder = str(root.resolve())
+    folder = root.resolve().as_posix()
     docs = [_read(root, p) for p in files]
     total = 2 * len(docs)
     summary = IngestSummary(files=len(docs))
@@ -130,7 +134,7 @@ def ingest_markdown_folder(
     sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
     written: set[str] = set()
     for doc in docs:
-        stem = _id_stem(memory, folder, doc.rel)
+        stem = _id_stem(memory, folder, doc)
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
             memory, doc, folder, stem, summary, written
         )
@@ -152,31 +156,45 @@ def ingest_markdown_folder(
                 summary.links += 1
         if progress:
             progress(1, total)
-    _settle_gone(memory, folder, written, summary)
+    if docs:
+        split = {d.rel: {h for h, _ in d.sections} for d in docs if len(d.body) > SPLIT_OVER}
+        _settle_gone(memory, folder, written, {d.rel: split.get(d.rel) for d in docs}, summary)
+    else:
+        summary.warning = "no Markdown file found: nothing stored before is marked gone"
     summary.seconds = time.perf_counter() - started
     return summary
 
 
 def _settle_gone(
-    memory: MemoryLike, folder: str, written: set[str], summary: IngestSummary
+    memory: MemoryLike,
+    folder: str,
+    written: set[str],
+    present: dict[str, set[str] | None],
+    summary: IngestSummary,
 ) -> None:
     """What an earlier ingest of this folder stored and this one did not write: a file deleted
-    or renamed, or a section gone from its file. What the file said of causes is retracted,
-    and each such node is hidden, waiting for a person to approve its deletion (one pinned, or
-    kept by a person lately, stays as it is)."""
+    or renamed, or a section gone from its file (`present`: the files there now, with the
+    headings of those stored section by section). Each such
+    node is hidden, waiting for a person to approve its deletion, and what a gone file said of
+    causes is retracted. One pinned, or kept by a person lately, stays as it is, claims and
+    all. An empty folder (unmounted, mid-checkout) is not taken as every file deleted."""
     for node in memory.find(attribute=("folder", folder), limit=GONE_MAX):
-        if node.id in written:
+        if node.id in written or node.pinned:
             continue
         rel = node.attributes.get("path", "")
+        if node.status != "forgotten":
+            heading = node.attributes.get("heading", "")
+            if rel in present and present[rel] is None:
+                reason = f"{rel} is short enough now to be stored whole, not by section"
+            elif rel in present:
+                reason = f"section '{heading}' is no longer in {rel}"
+            else:
+                reason = f"{rel} is no longer in {folder}"
+            if not memory.forget(node.id, reason[:REASON_MAX], asked_by="ingest").queued:
+                continue  # a person kept it lately
+            summary.gone += 1
         if node.kind == "document":
             memory.remember_causes([], about=node.id)
-        if node.status == "forgotten" or node.pinned:
-            continue
-        if node.id.rpartition("-s")[0] in written:  # the file is there, this section is not
-            reason = f"section '{node.attributes.get('heading', '')}' is no longer in {rel}"
-        else:
-            reason = f"{rel} is no longer in {folder}"
-        summary.gone += int(memory.forget(node.id, reason[:REASON_MAX], asked_by="ingest").queued)
 
 
 def _read(root: Path, p: Path) -> _Doc:
@@ -280,18 +298,28 @@ def _split_sections(
     return "\n".join(lines[: heads[0].start]).strip(), sections, written
 
 
-def _id_stem(memory: MemoryLike, folder: str, rel: str) -> str:
-    """The id of a file's document node, and the stem of its sections' ids: from the folder and
-    the path inside it. A file stored before folders were told apart (its id from the path
-    alone, no folder recorded) keeps its id, so ingesting it again makes no second copy."""
-    legacy = "md-" + hashlib.sha1(rel.encode()).hexdigest()[:16]
+def _id_stem(memory: MemoryLike, folder: str, doc: _Doc) -> str:
+    """The id of a file's document node, and the stem of its sections' ids: from the file's
+    absolute path, so two folders' README.md are two notes, and a file ingested with its folder
+    or with a folder above it is one. A file stored from elsewhere whose file is gone (its folder
+    moved or renamed), or before folders were recorded, keeps its node when it is the same
+    note: the same path in its folder, title and most of its words."""
+    own = "md-" + hashlib.sha1(f"{folder}/{doc.rel}".encode()).hexdigest()[:16]
     try:
-        old = memory.get(legacy)
+        memory.get(own)
+        return own
     except NotFound:
-        old = None
-    if old is not None and "folder" not in old.attributes and old.attributes.get("path") == rel:
-        return str(legacy)
-    return "md-" + hashlib.sha1(f"{folder}\n{rel}".encode()).hexdigest()[:16]
+        pass
+    text = f"{doc.title}\n\n{doc.body}"
+    for old in memory.find(kind="document", attribute=("path", doc.rel), limit=ADOPT_MAX):
+        was = old.attributes.get("folder")
+        if isinstance(was, str) and (Path(was) / doc.rel).exists():
+            continue  # another folder's file, still there
+        if was is None and old.id != "md-" + hashlib.sha1(doc.rel.encode()).hexdigest()[:16]:
+            continue
+        if old.attributes.get("title") == doc.title and similarity(old.text, text) >= ADOPT_WORDS:
+            return str(old.id)
+    return own
 
 
 def _remember_doc(
@@ -329,15 +357,13 @@ def _remember_doc(
     if not long:
         return node.id, [(node.id, body)]
     starts = [(node.id, doc.lead)]
-    n = 0
     for (heading, section), anchor in zip(doc.sections, doc.anchors, strict=True):
         for i, part in enumerate(_parts(section)):
-            n += 1
             label = f"{heading} (part {i + 1})" if i else heading
             note = memory.remember(
                 f"{doc.title} › {label}\n\n{part}",
                 "note",
-                node_id=f"{stem}-s{n}",
+                node_id=_section_id(stem, anchor, i),
                 attributes={**attrs, "heading": heading},
                 sources=[f"{doc.rel}#{anchor}"],
                 provenance=PROVENANCE,
@@ -349,6 +375,13 @@ def _remember_doc(
             summary.links += 1
             starts.append((note.id, part))
     return node.id, starts
+
+
+def _section_id(stem: str, anchor: str, part: int) -> str:
+    """A section's node id: by its anchor, so a section keeps its node when another is added
+    or removed before it (one part of a long section after another)."""
+    digest = hashlib.sha1(anchor.encode()).hexdigest()[:10]
+    return f"{stem}-{digest}" + (f"-p{part + 1}" if part else "")
 
 
 def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSummary) -> None:

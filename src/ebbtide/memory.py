@@ -333,7 +333,7 @@ class Memory(CausalOps):
             before = self._claims_of(note) if note is not None else []
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="note",
-                learn=False, owned=owned, sayer=claims.where(note) if note is not None else None,
+                learn=False, owned=owned, said_in=note,
             )  # fmt: skip
             if note is not None:
                 self._settle_claims(note, nodes, edges, before, owned)
@@ -361,14 +361,14 @@ class Memory(CausalOps):
             elif link.valid_to is not None:
                 self.store.update_edge(link.model_copy(update={"valid_to": None}))
         kept = {e.id for e in edges}
-        here = claims.where(note)
+        here, names = claims.where(note), claims.names(note)
         for edge in before:
             if edge.id in kept:
                 continue
             sayers = claims.sayers(edge)
-            if sayers and here not in sayers:
+            if sayers and names.isdisjoint(sayers):
                 continue  # another note's link that touches one of this note's claims
-            others = [w for w in sayers if w != here]
+            others = [w for w in sayers if w not in names]
             if others:  # other notes still say it
                 self.store.update_edge(claims.with_sayers(edge, others))
             elif sayers or all(
@@ -454,14 +454,14 @@ class Memory(CausalOps):
         provenance: str,
         learn: bool = True,
         owned: Callable[[Node], bool] | None = None,
-        sayer: str | None = None,
+        said_in: Node | None = None,
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
         (only this source told it) in other words. A causal link scores its outcome and, when
         `learn`, its decision's record; without it, a link made before is left as it was (or
-        made valid again). `sayer`: the note a link is said in, listed in its context, so that
-        a link several notes make ends only when none makes it."""
+        made valid again). `said_in`: the note a link is said in, listed in its context, so
+        that a link several notes make ends only when none makes it."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -513,12 +513,14 @@ class Memory(CausalOps):
                 a, b = self._current(a), self._current(b)
                 nodes[link.src], nodes[link.dst] = a, b
                 if known is not None:
-                    if sayer is not None and sayer not in claims.sayers(known):
-                        known = claims.with_sayers(known, [*claims.sayers(known), sayer])
+                    if said_in is not None:
+                        known = claims.said_by(known, said_in)
                     self.store.update_edge(known)
                     edges.append(known)
                     continue
-                context = f"{claims.SAID_IN} {sayer}" if sayer is not None else None
+                context = (
+                    f"{claims.SAID_IN} {claims.where(said_in)}" if said_in is not None else None
+                )
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, context,
                     link.confidence_source, provenance, learn=learn,
@@ -908,6 +910,11 @@ class Memory(CausalOps):
                 node_id=node_id, queued=False, reason=f"kept by a person until {until}"
             )
         with self.store.transaction():
+            if any(
+                p.node_id == node_id and p.requested_by == "maintain"
+                for p in self.store.pending_reviews()
+            ):  # decay proposed it; now it is asked for, with a reason a person should read
+                self.store.remove_review(node_id)
             queued = self.store.enqueue_review(
                 PendingReview(node_id, reason, now.timestamp(), asked_by)
             )
