@@ -453,6 +453,7 @@ def test_a_file_ingested_before_folders_were_told_apart_keeps_its_node(memory: M
         sources=["queue-migration.md"], provenance="ingest",
     )  # fmt: skip
     ingest_markdown_folder(memory, notes(tmp_path))
+    assert ingest_markdown_folder(memory, tmp_path).gone == 0
     docs = memory.find(kind="document", attribute=("path", "queue-migration.md"))
     assert [d.id for d in docs] == [legacy]
     assert docs[0].attributes["folder"] == str(tmp_path.resolve())
@@ -487,8 +488,9 @@ def test_a_moved_folder_keeps_its_notes(memory: Memory, tmp_path):
     before = {d.id for d in memory.find(kind="document")}
     (tmp_path / "notes").rename(tmp_path / "moved")
     summary = ingest_markdown_folder(memory, tmp_path / "moved")
+    again = ingest_markdown_folder(memory, tmp_path / "moved")
     docs = memory.find(kind="document")
-    assert {d.id for d in docs} == before and summary.gone == 0
+    assert {d.id for d in docs} == before and summary.gone == again.gone == 0
     assert {d.attributes["folder"] for d in docs} == {(tmp_path / "moved").resolve().as_posix()}
 
 
@@ -559,3 +561,26 @@ def test_an_empty_folder_is_not_taken_as_every_file_deleted(memory: Memory, tmp_
     summary = ingest_markdown_folder(memory, folder)
     assert summary.gone == 0 and "nothing stored before is marked gone" in (summary.warning or "")
     assert memory.review_queue().items == []
+
+
+def test_sections_an_earlier_version_numbered_are_put_to_a_person_once(memory: Memory, tmp_path):
+    import hashlib
+
+    stem = "md-" + hashlib.sha1(b"guide.md").hexdigest()[:16]
+    body = "".join(
+        f"## {name}\n\n" + f"The {name.lower()} step restarts worker pool {i}. " * 30 + "\n\n"
+        for i, name in enumerate(("Intro", "Install", "Appendix"))
+    )
+    (tmp_path / "guide.md").write_text(f"# Guide\n\n{body}")
+    memory.remember(  # as an earlier version stored the file and its first section
+        "Guide\n\n" + body, "document", node_id=stem,
+        attributes={"path": "guide.md", "title": "Guide"}, sources=["guide.md"],
+    )  # fmt: skip
+    memory.remember(
+        "Guide › Intro\n\n" + body.split("## Install")[0], "note", node_id=f"{stem}-s1",
+        attributes={"path": "guide.md", "title": "Guide", "heading": "Intro"},
+    )  # fmt: skip
+    assert ingest_markdown_folder(memory, tmp_path).gone == 1
+    (item,) = memory.review_queue().items
+    assert item.node.id == f"{stem}-s1"
+    assert ingest_markdown_folder(memory, tmp_path).gone == 0

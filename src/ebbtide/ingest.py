@@ -138,6 +138,7 @@ def ingest_markdown_folder(
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
             memory, doc, folder, stem, summary, written
         )
+        _retire_numbered_sections(memory, stem, doc.rel, summary)
         if progress:
             progress(1, total)
     names = _name_index(docs)
@@ -313,6 +314,8 @@ def _id_stem(memory: MemoryLike, folder: str, doc: _Doc) -> str:
     text = f"{doc.title}\n\n{doc.body}"
     for old in memory.find(kind="document", attribute=("path", doc.rel), limit=ADOPT_MAX):
         was = old.attributes.get("folder")
+        if was == folder:
+            return str(old.id)  # adopted before: this file
         if isinstance(was, str) and (Path(was) / doc.rel).exists():
             continue  # another folder's file, still there
         if was is None and old.id != "md-" + hashlib.sha1(doc.rel.encode()).hexdigest()[:16]:
@@ -375,6 +378,23 @@ def _remember_doc(
             summary.links += 1
             starts.append((note.id, part))
     return node.id, starts
+
+
+def _retire_numbered_sections(
+    memory: MemoryLike, stem: str, rel: str, summary: IngestSummary
+) -> None:
+    """An earlier version numbered a file's sections (`-s1`, `-s2`, …) and recorded no folder,
+    so `_settle_gone` cannot find them: now that they are stored by heading, the numbered
+    copies are put to a person, all with one reason (`ebbtide review approve --all`)."""
+    for n in itertools.count(1):
+        try:
+            old = memory.get(f"{stem}-s{n}")
+        except NotFound:
+            return
+        if old.status != "forgotten" and not old.pinned:
+            reason = f"{rel}: an old numbered copy of a section, now stored by its heading"
+            asked = memory.forget(old.id, reason[:REASON_MAX], asked_by="ingest")
+            summary.gone += int(asked.queued)
 
 
 def _section_id(stem: str, anchor: str, part: int) -> str:
