@@ -584,3 +584,18 @@ def test_sections_an_earlier_version_numbered_are_put_to_a_person_once(memory: M
     (item,) = memory.review_queue().items
     assert item.node.id == f"{stem}-s1"
     assert ingest_markdown_folder(memory, tmp_path).gone == 0
+
+
+def test_a_claim_a_moved_note_no_longer_makes_ends(memory: Memory, tmp_path):
+    (tmp_path / "notes").mkdir()
+    ingest_markdown_folder(memory, notes(tmp_path / "notes"))
+    (tmp_path / "notes").rename(tmp_path / "moved")
+    ingest_markdown_folder(memory, tmp_path / "moved")
+    (cause,) = memory.trace_cause("moved the job queue to SQS").causes
+    edge = memory.store.get_edges([cause.lesson.edge_id])[cause.lesson.edge_id]
+    assert edge.context == f"said in {(tmp_path / 'moved').resolve().as_posix()}/queue-migration.md"
+    (tmp_path / "moved" / "queue-migration.md").write_text(
+        "# Queue migration\n\nThe queue lives in SQS now.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path / "moved")
+    assert memory.trace_cause("moved the job queue to SQS").causes == []

@@ -35,9 +35,10 @@ def where(note: Node) -> str:
 
 
 def names(note: Node) -> frozenset[str]:
-    """Every name a note's sayings are recorded under: `where`, and its file alone, as links
-    said before folders were recorded name it."""
-    return frozenset([where(note), *note.sources[:1]])
+    """Every name a note's sayings are recorded under: `where`; its file alone, as links said
+    before folders were recorded name it; and where its file was before its folder moved."""
+    moved = note.attributes.get("moved_from")
+    return frozenset([where(note), *note.sources[:1], *(moved if isinstance(moved, list) else [])])
 
 
 def said_by(edge: Edge, note: Node) -> Edge:

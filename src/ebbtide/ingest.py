@@ -134,9 +134,9 @@ def ingest_markdown_folder(
     sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
     written: set[str] = set()
     for doc in docs:
-        stem = _id_stem(memory, folder, doc)
+        stem, moved_from = _id_stem(memory, folder, doc)
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
-            memory, doc, folder, stem, summary, written
+            memory, doc, {"folder": folder, "moved_from": moved_from}, stem, summary, written
         )
         _retire_numbered_sections(memory, stem, doc.rel, summary)
         if progress:
@@ -299,43 +299,47 @@ def _split_sections(
     return "\n".join(lines[: heads[0].start]).strip(), sections, written
 
 
-def _id_stem(memory: MemoryLike, folder: str, doc: _Doc) -> str:
+def _id_stem(memory: MemoryLike, folder: str, doc: _Doc) -> tuple[str, list[str]]:
     """The id of a file's document node, and the stem of its sections' ids: from the file's
     absolute path, so two folders' README.md are two notes, and a file ingested with its folder
     or with a folder above it is one. A file stored from elsewhere whose file is gone (its folder
     moved or renamed), or before folders were recorded, keeps its node when it is the same
-    note: the same path in its folder, title and most of its words."""
+    note: the same path in its folder, title and most of its words. Also returns where an
+    adopted note's file was before (`moved_from`), which its claims still name."""
     own = "md-" + hashlib.sha1(f"{folder}/{doc.rel}".encode()).hexdigest()[:16]
     try:
-        memory.get(own)
-        return own
+        return own, list(memory.get(own).attributes.get("moved_from", []))
     except NotFound:
         pass
     text = f"{doc.title}\n\n{doc.body}"
     for old in memory.find(kind="document", attribute=("path", doc.rel), limit=ADOPT_MAX):
         was = old.attributes.get("folder")
+        before = list(old.attributes.get("moved_from", []))
         if was == folder:
-            return str(old.id)  # adopted before: this file
+            return str(old.id), before  # adopted before: this file
         if isinstance(was, str) and (Path(was) / doc.rel).exists():
             continue  # another folder's file, still there
         if was is None and old.id != "md-" + hashlib.sha1(doc.rel.encode()).hexdigest()[:16]:
             continue
         if old.attributes.get("title") == doc.title and similarity(old.text, text) >= ADOPT_WORDS:
-            return str(old.id)
-    return own
+            return str(old.id), [*before, f"{was}/{doc.rel}"] if was else before
+    return own, []
 
 
 def _remember_doc(
     memory: MemoryLike,
     doc: _Doc,
-    folder: str,
+    where: dict[str, Any],
     stem: str,
     summary: IngestSummary,
     written: set[str],
 ) -> tuple[str, list[tuple[str, str]]]:
-    """Store one file: its document node and, when long, a note per section (part).
-    Returns the document's node id and where its links start from."""
-    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": folder}
+    """Store one file: its document node and, when long, a note per section (part), each with
+    `where` it is (its folder, and where its file was before, if it moved). Returns the
+    document's node id and where its links start from."""
+    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": where["folder"]}
+    if where["moved_from"]:
+        attrs["moved_from"] = where["moved_from"]
     body = doc.body
     long = len(body) > SPLIT_OVER
     if long:
