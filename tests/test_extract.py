@@ -8,7 +8,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ebbtide.errors import ValidationError
@@ -577,6 +577,7 @@ messages = st.lists(
 
 @settings(max_examples=300, deadline=None)
 @given(messages, st.one_of(st.none(), st.datetimes(timezones=st.just(UTC))))
+@example([Message("m0", "Ana", "after ed,-")], None)  # nothing after the comma to be the effect
 def test_every_item_has_a_source_and_links_are_valid(msgs, date):
     ex = extract(msgs, date)
     ids = {m.id for m in msgs}
@@ -849,6 +850,7 @@ def test_a_hedge_before_a_time_or_a_manner_stays(said):
         ("Ana: Node.js led to the memory leak.", ("Node.js", "caused", "The memory leak.")),
         ("Ana: PgBouncer prevented the outage.", ("PgBouncer", "prevented", "The outage.")),
         ("Ana: S3 enabled the migration.", ("S3", "enabled", "The migration.")),
+        ("Aiden: Hi.\nAna: AI caused the outage.", ("AI", "caused", "The outage.")),
     ],
 )  # fmt: skip
 def test_a_cause_named_in_one_word_is_a_thing(said, link):

@@ -748,6 +748,8 @@ class _Extractor:
     ) -> int | None:
         cue = " ".join(m["cue"].lower().split())
         x, y = _clean(m["x"]), _clean(m["y"])
+        if not re.search(r"\w", y):
+            return None  # "after Ed, -": nothing follows to be the effect
         if cue == "without":
             if not _COUNTERFACTUAL.search(y):
                 return None
@@ -958,7 +960,11 @@ class _Extractor:
         if any(
             w in _NOT_NAMES
             or w.lower() in _NOBODY
-            or any(n.startswith(w.lower()) for n in self.name_words)  # "Mel" is Melanie
+            or (  # "Mel" is Melanie; "AI" is not Aiden, nor "Go" Gordon
+                len(w) >= 3
+                and w.istitle()
+                and any(n.startswith(w.lower()) for n in self.name_words)
+            )
             for w in words
         ):
             return False
