@@ -51,12 +51,15 @@ class FakeMemory:
             raise NotFound("node", node_id, "node_id")
         return SimpleNamespace(id=node_id, attributes=self.nodes[node_id]["attributes"])
 
-    def find(self, *, attribute: tuple[str, Any], limit: int, kind: str | None = None) -> list:
+    def find(self, *, limit: int, attribute: tuple[str, Any] | None = None,
+             kind: str | None = None) -> list:  # fmt: skip
         return [
             SimpleNamespace(id=i, kind=n["kind"], attributes=n["attributes"], pinned=False,
-                            status=n.get("status", "active"), text=n["text"])
+                            status=n.get("status", "active"), text=n["text"],
+                            sources=n.get("sources", []))
             for i, n in self.nodes.items()
-            if n["attributes"].get(attribute[0]) == attribute[1] and kind in (None, n["kind"])
+            if (attribute is None or n["attributes"].get(attribute[0]) == attribute[1])
+            and kind in (None, n["kind"])
         ][:limit]  # fmt: skip
 
     def forget(self, node_id: str, reason: str, asked_by: str) -> Any:

@@ -429,7 +429,7 @@ def test_a_section_gone_from_a_long_file_is_put_to_a_person(memory: Memory, tmp_
     summary = ingest_markdown_folder(memory, tmp_path)
     assert summary.gone == 1
     (item,) = memory.review_queue().items
-    assert item.reason == "section 'Step 5' is no longer in runbook.md"
+    assert item.reason == "section 'Step 5' (runbook.md#step-5) is no longer in runbook.md"
 
 
 def test_ingesting_one_folder_leaves_another_folders_notes_alone(memory: Memory, tmp_path):
@@ -544,7 +544,7 @@ def test_a_section_removed_from_the_top_is_the_one_put_to_a_person(memory: Memor
     (tmp_path / "guide.md").write_text("# Guide\n\n" + body[body.index("## Install") :])
     ingest_markdown_folder(memory, tmp_path)
     (item,) = memory.review_queue().items
-    assert item.reason == "section 'Intro' is no longer in guide.md"
+    assert item.reason == "section 'Intro' (guide.md#intro) is no longer in guide.md"
     shown = [n.attributes["heading"] for n in memory.find(kind="note") if n.status == "active"]
     assert sorted(shown) == ["Appendix", "Install"]
     (tmp_path / "guide.md").write_text("# Guide\n\nAll in one short page now.\n")
@@ -573,7 +573,7 @@ def test_sections_an_earlier_version_numbered_are_put_to_a_person_once(memory: M
     )
     (tmp_path / "guide.md").write_text(f"# Guide\n\n{body}")
     memory.remember(  # as an earlier version stored the file and its first section
-        "Guide\n\n" + body, "document", node_id=stem,
+        "Guide\n\nSections: Intro; Install; Appendix", "document", node_id=stem,
         attributes={"path": "guide.md", "title": "Guide"}, sources=["guide.md"],
     )  # fmt: skip
     memory.remember(
@@ -599,3 +599,96 @@ def test_a_claim_a_moved_note_no_longer_makes_ends(memory: Memory, tmp_path):
     )
     ingest_markdown_folder(memory, tmp_path / "moved")
     assert memory.trace_cause("moved the job queue to SQS").causes == []
+
+
+_STEPS = [
+    "Drain worker pool {} and watch the queue depth closely before anything else.",
+    "Page the database on-call if replication lag on replica {} passes thirty seconds.",
+    "Rotate the TLS certificates of gateway {} and confirm browsers accept them.",
+    "Restore last night's snapshot {} into staging and compare row counts by table.",
+    "Announce maintenance window {} in the status channel an hour ahead of time.",
+]
+LONG = "# Runbook\n\nHow we run the queue.\n\n" + "".join(
+    f"## Step {i}\n\n"
+    + " ".join(s.format(i) for s in _STEPS[i - 1 :] + _STEPS[: i - 1]) * 3
+    + "\n\n"
+    for i in range(1, 6)
+)
+
+
+def test_a_long_note_keeps_its_nodes_when_its_folder_moves(memory: Memory, tmp_path):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "runbook.md").write_text(LONG)
+    ingest_markdown_folder(memory, tmp_path / "old")
+    before = {n.id for n in memory.find(kind="note")} | {d.id for d in memory.find(kind="document")}
+    (tmp_path / "old").rename(tmp_path / "new")
+    assert ingest_markdown_folder(memory, tmp_path / "new").gone == 0
+    after = {n.id for n in memory.find(kind="note")} | {d.id for d in memory.find(kind="document")}
+    assert after == before and len(before) == 6
+
+
+def test_a_new_file_where_a_moved_one_was_is_a_new_note(memory: Memory, tmp_path):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "a.md").write_text("# Plan\n\nShip the queue migration in May.\n")
+    ingest_markdown_folder(memory, tmp_path / "x")
+    (tmp_path / "x").rename(tmp_path / "y")
+    ingest_markdown_folder(memory, tmp_path / "y")
+    (plan,) = memory.find(kind="document")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "a.md").write_text("# Shopping\n\nMilk, eggs and bread.\n")
+    ingest_markdown_folder(memory, tmp_path / "x")
+    ingest_markdown_folder(memory, tmp_path / "y")
+    assert memory.get(plan.id).text == "Plan\n\nShip the queue migration in May."
+    assert len(memory.find(kind="document")) == 2
+    assert memory.review_queue().items == []
+
+
+def test_a_file_deleted_while_its_folder_moved_is_put_to_a_person(memory: Memory, tmp_path):
+    (tmp_path / "old").mkdir()
+    ingest_markdown_folder(memory, notes(tmp_path / "old"))
+    (tmp_path / "old").rename(tmp_path / "new")
+    (tmp_path / "new" / "queue-migration.md").unlink()
+    assert ingest_markdown_folder(memory, tmp_path / "new").gone == 1
+    (item,) = memory.review_queue().items
+    old, new = ((tmp_path / d).resolve().as_posix() for d in ("old", "new"))
+    assert item.reason == f"queue-migration.md was not in {old} when it moved to {new}"
+    assert memory.trace_cause("moved the job queue to SQS").causes == []
+
+
+def test_a_subfolder_and_its_parent_share_their_notes_and_see_deletions(memory: Memory, tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "pm.md").write_text("# PM\n\nThe backup job caused the disk alert.\n")
+    ingest_markdown_folder(memory, tmp_path / "sub")
+    ingest_markdown_folder(memory, tmp_path)
+    ingest_markdown_folder(memory, tmp_path / "sub")
+    (cause,) = memory.trace_cause("the disk alert").causes
+    edge = memory.store.get_edges([cause.lesson.edge_id])[cause.lesson.edge_id]
+    assert edge.context == f"said in {tmp_path.resolve().as_posix()}/sub/pm.md"
+    (tmp_path / "sub" / "pm.md").unlink()
+    (tmp_path / "other.md").write_text("# Other\n\nStill here.\n")
+    assert ingest_markdown_folder(memory, tmp_path).gone == 1
+    assert memory.trace_cause("the disk alert").causes == []
+
+
+def test_the_sections_of_a_pinned_note_whose_file_is_gone_stay_too(memory: Memory, tmp_path):
+    (tmp_path / "runbook.md").write_text(LONG)
+    (tmp_path / "other.md").write_text("# Other\n\nStill here.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (doc,) = memory.find(kind="document", attribute=("path", "runbook.md"))
+    memory.pin(doc.id)
+    (tmp_path / "runbook.md").unlink()
+    assert ingest_markdown_folder(memory, tmp_path).gone == 0
+    assert memory.review_queue().items == []
+
+
+def test_a_part_gone_from_a_long_section_is_named_as_that_part(memory: Memory, tmp_path):
+    from ebbtide.ingest import SECTION_MAX
+
+    para = "Restart the consumers and check the lag on every partition. " * 20
+    log = "\n\n".join([para] * (SECTION_MAX // len(para) + 2))
+    (tmp_path / "big.md").write_text(f"# Big\n\n## Log\n\n{log}\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "big.md").write_text(f"# Big\n\n## Log\n\n{para}\n\n{para}\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (item,) = memory.review_queue().items
+    assert item.reason == "part 2 of section 'Log' (big.md#log) is no longer in big.md"

@@ -30,8 +30,10 @@ def where(note: Node) -> str:
     ingested from, so two folders' README.md are two sayers; or its id."""
     if not note.sources:
         return note.id
-    folder = note.attributes.get("folder")
-    return f"{folder}/{note.sources[0]}" if isinstance(folder, str) else note.sources[0]
+    folder, path = note.attributes.get("folder"), note.attributes.get("path")
+    if isinstance(folder, str):
+        return f"{folder}/{path if isinstance(path, str) else note.sources[0]}"
+    return note.sources[0]
 
 
 def names(note: Node) -> frozenset[str]:

@@ -53,7 +53,6 @@ LEAD_MAX = 1_000  # characters of a long file's opening kept on its document nod
 ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
 PROVENANCE = "ingest"
 GONE_MAX = 1_000_000  # nodes of one folder looked at for files gone since the last ingest
-ADOPT_MAX = 100  # nodes of other folders with a file's path looked at for a moved folder's note
 ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`text.similarity`)
 REASON_MAX = 1_000  # characters of a review reason
 
@@ -133,12 +132,13 @@ def ingest_markdown_folder(
     node_of: dict[str, str] = {}
     sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
     written: set[str] = set()
+    homes = _Homes(memory, folder)
     for doc in docs:
-        stem, moved_from = _id_stem(memory, folder, doc)
+        home = homes.of(doc)
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
-            memory, doc, {"folder": folder, "moved_from": moved_from}, stem, summary, written
+            memory, dataclasses.replace(doc, rel=home.path), home, summary, written
         )
-        _retire_numbered_sections(memory, stem, doc.rel, summary)
+        _retire_numbered_sections(memory, home.stem, home.path, summary)
         if progress:
             progress(1, total)
     names = _name_index(docs)
@@ -159,11 +159,95 @@ def ingest_markdown_folder(
             progress(1, total)
     if docs:
         split = {d.rel: {h for h, _ in d.sections} for d in docs if len(d.body) > SPLIT_OVER}
-        _settle_gone(memory, folder, written, {d.rel: split.get(d.rel) for d in docs}, summary)
+        present = {d.rel: split.get(d.rel) for d in docs}
+        _settle_gone(memory, folder, written, present, summary)
+        for gone in sorted(homes.moved_away):  # a folder moved here: what did not come along
+            if not Path(gone).exists():
+                _settle_gone(memory, gone, written, {}, summary, moved_to=folder)
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+class _Home(NamedTuple):
+    """Which stored note a file is."""
+
+    stem: str  # its document node's id; its sections' ids begin with it
+    folder: str  # the folder it is recorded in: this one, or one above it ingested before
+    path: str  # its path in that folder
+    moved_from: list[str]  # where its file was before its folder moved: its claims name it
+
+
+class _Homes:
+    """Finds each file's stored note. A note is known by its file's absolute path, so two
+    folders' README.md are two notes and a file ingested with its folder or with a folder above
+    it is one (recorded in the outer folder). A note whose file is gone (its folder moved or
+    renamed), or stored before folders were recorded, is the same note when it has the same
+    path in its folder, the same title and most of the same words; the best such is adopted,
+    and the folder it moved from is settled too (`moved_away`). The documents are read once."""
+
+    def __init__(self, memory: MemoryLike, folder: str) -> None:
+        self.folder = folder
+        self.ids: set[str] = set()
+        self.by_file: dict[str, Any] = {}
+        self.by_path: dict[str, list[Any]] = {}
+        for node in memory.find(kind="document", limit=GONE_MAX):
+            at, path = node.attributes.get("folder"), node.attributes.get("path")
+            self.ids.add(node.id)
+            self.by_path.setdefault(path, []).append(node)
+            if isinstance(at, str) and isinstance(path, str):
+                self.by_file.setdefault(f"{at}/{path}", node)
+        self.taken: set[str] = set()
+        self.moved_away: set[str] = set()
+
+    def of(self, doc: _Doc) -> _Home:
+        file = f"{self.folder}/{doc.rel}"
+        node = self.by_file.get(file)
+        if node is not None and node.id not in self.taken:
+            at, path = node.attributes["folder"], node.attributes["path"]
+            if at != self.folder and at.startswith(self.folder + "/"):
+                at, path = self.folder, doc.rel  # now ingested with a folder above it
+            return self._take(node.id, at, path, list(node.attributes.get("moved_from", [])))
+        adopted = self._adopted(doc)
+        if adopted is not None:
+            return adopted
+        own = "md-" + hashlib.sha1(file.encode()).hexdigest()[:16]
+        # The id may hold a note that moved away and another took its place: count past it.
+        stem = next(
+            c
+            for c in itertools.chain([own], (f"{own}.{k}" for k in itertools.count(1)))
+            if c not in self.ids and c not in self.taken
+        )
+        return self._take(stem, self.folder, doc.rel, [])
+
+    def _adopted(self, doc: _Doc) -> _Home | None:
+        legacy = "md-" + hashlib.sha1(doc.rel.encode()).hexdigest()[:16]
+        text = _doc_text(doc)
+        best, best_words = None, ADOPT_WORDS
+        for old in self.by_path.get(doc.rel, []):
+            was = old.attributes.get("folder")
+            if old.id in self.taken or old.attributes.get("title") != doc.title:
+                continue
+            if was is None and old.id != legacy:
+                continue  # stored before folders were recorded: only under the old id
+            if isinstance(was, str) and (Path(was) / doc.rel).exists():
+                continue  # another folder's file, still there
+            words = similarity(old.text, text)
+            if words >= best_words:
+                best, best_words = old, words
+        if best is None:
+            return None
+        was = best.attributes.get("folder")
+        moved = list(best.attributes.get("moved_from", []))
+        if isinstance(was, str):
+            self.moved_away.add(was)
+            moved.append(f"{was}/{doc.rel}")
+        return self._take(best.id, self.folder, doc.rel, moved)
+
+    def _take(self, stem: str, folder: str, path: str, moved: list[str]) -> _Home:
+        self.taken.add(stem)
+        return _Home(stem, folder, path, moved)
 
 
 def _settle_gone(
@@ -172,30 +256,45 @@ def _settle_gone(
     written: set[str],
     present: dict[str, set[str] | None],
     summary: IngestSummary,
+    *,
+    moved_to: str | None = None,
 ) -> None:
-    """What an earlier ingest of this folder stored and this one did not write: a file deleted
-    or renamed, or a section gone from its file (`present`: the files there now, with the
-    headings of those stored section by section). Each such
-    node is hidden, waiting for a person to approve its deletion, and what a gone file said of
-    causes is retracted. One pinned, or kept by a person lately, stays as it is, claims and
-    all. An empty folder (unmounted, mid-checkout) is not taken as every file deleted."""
-    for node in memory.find(attribute=("folder", folder), limit=GONE_MAX):
-        if node.id in written or node.pinned:
-            continue
+    """What an earlier ingest of `folder` stored and this one did not write: a file deleted or
+    renamed, or a section gone from its file (`present`: the files there now, with the headings
+    of those stored section by section), or, for a folder that moved (`moved_to`), what did not
+    come along. Each such node is hidden, waiting for a person to approve its deletion, and what
+    a gone file said of causes is retracted. One pinned (a gone file's sections too), or kept
+    by a person lately, stays as it is, claims and all."""
+    found = memory.find(attribute=("folder", folder), limit=GONE_MAX)
+    pinned = {n.attributes.get("path") for n in found if n.kind == "document" and n.pinned}
+    for node in found:
         rel = node.attributes.get("path", "")
+        if node.id in written or node.pinned or (rel in pinned and rel not in present):
+            continue
         if node.status != "forgotten":
-            heading = node.attributes.get("heading", "")
-            if rel in present and present[rel] is None:
-                reason = f"{rel} is short enough now to be stored whole, not by section"
-            elif rel in present:
-                reason = f"section '{heading}' is no longer in {rel}"
-            else:
-                reason = f"{rel} is no longer in {folder}"
-            if not memory.forget(node.id, reason[:REASON_MAX], asked_by="ingest").queued:
+            reason = _gone_reason(node, folder, present, moved_to)[:REASON_MAX]
+            asked = memory.forget(node.id, reason, asked_by="ingest")
+            if not asked.queued:
                 continue  # a person kept it lately
             summary.gone += 1
         if node.kind == "document":
             memory.remember_causes([], about=node.id)
+
+
+def _gone_reason(
+    node: Any, folder: str, present: dict[str, set[str] | None], moved_to: str | None
+) -> str:
+    rel = node.attributes.get("path", "")
+    if moved_to is not None:
+        return f"{rel} was not in {folder} when it moved to {moved_to}"
+    if rel not in present:
+        return f"{rel} is no longer in {folder}"
+    if present[rel] is None:
+        return f"{rel} is short enough now to be stored whole, not by section"
+    part = re.search(r"-p(\d+)$", node.id)
+    what = f"part {part.group(1)} of section" if part else "section"
+    where = node.sources[0] if node.sources else rel
+    return f"{what} '{node.attributes.get('heading', '')}' ({where}) is no longer in {rel}"
 
 
 def _read(root: Path, p: Path) -> _Doc:
@@ -299,60 +398,35 @@ def _split_sections(
     return "\n".join(lines[: heads[0].start]).strip(), sections, written
 
 
-def _id_stem(memory: MemoryLike, folder: str, doc: _Doc) -> tuple[str, list[str]]:
-    """The id of a file's document node, and the stem of its sections' ids: from the file's
-    absolute path, so two folders' README.md are two notes, and a file ingested with its folder
-    or with a folder above it is one. A file stored from elsewhere whose file is gone (its folder
-    moved or renamed), or before folders were recorded, keeps its node when it is the same
-    note: the same path in its folder, title and most of its words. Also returns where an
-    adopted note's file was before (`moved_from`), which its claims still name."""
-    own = "md-" + hashlib.sha1(f"{folder}/{doc.rel}".encode()).hexdigest()[:16]
-    try:
-        return own, list(memory.get(own).attributes.get("moved_from", []))
-    except NotFound:
-        pass
-    text = f"{doc.title}\n\n{doc.body}"
-    for old in memory.find(kind="document", attribute=("path", doc.rel), limit=ADOPT_MAX):
-        was = old.attributes.get("folder")
-        before = list(old.attributes.get("moved_from", []))
-        if was == folder:
-            return str(old.id), before  # adopted before: this file
-        if isinstance(was, str) and (Path(was) / doc.rel).exists():
-            continue  # another folder's file, still there
-        if was is None and old.id != "md-" + hashlib.sha1(doc.rel.encode()).hexdigest()[:16]:
-            continue
-        if old.attributes.get("title") == doc.title and similarity(old.text, text) >= ADOPT_WORDS:
-            return str(old.id), [*before, f"{was}/{doc.rel}"] if was else before
-    return own, []
+def _doc_text(doc: _Doc) -> str:
+    """What a file's document node holds: the whole note, or for a long one its title, its
+    opening and the list of its sections (which are stored apart)."""
+    if len(doc.body) <= SPLIT_OVER:
+        return f"{doc.title}\n\n{doc.body}".strip()
+    outline = "; ".join(h for h, _ in doc.sections)
+    return "\n\n".join(
+        p for p in (doc.title, shorten(doc.lead, LEAD_MAX), f"Sections: {outline}") if p
+    )
 
 
 def _remember_doc(
     memory: MemoryLike,
     doc: _Doc,
-    where: dict[str, Any],
-    stem: str,
+    home: _Home,
     summary: IngestSummary,
     written: set[str],
 ) -> tuple[str, list[tuple[str, str]]]:
-    """Store one file: its document node and, when long, a note per section (part), each with
-    `where` it is (its folder, and where its file was before, if it moved). Returns the
-    document's node id and where its links start from."""
-    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": where["folder"]}
-    if where["moved_from"]:
-        attrs["moved_from"] = where["moved_from"]
+    """Store one file (its path as `home` records it): its document node and, when long, a note
+    per section (part). Returns the document's node id and where its links start from."""
+    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": home.folder}
+    if home.moved_from:
+        attrs["moved_from"] = home.moved_from
     body = doc.body
     long = len(body) > SPLIT_OVER
-    if long:
-        outline = "; ".join(h for h, _ in doc.sections)
-        text = "\n\n".join(
-            p for p in (doc.title, shorten(doc.lead, LEAD_MAX), f"Sections: {outline}") if p
-        )
-    else:
-        text = f"{doc.title}\n\n{body}".strip()
     node = memory.remember(
-        text,
+        _doc_text(doc),
         "document",
-        node_id=stem,
+        node_id=home.stem,
         attributes={**attrs, "tags": doc.tags} if doc.tags else attrs,
         sources=[doc.rel],
         provenance=PROVENANCE,
@@ -370,7 +444,7 @@ def _remember_doc(
             note = memory.remember(
                 f"{doc.title} › {label}\n\n{part}",
                 "note",
-                node_id=_section_id(stem, anchor, i),
+                node_id=_section_id(home.stem, anchor, i),
                 attributes={**attrs, "heading": heading},
                 sources=[f"{doc.rel}#{anchor}"],
                 provenance=PROVENANCE,

@@ -909,15 +909,15 @@ class Memory(CausalOps):
             return ForgetResult(
                 node_id=node_id, queued=False, reason=f"kept by a person until {until}"
             )
+        request = PendingReview(node_id, reason, now.timestamp(), asked_by)
         with self.store.transaction():
-            if any(
+            queued = self.store.enqueue_review(request)
+            if not queued and any(
                 p.node_id == node_id and p.requested_by == "maintain"
                 for p in self.store.pending_reviews()
             ):  # decay proposed it; now it is asked for, with a reason a person should read
                 self.store.remove_review(node_id)
-            queued = self.store.enqueue_review(
-                PendingReview(node_id, reason, now.timestamp(), asked_by)
-            )
+                queued = self.store.enqueue_review(request)
             self.store.update_node(node.model_copy(update={"status": "forgotten"}))
         return ForgetResult(node_id=node_id, queued=queued, reason=reason)
 
