@@ -11,10 +11,10 @@
   or JSONL (a message per line, grouped by an optional `session` field). Each session goes to
   `memory.remember(messages=[Message, ...], date=...)`.
 
-Node ids come from the folder and the path inside it, so ingesting a folder again updates its
-nodes in place, and two folders' README.md are two notes. A file gone from the folder since,
-or a section gone from its file, is hidden and put to a person for deletion, and what it said
-of causes is retracted; if it comes back, so does all of it.
+Each file is one stored note (`_Homes`), updated in place when ingested again: known by its
+file's path, so two folders' README.md are two notes, and kept when its folder moves. A file
+gone from the folder since, or a section gone from its file, is hidden and put to a person for
+deletion, and what it said of causes is retracted; if it comes back, so does all of it.
 """
 
 from __future__ import annotations
