@@ -33,8 +33,10 @@ def test_a_retraction_is_told_apart_from_a_persons_ending_and_undone_without_its
     assert not claims.retracted(ended)
     gone = link("said in pm.md | no longer said in pm.md").model_copy(update={"valid_to": NOW})
     assert claims.retracted(gone)
-    back = claims.restored(gone)
-    assert (back.valid_to, back.context, claims.sayers(back)) == (None, "said in pm.md", ["pm.md"])
+    back = claims.restored(gone)  # no note says it until the one saying it again is listed
+    assert (back.valid_to, back.context, claims.sayers(back)) == (None, None, [])
+    kept = link("said in pm.md | disproved? no | no longer said in pm.md")
+    assert claims.restored(kept).context == "disproved? no"
 
 
 def test_a_node_is_a_notes_own_when_every_source_is_in_that_note():

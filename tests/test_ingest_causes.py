@@ -692,3 +692,88 @@ def test_a_part_gone_from_a_long_section_is_named_as_that_part(memory: Memory, t
     ingest_markdown_folder(memory, tmp_path)
     (item,) = memory.review_queue().items
     assert item.reason == "part 2 of section 'Log' (big.md#log) is no longer in big.md"
+
+
+DISK = "# {}\n\nThe backup job filled the disk, which caused the checkout outage.\n"
+
+
+def test_a_claim_moved_from_one_file_to_another_ends_when_neither_says_it(memory: Memory, tmp_path):
+    (tmp_path / "a.md").write_text(DISK.format("A"))
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "a.md").write_text("# A\n\nNothing here now.\n")
+    (tmp_path / "b.md").write_text(DISK.format("B"))
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.trace_cause_chain("the checkout outage").chains
+    (tmp_path / "b.md").write_text("# B\n\nNothing here either.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_file_at_the_path_a_note_moved_from_keeps_its_own_claims(memory: Memory, tmp_path):
+    import shutil
+
+    (tmp_path / "A").mkdir()
+    (tmp_path / "A" / "a.md").write_text(DISK.format("Outage"))
+    ingest_markdown_folder(memory, tmp_path / "A")
+    (tmp_path / "A").rename(tmp_path / "B")
+    ingest_markdown_folder(memory, tmp_path / "B")
+    shutil.copytree(tmp_path / "B", tmp_path / "A")
+    ingest_markdown_folder(memory, tmp_path / "A")
+    (tmp_path / "B" / "a.md").write_text("# Outage\n\nThe disk was fine in the end.\n")
+    ingest_markdown_folder(memory, tmp_path / "B")
+    assert memory.trace_cause_chain("the checkout outage").chains  # A/a.md still says it
+
+
+@pytest.mark.parametrize("first", ["parent", "sub"])
+def test_a_file_deleted_under_a_folder_ingested_both_ways_is_seen_gone(
+    memory: Memory, tmp_path, first
+):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.md").write_text(DISK.format("X"))
+    (tmp_path / "sub" / "y.md").write_text("# Y\n\nStays.\n")
+    order = [tmp_path, tmp_path / "sub"] if first == "parent" else [tmp_path / "sub", tmp_path]
+    for folder in order:
+        ingest_markdown_folder(memory, folder)
+    (tmp_path / "sub" / "x.md").unlink()
+    gone = ingest_markdown_folder(memory, order[-1]).gone
+    assert gone == 1 and memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_folder_deleted_after_a_copy_of_it_was_ingested_is_put_to_a_person(
+    memory: Memory, tmp_path
+):
+    import shutil
+
+    (tmp_path / "A").mkdir()
+    (tmp_path / "A" / "a.md").write_text(DISK.format("Outage"))
+    ingest_markdown_folder(memory, tmp_path / "A")
+    shutil.copytree(tmp_path / "A", tmp_path / "B")
+    ingest_markdown_folder(memory, tmp_path / "B")
+    shutil.rmtree(tmp_path / "A")
+    assert ingest_markdown_folder(memory, tmp_path / "B").gone == 1
+    (item,) = memory.review_queue().items
+    assert item.reason == f"a.md is no longer in {(tmp_path / 'A').resolve().as_posix()}"
+    (tmp_path / "B" / "a.md").write_text("# Outage\n\nThe disk was fine in the end.\n")
+    ingest_markdown_folder(memory, tmp_path / "B")
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_remember_causes_names_a_bad_former_name(memory: Memory):
+    doc = memory.remember("Postmortem", "document", sources=["pm.md"])
+    for bad in ("old.md", [""], [3]):
+        with pytest.raises(ValidationError, match="formerly"):
+            memory.remember_causes([], about=doc.id, formerly=bad)
+    with pytest.raises(ValidationError, match="about"):
+        memory.remember_causes([("pm.md", "x")], formerly=["old.md"])
+
+
+def test_a_file_deleted_before_the_folder_above_its_folder_is_ingested_is_seen_gone(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.md").write_text(DISK.format("X"))
+    (tmp_path / "sub" / "y.md").write_text("# Y\n\nStays.\n")
+    ingest_markdown_folder(memory, tmp_path / "sub")
+    (tmp_path / "sub" / "x.md").unlink()
+    assert ingest_markdown_folder(memory, tmp_path).gone == 1
+    assert memory.trace_cause_chain("the checkout outage").chains == []

@@ -16,6 +16,7 @@ RETRACTED = "no longer said in"
 RETRACTED_FROM = "retracted_from"
 SAID_IN = "said in"  # the notes that make a link, in its context: "said in a.md; b.md"
 WHERE_MAX = 500  # characters naming where in a note a claim was said
+NAME_MAX = 4_096  # characters of a note's name where it is said (a file's absolute path)
 AUTHOR_MAX = 60  # characters of a note's author (a speaker's name)
 _PARTS = " | "  # between what a link's context says: "said in a.md | disproved by on-call"
 
@@ -36,20 +37,22 @@ def where(note: Node) -> str:
     return note.sources[0]
 
 
-def names(note: Node) -> frozenset[str]:
+def names(note: Node, formerly: Sequence[str] = ()) -> frozenset[str]:
     """Every name a note's sayings are recorded under: `where`; its file alone, as links said
-    before folders were recorded name it; and where its file was before its folder moved."""
-    moved = note.attributes.get("moved_from")
-    return frozenset([where(note), *note.sources[:1], *(moved if isinstance(moved, list) else [])])
+    before folders were recorded name it; and `formerly`, where its file was before its folder
+    moved (told by the read that finds it moved, and only to that read: another file may take
+    that path since)."""
+    return frozenset([where(note), *note.sources[:1], *formerly])
 
 
-def said_by(edge: Edge, note: Node) -> Edge:
+def said_by(edge: Edge, note: Node, formerly: Sequence[str] = ()) -> Edge:
     """The link, listing `note` among the notes it is said in (once, under its current name)."""
     listed = sayers(edge)
     here = where(note)
-    if here in listed:
+    own = names(note, formerly)
+    if here in listed and own.isdisjoint(set(listed) - {here}):
         return edge
-    return with_sayers(edge, [*(w for w in listed if w not in names(note)), here])
+    return with_sayers(edge, [*(w for w in listed if w not in own), here])
 
 
 def sayers(edge: Edge) -> list[str]:
@@ -74,9 +77,15 @@ def retracted(edge: Edge) -> bool:
 
 
 def restored(edge: Edge) -> Edge:
-    """A link a note's retraction ended, current again, without the retraction's words."""
-    said = [p for p in (edge.context or "").split(_PARTS) if not p.startswith(RETRACTED)]
-    return edge.model_copy(update={"valid_to": None, "context": _PARTS.join(said) or None})
+    """A link a note's retraction ended, current again, without the retraction's words and
+    without the notes it was said in then (none says it now: the note saying it again lists
+    itself)."""
+    kept = [
+        p
+        for p in (edge.context or "").split(_PARTS)
+        if p and not p.startswith((RETRACTED, f"{SAID_IN} "))
+    ]
+    return edge.model_copy(update={"valid_to": None, "context": _PARTS.join(kept) or None})
 
 
 def owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:

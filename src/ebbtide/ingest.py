@@ -158,12 +158,21 @@ def ingest_markdown_folder(
         if progress:
             progress(1, total)
     if docs:
-        split = {d.rel: {h for h, _ in d.sections} for d in docs if len(d.body) > SPLIT_OVER}
-        present = {d.rel: split.get(d.rel) for d in docs}
-        _settle_gone(memory, folder, written, present, summary)
-        for gone in sorted(homes.moved_away):  # a folder moved here: what did not come along
-            if not Path(gone).exists():
-                _settle_gone(memory, gone, written, {}, summary, moved_to=folder)
+        present = {
+            f"{folder}/{d.rel}": {h for h, _ in d.sections} if len(d.body) > SPLIT_OVER else None
+            for d in docs
+        }
+        for record in sorted(homes.folders):
+            if record == folder or record.startswith((folder + "/", folder.rstrip("/") + "/")):
+                scope = None  # this folder, or one inside it: every file there was read
+            elif folder.startswith(record.rstrip("/") + "/"):
+                scope = folder  # a folder above this one: only what lies in this one
+            elif not Path(record).exists() and Path(record).parent.exists():
+                scope = None  # deleted, or moved (here, if any of it was adopted)
+            else:
+                continue
+            moved_to = folder if record in homes.moved_away else None
+            _settle_gone(memory, record, written, present, summary, scope=scope, moved_to=moved_to)
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
     summary.seconds = time.perf_counter() - started
@@ -176,7 +185,7 @@ class _Home(NamedTuple):
     stem: str  # its document node's id; its sections' ids begin with it
     folder: str  # the folder it is recorded in: this one, or one above it ingested before
     path: str  # its path in that folder
-    moved_from: list[str]  # where its file was before its folder moved: its claims name it
+    moved_from: list[str]  # where its file was before its folder moved, as its claims name it
 
 
 class _Homes:
@@ -198,6 +207,7 @@ class _Homes:
             self.by_path.setdefault(path, []).append(node)
             if isinstance(at, str) and isinstance(path, str):
                 self.by_file.setdefault(f"{at}/{path}", node)
+        self.folders = {n.attributes["folder"] for n in self.by_file.values()}
         self.taken: set[str] = set()
         self.moved_away: set[str] = set()
 
@@ -208,7 +218,7 @@ class _Homes:
             at, path = node.attributes["folder"], node.attributes["path"]
             if at != self.folder and at.startswith(self.folder + "/"):
                 at, path = self.folder, doc.rel  # now ingested with a folder above it
-            return self._take(node.id, at, path, list(node.attributes.get("moved_from", [])))
+            return self._take(node.id, at, path, [])
         adopted = self._adopted(doc)
         if adopted is not None:
             return adopted
@@ -239,11 +249,9 @@ class _Homes:
         if best is None:
             return None
         was = best.attributes.get("folder")
-        moved = list(best.attributes.get("moved_from", []))
         if isinstance(was, str):
             self.moved_away.add(was)
-            moved.append(f"{was}/{doc.rel}")
-        return self._take(best.id, self.folder, doc.rel, moved)
+        return self._take(best.id, self.folder, doc.rel, [f"{was}/{doc.rel}"] if was else [])
 
     def _take(self, stem: str, folder: str, path: str, moved: list[str]) -> _Home:
         self.taken.add(stem)
@@ -252,27 +260,34 @@ class _Homes:
 
 def _settle_gone(
     memory: MemoryLike,
-    folder: str,
+    record: str,
     written: set[str],
     present: dict[str, set[str] | None],
     summary: IngestSummary,
     *,
-    moved_to: str | None = None,
+    scope: str | None,
+    moved_to: str | None,
 ) -> None:
-    """What an earlier ingest of `folder` stored and this one did not write: a file deleted or
-    renamed, or a section gone from its file (`present`: the files there now, with the headings
-    of those stored section by section), or, for a folder that moved (`moved_to`), what did not
-    come along. Each such node is hidden, waiting for a person to approve its deletion, and what
-    a gone file said of causes is retracted. One pinned (a gone file's sections too), or kept
-    by a person lately, stays as it is, claims and all."""
-    found = memory.find(attribute=("folder", folder), limit=GONE_MAX)
+    """What earlier ingests recorded in folder `record` (within `scope`, when it is a folder
+    above the one read) and this one did not write: a file deleted or renamed, a section gone
+    from its file (`present`: the files there now by absolute path, with the headings of those
+    stored section by section), or what did not come along when a folder moved (`moved_to`).
+    Each such node is hidden, waiting for a person to approve its deletion, and what a gone
+    file said of causes is retracted. One pinned (a gone file's sections too), or kept by a
+    person lately, stays as it is."""
+    found = [
+        n
+        for n in memory.find(attribute=("folder", record), limit=GONE_MAX)
+        if scope is None or f"{record}/{n.attributes.get('path', '')}".startswith(scope + "/")
+    ]
     pinned = {n.attributes.get("path") for n in found if n.kind == "document" and n.pinned}
     for node in found:
         rel = node.attributes.get("path", "")
-        if node.id in written or node.pinned or (rel in pinned and rel not in present):
+        file = f"{record}/{rel}"
+        if node.id in written or node.pinned or (rel in pinned and file not in present):
             continue
         if node.status != "forgotten":
-            reason = _gone_reason(node, folder, present, moved_to)[:REASON_MAX]
+            reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
             asked = memory.forget(node.id, reason, asked_by="ingest")
             if not asked.queued:
                 continue  # a person kept it lately
@@ -282,19 +297,20 @@ def _settle_gone(
 
 
 def _gone_reason(
-    node: Any, folder: str, present: dict[str, set[str] | None], moved_to: str | None
+    node: Any, record: str, present: dict[str, set[str] | None], moved_to: str | None
 ) -> str:
     rel = node.attributes.get("path", "")
+    file = f"{record}/{rel}"
     if moved_to is not None:
-        return f"{rel} was not in {folder} when it moved to {moved_to}"
-    if rel not in present:
-        return f"{rel} is no longer in {folder}"
-    if present[rel] is None:
+        return f"{rel} was not in {record} when it moved to {moved_to}"
+    if file not in present:
+        return f"{rel} is no longer in {record}"
+    if present[file] is None:
         return f"{rel} is short enough now to be stored whole, not by section"
     part = re.search(r"-p(\d+)$", node.id)
     what = f"part {part.group(1)} of section" if part else "section"
-    where = node.sources[0] if node.sources else rel
-    return f"{what} '{node.attributes.get('heading', '')}' ({where}) is no longer in {rel}"
+    anchor = node.sources[-1].partition("#")[2] if node.sources else ""
+    return f"{what} '{node.attributes.get('heading', '')}' ({rel}#{anchor}) is no longer in {rel}"
 
 
 def _read(root: Path, p: Path) -> _Doc:
@@ -419,8 +435,6 @@ def _remember_doc(
     """Store one file (its path as `home` records it): its document node and, when long, a note
     per section (part). Returns the document's node id and where its links start from."""
     attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": home.folder}
-    if home.moved_from:
-        attrs["moved_from"] = home.moved_from
     body = doc.body
     long = len(body) > SPLIT_OVER
     node = memory.remember(
@@ -434,7 +448,7 @@ def _remember_doc(
     )
     summary.nodes += 1
     written.add(node.id)
-    _read_causes(memory, doc, node.id, summary)
+    _read_causes(memory, doc, node.id, summary, formerly=home.moved_from)
     if not long:
         return node.id, [(node.id, body)]
     starts = [(node.id, doc.lead)]
@@ -482,9 +496,12 @@ def _section_id(stem: str, anchor: str, part: int) -> str:
     return f"{stem}-{digest}" + (f"-p{part + 1}" if part else "")
 
 
-def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSummary) -> None:
+def _read_causes(
+    memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSummary, *, formerly: list[str]
+) -> None:
     """The file's causal claims, read in one go (a later section may speak of what an earlier
-    one told) section by section, short file or long, so each names where it was said."""
+    one told) section by section, short file or long, so each names where it was said.
+    `formerly`: where the file was before its folder moved, as its claims still name it."""
     sections = zip(doc.anchors, doc.sections, strict=True)
     parts = [
         (source[:WHERE_MAX], piece)
@@ -496,7 +513,9 @@ def _read_causes(memory: MemoryLike, doc: _Doc, node_id: str, summary: IngestSum
         if piece.strip()
     ]
     # Called with no parts too: a note that says nothing now retracts what it said.
-    found = memory.remember_causes(parts, about=node_id, author=doc.author, at=doc.at)
+    found = memory.remember_causes(
+        parts, about=node_id, author=doc.author, at=doc.at, formerly=formerly
+    )
     summary.nodes += len(found.nodes)
     summary.causal_links += len(found.edges)
 

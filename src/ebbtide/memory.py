@@ -295,6 +295,7 @@ class Memory(CausalOps):
         at: datetime | str | None = None,
         scope: str = "default",
         task_tag: str | None = None,
+        formerly: Sequence[str] = (),
     ) -> TranscriptResult:
         """Read a note for its causal claims only: what caused, enabled or prevented what,
         found and linked by the rules that read transcripts, so `trace_cause` and
@@ -314,8 +315,18 @@ class Memory(CausalOps):
         empty: the note says nothing now). Each link lists the notes that say it (`claims`); one
         that no note says any more ends (`valid_to`, kept for the record), and a sentence
         edited is a new claim, not the old one told again. What a person ended
-        (`invalidate_decision`) stays ended when the note is read again."""
+        (`invalidate_decision`) stays ended when the note is read again. `formerly` names the
+        note had before (its file's path before its folder moved): what it said under them is
+        its own, listed under its name now."""
         note = self._require({"about": about})["about"] if about is not None else None
+        if isinstance(formerly, str) or not isinstance(formerly, Sequence):
+            raise ValidationError("formerly", "must be a list of names")
+        formerly = tuple(
+            validate.text(f"formerly[{i}]", f, max_len=claims.NAME_MAX)
+            for i, f in enumerate(formerly)
+        )
+        if formerly and note is None:
+            raise ValidationError("formerly", "needs `about`: the note that had those names")
         said = self._note_messages(
             parts,
             validate.optional_text("author", author, max_len=claims.AUTHOR_MAX),
@@ -333,10 +344,10 @@ class Memory(CausalOps):
             before = self._claims_of(note) if note is not None else []
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="note",
-                learn=False, owned=owned, said_in=note,
+                learn=False, owned=owned, said_in=note, formerly=formerly,
             )  # fmt: skip
             if note is not None:
-                self._settle_claims(note, nodes, edges, before, owned)
+                self._settle_claims(note, nodes, edges, before, owned, formerly)
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
 
     def _settle_claims(
@@ -346,6 +357,7 @@ class Memory(CausalOps):
         edges: list[Edge],
         before: list[Edge],
         owned: Callable[[Node], bool],
+        formerly: Sequence[str],
     ) -> None:
         """Link a note's current claims `about` it, and retract what it said before and says no
         more: a link it does not make again ends once no note says it, then each claim only it
@@ -361,7 +373,7 @@ class Memory(CausalOps):
             elif link.valid_to is not None:
                 self.store.update_edge(link.model_copy(update={"valid_to": None}))
         kept = {e.id for e in edges}
-        here, names = claims.where(note), claims.names(note)
+        here, names = claims.where(note), claims.names(note, formerly)
         for edge in before:
             if edge.id in kept:
                 continue
@@ -455,6 +467,7 @@ class Memory(CausalOps):
         learn: bool = True,
         owned: Callable[[Node], bool] | None = None,
         said_in: Node | None = None,
+        formerly: Sequence[str] = (),
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
@@ -514,7 +527,7 @@ class Memory(CausalOps):
                 nodes[link.src], nodes[link.dst] = a, b
                 if known is not None:
                     if said_in is not None:
-                        known = claims.said_by(known, said_in)
+                        known = claims.said_by(known, said_in, formerly)
                     self.store.update_edge(known)
                     edges.append(known)
                     continue
