@@ -56,9 +56,12 @@ def test_a_node_is_a_notes_own_when_every_source_is_in_that_note():
 def test_a_note_from_a_folder_is_said_in_by_its_path_there_and_takes_over_its_bare_name():
     note = Node(
         id="md-1", kind="document", text="Postmortem", sources=["pm.md"],
-        attributes={"folder": "/srv/notes"}, created_at=NOW, updated_at=NOW,
+        attributes={"folder": "/srv/notes", "path": "pm.md"}, created_at=NOW, updated_at=NOW,
     )  # fmt: skip
     assert claims.where(note) == "/srv/notes/pm.md"
     said = claims.said_by(claims.with_sayers(link(), ["pm.md", "/other/pm.md"]), note)
     assert claims.sayers(said) == ["/other/pm.md", "/srv/notes/pm.md"]
     assert claims.said_by(said, note) == said
+    above = note.model_copy(update={"attributes": {"folder": "/srv", "path": "notes/pm.md"}})
+    assert claims.names(above) == {"/srv/notes/pm.md"}  # "pm.md" may be another file's now
+    assert claims.names(above, ["/old/pm.md"]) == {"/srv/notes/pm.md", "/old/pm.md"}

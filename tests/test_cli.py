@@ -137,7 +137,10 @@ def test_ingest_says_in_json_what_it_read_and_what_is_gone(tmp_path, capsys):
     assert item["reason"] == f"b.md is no longer in {notes.resolve()}"
 
 
-def test_reembed_fills_in_vectors_for_nodes_stored_without_embeddings(tmp_path, capsys):
+def test_reembed_fills_in_vectors_for_nodes_stored_without_embeddings(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "local")
     store = tmp_path / "r.db"
     with open_memory(store, embeddings="none") as m:
         m.remember("Caroline adopted a golden retriever")

@@ -739,23 +739,68 @@ def test_a_file_deleted_under_a_folder_ingested_both_ways_is_seen_gone(
     assert gone == 1 and memory.trace_cause_chain("the checkout outage").chains == []
 
 
-def test_a_folder_deleted_after_a_copy_of_it_was_ingested_is_put_to_a_person(
+def test_a_folder_that_cannot_be_found_is_left_alone_until_a_folder_above_it_is_read(
     memory: Memory, tmp_path
 ):
     import shutil
 
     (tmp_path / "A").mkdir()
     (tmp_path / "A" / "a.md").write_text(DISK.format("Outage"))
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "h.md").write_text("# Home\n\nNothing to see.\n")
     ingest_markdown_folder(memory, tmp_path / "A")
-    shutil.copytree(tmp_path / "A", tmp_path / "B")
-    ingest_markdown_folder(memory, tmp_path / "B")
-    shutil.rmtree(tmp_path / "A")
-    assert ingest_markdown_folder(memory, tmp_path / "B").gone == 1
+    shutil.rmtree(tmp_path / "A")  # or unmounted, or another branch checked out
+    summary = ingest_markdown_folder(memory, tmp_path / "home")
+    assert summary.gone == 0 and "cannot be found" in (summary.warning or "")
+    assert memory.trace_cause_chain("the checkout outage").chains
+    assert ingest_markdown_folder(memory, tmp_path).gone == 1  # the folder above it
     (item,) = memory.review_queue().items
     assert item.reason == f"a.md is no longer in {(tmp_path / 'A').resolve().as_posix()}"
-    (tmp_path / "B" / "a.md").write_text("# Outage\n\nThe disk was fine in the end.\n")
-    ingest_markdown_folder(memory, tmp_path / "B")
     assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_what_stayed_behind_when_a_folder_moved_out_of_a_removed_parent_is_put_to_a_person(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "old" / "A").mkdir(parents=True)
+    (tmp_path / "old" / "A" / "a.md").write_text("# A\n\nStays with the folder.\n")
+    (tmp_path / "old" / "A" / "b.md").write_text(DISK.format("B"))
+    ingest_markdown_folder(memory, tmp_path / "old" / "A")
+    (tmp_path / "old" / "A" / "b.md").unlink()
+    (tmp_path / "old" / "A").rename(tmp_path / "B")
+    (tmp_path / "old").rmdir()
+    assert ingest_markdown_folder(memory, tmp_path / "B").gone == 1
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_hidden_folder_ingested_alone_is_not_gone_when_the_folder_above_is_read(
+    memory: Memory, tmp_path
+):
+    (tmp_path / ".notes").mkdir()
+    (tmp_path / ".notes" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "readme.md").write_text("# Project\n\nHello.\n")
+    ingest_markdown_folder(memory, tmp_path / ".notes")
+    for _ in range(2):
+        assert ingest_markdown_folder(memory, tmp_path).gone == 0
+    assert memory.trace_cause_chain("the checkout outage").chains
+
+
+def test_a_folder_that_does_not_answer_is_no_reason_to_fail(memory: Memory, tmp_path, monkeypatch):
+    (tmp_path / "net").mkdir()
+    (tmp_path / "net" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "h.md").write_text("# Home\n\nNothing to see.\n")
+    ingest_markdown_folder(memory, tmp_path / "net")
+    real = Path.exists
+
+    def stale(self, *a, **kw):
+        if "net" in self.parts:
+            raise OSError(107, "Transport endpoint is not connected")
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "exists", stale)
+    assert ingest_markdown_folder(memory, tmp_path / "home").gone == 0
+    assert memory.trace_cause_chain("the checkout outage").chains
 
 
 def test_remember_causes_names_a_bad_former_name(memory: Memory):

@@ -41,8 +41,10 @@ def names(note: Node, formerly: Sequence[str] = ()) -> frozenset[str]:
     """Every name a note's sayings are recorded under: `where`; its file alone, as links said
     before folders were recorded name it; and `formerly`, where its file was before its folder
     moved (told by the read that finds it moved, and only to that read: another file may take
-    that path since)."""
-    return frozenset([where(note), *note.sources[:1], *formerly])
+    that path since). The file alone only while it is the path the note is recorded under."""
+    folder, path = note.attributes.get("folder"), note.attributes.get("path")
+    bare = note.sources[:1] if folder is None or note.sources[:1] == [path] else []
+    return frozenset([where(note), *bare, *formerly])
 
 
 def said_by(edge: Edge, note: Node, formerly: Sequence[str] = ()) -> Edge:

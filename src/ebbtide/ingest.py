@@ -14,7 +14,8 @@
 Each file is one stored note (`_Homes`), updated in place when ingested again: known by its
 file's path, so two folders' README.md are two notes, and kept when its folder moves. A file
 gone from the folder since, or a section gone from its file, is hidden and put to a person for
-deletion, and what it said of causes is retracted; if it comes back, so does all of it.
+deletion, and what it said of causes is retracted; if it comes back, so does all of it. A
+folder ingested before that cannot be found now is left as it is.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import unquote
 
@@ -114,8 +115,10 @@ def ingest_markdown_folder(
     memory: MemoryLike, path: str | Path, progress: Progress | None = None
 ) -> IngestSummary:
     """Remember every Markdown file under `path` (hidden files and folders skipped), then the
-    links between them: two passes, so a link may point at a file read later. Last, what an
-    earlier ingest of the folder stored and this one did not write is settled (`_settle_gone`)."""
+    links between them: two passes, so a link may point at a file read later. Last, what
+    earlier ingests recorded in this folder, in folders inside it or (within this one) above
+    it, and in a folder that moved here, and this one did not write, is settled
+    (`_settle_gone`). A folder ingested before that cannot be found now is left as it is."""
     started = time.perf_counter()
     root = Path(path)
     if not root.is_dir():
@@ -162,17 +165,24 @@ def ingest_markdown_folder(
             f"{folder}/{d.rel}": {h for h, _ in d.sections} if len(d.body) > SPLIT_OVER else None
             for d in docs
         }
+        missing = []
         for record in sorted(homes.folders):
-            if record == folder or record.startswith((folder + "/", folder.rstrip("/") + "/")):
-                scope = None  # this folder, or one inside it: every file there was read
-            elif folder.startswith(record.rstrip("/") + "/"):
-                scope = folder  # a folder above this one: only what lies in this one
-            elif not Path(record).exists() and Path(record).parent.exists():
-                scope = None  # deleted, or moved (here, if any of it was adopted)
-            else:
-                continue
-            moved_to = folder if record in homes.moved_away else None
-            _settle_gone(memory, record, written, present, summary, scope=scope, moved_to=moved_to)
+            inside = _within(record, folder)
+            if inside is not None:  # this folder or one in it, unless hidden (it was not read)
+                if not _hidden(inside):
+                    _settle_gone(memory, record, folder, written, present, summary)
+            elif _within(folder, record) is not None:  # one above: what lies in this one
+                _settle_gone(memory, record, folder, written, present, summary)
+            elif _exists(record) is False:
+                if record in homes.moved_away:  # moved here: what did not come along
+                    _settle_gone(memory, record, None, written, present, summary, moved_to=folder)
+                else:  # unmounted, another branch checked out, or deleted: not for us to say
+                    missing.append(record)
+        if missing:
+            summary.warning = (
+                f"{len(missing)} folder(s) ingested before cannot be found ({missing[0]}): "
+                "their notes are left as they are; ingesting a folder above one settles it"
+            )
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
     summary.seconds = time.perf_counter() - started
@@ -194,7 +204,8 @@ class _Homes:
     it is one (recorded in the outer folder). A note whose file is gone (its folder moved or
     renamed), or stored before folders were recorded, is the same note when it has the same
     path in its folder, the same title and most of the same words; the best such is adopted,
-    and the folder it moved from is settled too (`moved_away`). The documents are read once."""
+    and what did not come along from the folder it moved from is settled too (`moved_away`).
+    The documents are read once."""
 
     def __init__(self, memory: MemoryLike, folder: str) -> None:
         self.folder = folder
@@ -241,8 +252,8 @@ class _Homes:
                 continue
             if was is None and old.id != legacy:
                 continue  # stored before folders were recorded: only under the old id
-            if isinstance(was, str) and (Path(was) / doc.rel).exists():
-                continue  # another folder's file, still there
+            if isinstance(was, str) and _exists(Path(was) / doc.rel) is not False:
+                continue  # another folder's file, still there (or it cannot be told)
             words = similarity(old.text, text)
             if words >= best_words:
                 best, best_words = old, words
@@ -261,39 +272,59 @@ class _Homes:
 def _settle_gone(
     memory: MemoryLike,
     record: str,
+    folder: str | None,
     written: set[str],
     present: dict[str, set[str] | None],
     summary: IngestSummary,
     *,
-    scope: str | None,
-    moved_to: str | None,
+    moved_to: str | None = None,
 ) -> None:
-    """What earlier ingests recorded in folder `record` (within `scope`, when it is a folder
-    above the one read) and this one did not write: a file deleted or renamed, a section gone
-    from its file (`present`: the files there now by absolute path, with the headings of those
-    stored section by section), or what did not come along when a folder moved (`moved_to`).
-    Each such node is hidden, waiting for a person to approve its deletion, and what a gone
-    file said of causes is retracted. One pinned (a gone file's sections too), or kept by a
-    person lately, stays as it is."""
-    found = [
-        n
-        for n in memory.find(attribute=("folder", record), limit=GONE_MAX)
-        if scope is None or f"{record}/{n.attributes.get('path', '')}".startswith(scope + "/")
-    ]
+    """What earlier ingests recorded in folder `record`, lying in the `folder` read now (not in
+    a hidden folder of it, which is not read), and this one did not write: a file deleted or
+    renamed, or a section gone from its file (`present`: the files there now by absolute path,
+    with the headings of those stored section by section); or, with `moved_to` (and no
+    `folder`), what did not come along when `record` moved there. Each such node is hidden,
+    waiting for a person to approve its deletion, and what a gone file said of causes is
+    retracted. One pinned (a gone file's sections too), or kept by a person lately, stays."""
+    found = []
+    for node in memory.find(attribute=("folder", record), limit=GONE_MAX):
+        inside = None if folder is None else _within(f"{record}/{node.attributes['path']}", folder)
+        if folder is None or (inside is not None and not _hidden(inside)):
+            found.append(node)
     pinned = {n.attributes.get("path") for n in found if n.kind == "document" and n.pinned}
     for node in found:
         rel = node.attributes.get("path", "")
         file = f"{record}/{rel}"
-        if node.id in written or node.pinned or (rel in pinned and file not in present):
+        if node.id in written or node.pinned or node.status == "forgotten":
             continue
-        if node.status != "forgotten":
-            reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
-            asked = memory.forget(node.id, reason, asked_by="ingest")
-            if not asked.queued:
-                continue  # a person kept it lately
-            summary.gone += 1
+        if rel in pinned and file not in present:
+            continue
+        reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
+        if not memory.forget(node.id, reason, asked_by="ingest").queued:
+            continue  # a person kept it lately, or it is already waiting
+        summary.gone += 1
         if node.kind == "document":
             memory.remember_causes([], about=node.id)
+
+
+def _within(path: str, folder: str) -> str | None:
+    """`path` relative to `folder` ("" for the folder itself), or None when it is not in it."""
+    p, f = PurePosixPath(path), PurePosixPath(folder)
+    if p == f:
+        return ""
+    return p.relative_to(f).as_posix() if p.is_relative_to(f) else None
+
+
+def _hidden(rel: str) -> bool:
+    return any(part.startswith(".") for part in PurePosixPath(rel).parts)
+
+
+def _exists(path: str | Path) -> bool | None:
+    """Whether a path exists; None when it cannot be told (a mount that does not answer)."""
+    try:
+        return Path(path).exists()
+    except OSError:
+        return None
 
 
 def _gone_reason(

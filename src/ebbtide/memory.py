@@ -884,8 +884,8 @@ class Memory(CausalOps):
         attribute: tuple[str, str | int | float | bool] | None = None,
         limit: int = 100,
     ) -> list[Node]:
-        """Nodes of a kind, or with an attribute of a value (`("path", "notes/a.md")`), oldest
-        first, hidden ones included; ended ones (`valid_to`) are left out."""
+        """Nodes of a kind and with an attribute of a value (`("path", "notes/a.md")`), either
+        or both, oldest first, hidden ones included; ended ones (`valid_to`) are left out."""
         if kind is not None:
             kind = validate.kind(kind)
         if attribute is not None and not (
