@@ -139,11 +139,17 @@ def test_approving_a_deletion_removes_the_node_and_its_links(memory):
     assert memory.review_queue().items == []
 
 
-def test_rejecting_a_deletion_restores_the_node_and_holds_off_new_proposals(memory, clock):
-    old = memory.remember("Rarely used but precious recipe")
+def left_to_decay(memory, clock, text: str):
+    """A node unused for 200 days while another was just told: archived, put to a person."""
+    old = memory.remember(text)
     clock.advance(days=200)
-    memory.remember("something busy")
+    busy = memory.remember("busy note")
     memory.maintain()
+    return old, busy
+
+
+def test_rejecting_a_deletion_restores_the_node_and_holds_off_new_proposals(memory, clock):
+    old, _ = left_to_decay(memory, clock, "Rarely used but precious recipe")
     assert [i.node.id for i in memory.review_queue().items] == [old.id]
     memory.reject(old.id)
     assert memory.get(old.id).status == "active"
@@ -195,10 +201,7 @@ def test_unpinned_nodes_decay_again(memory, clock):
 
 
 def test_a_reused_archived_node_comes_back_and_leaves_the_queue(memory, clock):
-    old = memory.remember("Legacy billing export format")
-    clock.advance(days=200)
-    memory.remember("busy note")
-    memory.maintain()
+    old, _ = left_to_decay(memory, clock, "Legacy billing export format")
     assert memory.get(old.id).status == "archived"
     memory.reinforce(old.id)
     memory.maintain()
@@ -207,10 +210,7 @@ def test_a_reused_archived_node_comes_back_and_leaves_the_queue(memory, clock):
 
 
 def test_an_archived_node_told_again_is_no_longer_up_for_deletion(memory, clock):
-    old = memory.remember("Legacy billing export format")
-    clock.advance(days=200)
-    memory.remember("busy note")
-    memory.maintain()
+    old, _ = left_to_decay(memory, clock, "Legacy billing export format")
     assert [i.node.id for i in memory.review_queue().items] == [old.id]
     again = memory.remember("Legacy billing export format")
     assert again.id == old.id and again.status == "active"
@@ -231,10 +231,7 @@ def test_a_decay_request_for_a_node_in_use_is_dropped(memory, clock):
 
 
 def test_a_node_decay_proposed_and_an_agent_then_forgot_stays_up_for_review(memory, clock):
-    old = memory.remember("Legacy billing export format")
-    clock.advance(days=200)
-    busy = memory.remember("busy note")
-    memory.maintain()
+    old, busy = left_to_decay(memory, clock, "Legacy billing export format")
     asked = memory.forget(old.id, "superseded by the new export")
     assert asked.queued
     (item,) = memory.review_queue().items
