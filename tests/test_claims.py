@@ -65,3 +65,9 @@ def test_a_note_from_a_folder_is_said_in_by_its_path_there_and_takes_over_its_ba
     above = note.model_copy(update={"attributes": {"folder": "/srv", "path": "notes/pm.md"}})
     assert claims.names(above) == {"/srv/notes/pm.md"}  # "pm.md" may be another file's now
     assert claims.names(above, ["/old/pm.md"]) == {"/srv/notes/pm.md", "/old/pm.md"}
+
+
+def test_a_link_no_note_is_listed_for_keeps_the_rest_of_its_context():
+    said = link("said in a.md | disproved? no")
+    assert claims.with_sayers(said, []).context == "disproved? no"
+    assert claims.with_sayers(link("said in a.md"), []).context is None

@@ -822,3 +822,19 @@ def test_a_file_deleted_before_the_folder_above_its_folder_is_ingested_is_seen_g
     (tmp_path / "sub" / "x.md").unlink()
     assert ingest_markdown_folder(memory, tmp_path).gone == 1
     assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_link_a_conversation_told_too_stays_without_the_note_that_dropped_it(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "a.md").write_text(DISK.format("A"))
+    ingest_markdown_folder(memory, tmp_path)
+    memory.remember(
+        messages="Ana: The backup job filled the disk, which caused the checkout outage.",
+        date="2026-03-01",
+    )
+    (tmp_path / "a.md").write_text("# A\n\nNothing here now.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (chain,) = memory.trace_cause_chain("the checkout outage").chains
+    edge = memory.store.get_edges([chain.steps[-1].edge_id])[chain.steps[-1].edge_id]
+    assert "said in" not in (edge.context or "")

@@ -66,11 +66,10 @@ def sayers(edge: Edge) -> list[str]:
 
 
 def with_sayers(edge: Edge, notes: list[str]) -> Edge:
-    """The link with `notes` as the notes it is said in."""
+    """The link with `notes` as the notes it is said in (none: no such record)."""
     rest = [p for p in (edge.context or "").split(_PARTS) if p and not p.startswith(f"{SAID_IN} ")]
-    return edge.model_copy(
-        update={"context": _PARTS.join([f"{SAID_IN} {'; '.join(notes)}", *rest])}
-    )
+    said = [f"{SAID_IN} {'; '.join(notes)}"] if notes else []
+    return edge.model_copy(update={"context": _PARTS.join([*said, *rest]) or None})
 
 
 def retracted(edge: Edge) -> bool:

@@ -381,7 +381,9 @@ class Memory(CausalOps):
             if sayers and names.isdisjoint(sayers):
                 continue  # another note's link that touches one of this note's claims
             others = [w for w in sayers if w not in names]
-            if others:  # other notes still say it
+            if others or edge.provenance != "note":
+                # other notes still say it, or a conversation told it too: it stays, without
+                # this note among those that say it
                 self.store.update_edge(claims.with_sayers(edge, others))
             elif sayers or all(
                 owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
@@ -444,16 +446,17 @@ class Memory(CausalOps):
         return node
 
     def _claims_of(self, note: Node) -> list[Edge]:
-        """The causal links between the claims a note was read for (valid ones only)."""
-        claims = [
+        """The causal links between the claims a note was read for (valid ones only): made by
+        notes, or told by a conversation too while a note said them."""
+        told = [
             e.src
             for e in self.store.edges_of([note.id], direction="in")
             if e.relation == "about" and e.provenance == "note"
         ]
         return [
             e
-            for e in self.store.edges_of(claims, direction="out")
-            if e.relation in CAUSAL_RELATIONS and e.provenance == "note"
+            for e in self.store.edges_of(told, direction="out")
+            if e.relation in CAUSAL_RELATIONS and (e.provenance == "note" or claims.sayers(e))
         ]
 
     def _store_extraction(
