@@ -56,7 +56,7 @@ class FakeMemory:
         return [
             SimpleNamespace(id=i, kind=n["kind"], attributes=n["attributes"], pinned=False,
                             status=n.get("status", "active"), text=n["text"],
-                            sources=n.get("sources", []))
+                            sources=n.get("sources", []), provenance=n.get("provenance"))
             for i, n in self.nodes.items()
             if (attribute is None or n["attributes"].get(attribute[0]) == attribute[1])
             and kind in (None, n["kind"])

@@ -838,3 +838,88 @@ def test_a_link_a_conversation_told_too_stays_without_the_note_that_dropped_it(
     (chain,) = memory.trace_cause_chain("the checkout outage").chains
     edge = memory.store.get_edges([chain.steps[-1].edge_id])[chain.steps[-1].edge_id]
     assert "said in" not in (edge.context or "")
+
+
+def test_a_conversation_telling_a_link_a_note_dropped_brings_it_back(memory: Memory, tmp_path):
+    (tmp_path / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "b.md").write_text("# B\n\nThe backup job caused the latency spike.\n")
+    (tmp_path / "c.md").write_text("# C\n\nA bad deploy caused the checkout outage.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "a.md").write_text("# A\n\nNothing here now.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    memory.remember(
+        messages="Ana: The backup job filled the disk, which caused the checkout outage.",
+        date="2026-03-01",
+    )
+    causes = {c.lesson.decision for c in memory.trace_cause("the checkout outage").causes}
+    assert "The backup job filled the disk" in causes
+    told = [e for e in memory.store.iter_edges() if e.provenance == "transcript"]
+    assert all("said in" not in (e.context or "") for e in told)
+
+
+def test_a_gone_file_an_agent_had_asked_to_forget_still_stops_saying_things(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "b.md").write_text("# B\n\nStays.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (doc,) = memory.find(kind="document", attribute=("path", "a.md"))
+    memory.forget(doc.id, "looks stale")
+    (tmp_path / "a.md").unlink()
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_node_of_ones_own_that_names_a_folder_is_not_a_note_of_it(memory: Memory, tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nHello.\n")
+    fact = memory.remember(
+        "Our notes folder is synced nightly", "fact",
+        attributes={"folder": tmp_path.resolve().as_posix()},
+    )  # fmt: skip
+    for _ in range(2):
+        assert ingest_markdown_folder(memory, tmp_path).gone == 0
+    assert memory.get(fact.id).status == "active"
+
+
+def test_a_hidden_folder_deleted_is_settled_when_the_folder_above_is_read(memory: Memory, tmp_path):
+    import shutil
+
+    (tmp_path / ".drafts").mkdir()
+    (tmp_path / ".drafts" / "pm.md").write_text(DISK.format("PM"))
+    (tmp_path / "readme.md").write_text("# Project\n\nHello.\n")
+    ingest_markdown_folder(memory, tmp_path / ".drafts")
+    shutil.rmtree(tmp_path / ".drafts")
+    assert ingest_markdown_folder(memory, tmp_path).gone == 1
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_folder_replaced_by_a_link_to_where_it_moved_keeps_its_notes(memory: Memory, tmp_path):
+    (tmp_path / "root" / "docs").mkdir(parents=True)
+    (tmp_path / "root" / "docs" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "root" / "index.md").write_text("# Index\n\nHello.\n")
+    ingest_markdown_folder(memory, tmp_path / "root" / "docs")
+    (tmp_path / "root" / "docs").rename(tmp_path / "data")
+    (tmp_path / "root" / "docs").symlink_to(tmp_path / "data")
+    assert ingest_markdown_folder(memory, tmp_path / "root").gone == 0
+    assert memory.trace_cause_chain("the checkout outage").chains
+    ingest_markdown_folder(memory, tmp_path / "root" / "docs")
+    assert len(memory.find(kind="document", attribute=("path", "a.md"))) == 1
+    (tmp_path / "data" / "a.md").write_text("# A\n\nThe disk was fine in the end.\n")
+    ingest_markdown_folder(memory, tmp_path / "data")
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_one_copied_note_does_not_make_an_unmounted_folder_moved(memory: Memory, tmp_path):
+    import shutil
+
+    (tmp_path / "usb").mkdir()
+    (tmp_path / "usb" / "runbook.md").write_text("# Runbook\n\nRestart the workers.\n")
+    (tmp_path / "usb" / "pm.md").write_text(DISK.format("PM"))
+    (tmp_path / "usb" / "old.md").write_text("# Old\n\nOld notes.\n")
+    ingest_markdown_folder(memory, tmp_path / "usb")
+    (tmp_path / "home").mkdir()
+    shutil.copy(tmp_path / "usb" / "runbook.md", tmp_path / "home" / "runbook.md")
+    (tmp_path / "usb").rename(tmp_path / "unmounted")
+    summary = ingest_markdown_folder(memory, tmp_path / "home")
+    assert summary.gone == 0 and "cannot be found" in (summary.warning or "")
+    assert memory.trace_cause_chain("the checkout outage").chains

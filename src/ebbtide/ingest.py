@@ -28,6 +28,7 @@ import posixpath
 import re
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -168,13 +169,17 @@ def ingest_markdown_folder(
         missing = []
         for record in sorted(homes.folders):
             inside = _within(record, folder)
-            if inside is not None:  # this folder or one in it, unless hidden (it was not read)
-                if not _hidden(inside):
+            if inside is not None:
+                # this folder or one in it, read now; one hidden or reached through a link was
+                # not read, and counts only once it is gone
+                if _exists(record) is False:
+                    _settle_gone(memory, record, None, written, present, summary)
+                elif not _hidden(inside) and not _linked(record):
                     _settle_gone(memory, record, folder, written, present, summary)
             elif _within(folder, record) is not None:  # one above: what lies in this one
                 _settle_gone(memory, record, folder, written, present, summary)
             elif _exists(record) is False:
-                if record in homes.moved_away:  # moved here: what did not come along
+                if homes.moved_here(record):  # moved here: what did not come along
                     _settle_gone(memory, record, None, written, present, summary, moved_to=folder)
                 else:  # unmounted, another branch checked out, or deleted: not for us to say
                     missing.append(record)
@@ -218,9 +223,14 @@ class _Homes:
             self.by_path.setdefault(path, []).append(node)
             if isinstance(at, str) and isinstance(path, str):
                 self.by_file.setdefault(f"{at}/{path}", node)
-        self.folders = {n.attributes["folder"] for n in self.by_file.values()}
+        self.folders = Counter(n.attributes["folder"] for n in self.by_file.values())
         self.taken: set[str] = set()
-        self.moved_away: set[str] = set()
+        self.moved_away: Counter[str] = Counter()  # folder -> its notes adopted here
+
+    def moved_here(self, record: str) -> bool:
+        """Whether a folder that cannot be found moved here: most of its notes were adopted
+        (one copied file alone does not make an unmounted folder moved)."""
+        return 2 * self.moved_away[record] >= self.folders[record]
 
     def of(self, doc: _Doc) -> _Home:
         file = f"{self.folder}/{doc.rel}"
@@ -252,7 +262,11 @@ class _Homes:
                 continue
             if was is None and old.id != legacy:
                 continue  # stored before folders were recorded: only under the old id
-            if isinstance(was, str) and _exists(Path(was) / doc.rel) is not False:
+            if (
+                isinstance(was, str)
+                and _exists(Path(was) / doc.rel) is not False
+                and _same_file(Path(was) / doc.rel, Path(self.folder) / doc.rel) is not True
+            ):
                 continue  # another folder's file, still there (or it cannot be told)
             words = similarity(old.text, text)
             if words >= best_words:
@@ -261,7 +275,7 @@ class _Homes:
             return None
         was = best.attributes.get("folder")
         if isinstance(was, str):
-            self.moved_away.add(was)
+            self.moved_away[was] += 1
         return self._take(best.id, self.folder, doc.rel, [f"{was}/{doc.rel}"] if was else [])
 
     def _take(self, stem: str, folder: str, path: str, moved: list[str]) -> _Home:
@@ -282,29 +296,32 @@ def _settle_gone(
     """What earlier ingests recorded in folder `record`, lying in the `folder` read now (not in
     a hidden folder of it, which is not read), and this one did not write: a file deleted or
     renamed, or a section gone from its file (`present`: the files there now by absolute path,
-    with the headings of those stored section by section); or, with `moved_to` (and no
-    `folder`), what did not come along when `record` moved there. Each such node is hidden,
+    with the headings of those stored section by section); with no `folder`, all of it
+    (`record` is gone), or, with `moved_to`, what did not come along when it moved there.
+    Each such node is hidden,
     waiting for a person to approve its deletion, and what a gone file said of causes is
     retracted. One pinned (a gone file's sections too), or kept by a person lately, stays."""
     found = []
     for node in memory.find(attribute=("folder", record), limit=GONE_MAX):
-        inside = None if folder is None else _within(f"{record}/{node.attributes['path']}", folder)
+        path = node.attributes.get("path")
+        if node.provenance != PROVENANCE or not isinstance(path, str):
+            continue  # not a note this adapter stored, whatever its attributes say
+        inside = None if folder is None else _within(f"{record}/{path}", folder)
         if folder is None or (inside is not None and not _hidden(inside)):
             found.append(node)
     pinned = {n.attributes.get("path") for n in found if n.kind == "document" and n.pinned}
     for node in found:
         rel = node.attributes.get("path", "")
         file = f"{record}/{rel}"
-        if node.id in written or node.pinned or node.status == "forgotten":
+        if node.id in written or node.pinned or (rel in pinned and file not in present):
             continue
-        if rel in pinned and file not in present:
-            continue
-        reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
-        if not memory.forget(node.id, reason, asked_by="ingest").queued:
-            continue  # a person kept it lately, or it is already waiting
-        summary.gone += 1
-        if node.kind == "document":
-            memory.remember_causes([], about=node.id)
+        if node.status != "forgotten":  # hidden already (asked for before): not asked again
+            reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
+            if not memory.forget(node.id, reason, asked_by="ingest").queued:
+                continue  # a person kept it lately
+            summary.gone += 1
+        if node.kind == "document" and file not in present:
+            memory.remember_causes([], about=node.id)  # its file is gone: it says nothing now
 
 
 def _within(path: str, folder: str) -> str | None:
@@ -317,6 +334,21 @@ def _within(path: str, folder: str) -> str | None:
 
 def _hidden(rel: str) -> bool:
     return any(part.startswith(".") for part in PurePosixPath(rel).parts)
+
+
+def _linked(folder: str) -> bool:
+    """Whether a folder is reached through a symbolic link (the ingest does not follow one)."""
+    try:
+        return Path(folder).resolve().as_posix() != folder
+    except OSError:
+        return True
+
+
+def _same_file(a: Path, b: Path) -> bool | None:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return None
 
 
 def _exists(path: str | Path) -> bool | None:

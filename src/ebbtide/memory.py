@@ -721,6 +721,8 @@ class Memory(CausalOps):
     ) -> Edge:
         edge = self.store.get_edge(a, b, relation)
         if edge is not None:
+            if edge.valid_to is not None and claims.retracted(edge):
+                edge = claims.restored(edge)  # only a note had stopped saying it: told anew
             edge = edge.model_copy(
                 update={
                     "weight": weight,
