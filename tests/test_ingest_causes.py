@@ -509,6 +509,7 @@ def test_another_folders_readme_does_not_take_over_a_note_stored_before(memory: 
     memory.remember(  # folder A's README, as an earlier version stored it
         "Alpha\n\nAlpha listens on port 8080.", "document", node_id=legacy,
         attributes={"path": "README.md", "title": "Alpha"}, sources=["README.md"],
+        provenance="ingest",
     )  # fmt: skip
     (tmp_path / "README.md").write_text("# Beta\n\nBeta listens on port 9090.\n")
     ingest_markdown_folder(memory, tmp_path)
@@ -575,10 +576,12 @@ def test_sections_an_earlier_version_numbered_are_put_to_a_person_once(memory: M
     memory.remember(  # as an earlier version stored the file and its first section
         "Guide\n\nSections: Intro; Install; Appendix", "document", node_id=stem,
         attributes={"path": "guide.md", "title": "Guide"}, sources=["guide.md"],
+        provenance="ingest",
     )  # fmt: skip
     memory.remember(
         "Guide › Intro\n\n" + body.split("## Install")[0], "note", node_id=f"{stem}-s1",
         attributes={"path": "guide.md", "title": "Guide", "heading": "Intro"},
+        provenance="ingest",
     )  # fmt: skip
     assert ingest_markdown_folder(memory, tmp_path).gone == 1
     (item,) = memory.review_queue().items
@@ -923,3 +926,91 @@ def test_one_copied_note_does_not_make_an_unmounted_folder_moved(memory: Memory,
     summary = ingest_markdown_folder(memory, tmp_path / "home")
     assert summary.gone == 0 and "cannot be found" in (summary.warning or "")
     assert memory.trace_cause_chain("the checkout outage").chains
+
+
+def _retract_one_of_three(memory: Memory, tmp_path) -> None:
+    (tmp_path / "a.md").write_text(
+        "# A\n\nThe backup job filled the disk, which caused the checkout outage.\n\n"
+        "The backup job filled the disk, which caused the latency spike.\n\n"
+        "A bad deploy caused the checkout outage.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "a.md").write_text(
+        "# A\n\nThe backup job filled the disk, which caused the latency spike.\n\n"
+        "A bad deploy caused the checkout outage.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+
+
+def test_a_link_an_agent_connects_again_after_a_note_dropped_it_stays(memory: Memory, tmp_path):
+    _retract_one_of_three(memory, tmp_path)
+    (disk,) = [n for n in memory.find(kind="event") if n.text.startswith("The backup job")]
+    (outage,) = [n for n in memory.find(kind="outcome") if n.text == "The checkout outage."]
+    memory.connect(disk.id, outage.id, "caused", 0.8)
+    (tmp_path / "a.md").write_text(
+        (tmp_path / "a.md").read_text() + "\nThe rollback enabled the recovery.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    causes = {c.lesson.decision for c in memory.trace_cause("the checkout outage").causes}
+    assert "The backup job filled the disk" in causes
+
+
+def test_a_link_an_agent_connects_again_brings_its_ended_ends_back(memory: Memory, tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nThe cron job caused the pager storm.\n")
+    (tmp_path / "b.md").write_text("# B\n\nStays.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    (cron,) = [n for n in memory.store.iter_nodes() if n.text.startswith("The cron job")]
+    (storm,) = [n for n in memory.store.iter_nodes() if n.text.startswith("The pager storm")]
+    (tmp_path / "a.md").write_text("# A\n\nNothing now.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.trace_cause("the pager storm").causes == []
+    memory.connect(cron.id, storm.id, "caused", 0.8)
+    assert [c.lesson.decision for c in memory.trace_cause("the pager storm").causes] == [
+        "The cron job"
+    ]
+
+
+def test_a_file_another_folder_links_to_stays_its_own_folders(memory: Memory, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "shared.md").write_text(DISK.format("Shared"))
+    (tmp_path / "b" / "shared.md").symlink_to(tmp_path / "a" / "shared.md")
+    for folder in ("a", "b"):
+        ingest_markdown_folder(memory, tmp_path / folder)
+    (tmp_path / "b" / "shared.md").unlink()
+    (tmp_path / "b" / "other.md").write_text("# Other\n\nHello.\n")
+    ingest_markdown_folder(memory, tmp_path / "b")
+    assert memory.trace_cause_chain("the checkout outage").chains
+    folders = {d.attributes["folder"] for d in memory.find(kind="document") if d.status == "active"}
+    assert (tmp_path / "a").resolve().as_posix() in folders
+
+
+def test_a_subfolder_replaced_by_a_link_keeps_its_notes_and_loses_what_was_deleted(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "notes" / "docs").mkdir(parents=True)
+    (tmp_path / "notes" / "docs" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "notes" / "docs" / "b.md").write_text("# B\n\nThe cron job caused the storm.\n")
+    (tmp_path / "notes" / "index.md").write_text("# Index\n\nHello.\n")
+    ingest_markdown_folder(memory, tmp_path / "notes")
+    (tmp_path / "notes" / "docs").rename(tmp_path / "data")
+    (tmp_path / "notes" / "docs").symlink_to(tmp_path / "data")
+    (tmp_path / "data" / "b.md").unlink()
+    assert ingest_markdown_folder(memory, tmp_path / "notes").gone == 1
+    assert memory.trace_cause_chain("the checkout outage").chains
+    assert memory.trace_cause("the storm").causes == []
+
+
+def test_notes_already_put_to_a_person_do_not_count_against_a_move(memory: Memory, tmp_path):
+    (tmp_path / "usb").mkdir()
+    for name in "abcdef":
+        (tmp_path / "usb" / f"{name}.md").write_text(f"# {name.upper()}\n\nNote {name}.\n")
+    (tmp_path / "usb" / "f.md").write_text(DISK.format("F"))
+    ingest_markdown_folder(memory, tmp_path / "usb")
+    for name in "cde":
+        (tmp_path / "usb" / f"{name}.md").unlink()
+    ingest_markdown_folder(memory, tmp_path / "usb")
+    (tmp_path / "usb" / "f.md").unlink()
+    (tmp_path / "usb").rename(tmp_path / "home")
+    assert ingest_markdown_folder(memory, tmp_path / "home").gone == 1
+    assert memory.trace_cause_chain("the checkout outage").chains == []

@@ -168,14 +168,11 @@ def ingest_markdown_folder(
         }
         missing = []
         for record in sorted(homes.folders):
-            inside = _within(record, folder)
-            if inside is not None:
-                # this folder or one in it, read now; one hidden or reached through a link was
-                # not read, and counts only once it is gone
-                if _exists(record) is False:
-                    _settle_gone(memory, record, None, written, present, summary)
-                elif not _hidden(inside) and not _linked(record):
-                    _settle_gone(memory, record, folder, written, present, summary)
+            if _within(record, folder) is not None or (
+                _within(_resolved(record), folder) is not None
+            ):
+                # this folder or one in it (maybe through a link): every note recorded there
+                _settle_gone(memory, record, None, written, present, summary)
             elif _within(folder, record) is not None:  # one above: what lies in this one
                 _settle_gone(memory, record, folder, written, present, summary)
             elif _exists(record) is False:
@@ -218,19 +215,24 @@ class _Homes:
         self.by_file: dict[str, Any] = {}
         self.by_path: dict[str, list[Any]] = {}
         for node in memory.find(kind="document", limit=GONE_MAX):
+            if node.provenance != PROVENANCE:
+                continue  # a document someone stored by hand, whatever its attributes say
             at, path = node.attributes.get("folder"), node.attributes.get("path")
             self.ids.add(node.id)
             self.by_path.setdefault(path, []).append(node)
             if isinstance(at, str) and isinstance(path, str):
                 self.by_file.setdefault(f"{at}/{path}", node)
         self.folders = Counter(n.attributes["folder"] for n in self.by_file.values())
+        self.live = Counter(
+            n.attributes["folder"] for n in self.by_file.values() if n.status != "forgotten"
+        )
         self.taken: set[str] = set()
         self.moved_away: Counter[str] = Counter()  # folder -> its notes adopted here
 
     def moved_here(self, record: str) -> bool:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
         (one copied file alone does not make an unmounted folder moved)."""
-        return 2 * self.moved_away[record] >= self.folders[record]
+        return 2 * self.moved_away[record] >= self.live[record]
 
     def of(self, doc: _Doc) -> _Home:
         file = f"{self.folder}/{doc.rel}"
@@ -265,7 +267,7 @@ class _Homes:
             if (
                 isinstance(was, str)
                 and _exists(Path(was) / doc.rel) is not False
-                and _same_file(Path(was) / doc.rel, Path(self.folder) / doc.rel) is not True
+                and _resolved(was) != self.folder
             ):
                 continue  # another folder's file, still there (or it cannot be told)
             words = similarity(old.text, text)
@@ -293,21 +295,20 @@ def _settle_gone(
     *,
     moved_to: str | None = None,
 ) -> None:
-    """What earlier ingests recorded in folder `record`, lying in the `folder` read now (not in
-    a hidden folder of it, which is not read), and this one did not write: a file deleted or
-    renamed, or a section gone from its file (`present`: the files there now by absolute path,
-    with the headings of those stored section by section); with no `folder`, all of it
-    (`record` is gone), or, with `moved_to`, what did not come along when it moved there.
-    Each such node is hidden,
-    waiting for a person to approve its deletion, and what a gone file said of causes is
-    retracted. One pinned (a gone file's sections too), or kept by a person lately, stays."""
+    """What earlier ingests recorded in folder `record` (lying in `folder`, when that is a
+    folder below it) and this one did not write: a file deleted or renamed, or a section gone
+    from its file (`present`: the files read now by absolute path, with the headings of those
+    stored section by section), or, with `moved_to`, what did not come along when `record`
+    moved there. A file still there but not read (in a hidden folder, through a link) is not
+    gone. Each such node is hidden, waiting for a person to approve its deletion, and what a
+    gone file said of causes is retracted. One pinned (a gone file's sections too), or kept
+    by a person lately, stays."""
     found = []
     for node in memory.find(attribute=("folder", record), limit=GONE_MAX):
         path = node.attributes.get("path")
         if node.provenance != PROVENANCE or not isinstance(path, str):
             continue  # not a note this adapter stored, whatever its attributes say
-        inside = None if folder is None else _within(f"{record}/{path}", folder)
-        if folder is None or (inside is not None and not _hidden(inside)):
+        if folder is None or _within(f"{record}/{path}", folder) is not None:
             found.append(node)
     pinned = {n.attributes.get("path") for n in found if n.kind == "document" and n.pinned}
     for node in found:
@@ -315,6 +316,8 @@ def _settle_gone(
         file = f"{record}/{rel}"
         if node.id in written or node.pinned or (rel in pinned and file not in present):
             continue
+        if file not in present and _exists(file) is not False:
+            continue  # still there, only not read (in a hidden folder, through a link)
         if node.status != "forgotten":  # hidden already (asked for before): not asked again
             reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
             if not memory.forget(node.id, reason, asked_by="ingest").queued:
@@ -332,23 +335,12 @@ def _within(path: str, folder: str) -> str | None:
     return p.relative_to(f).as_posix() if p.is_relative_to(f) else None
 
 
-def _hidden(rel: str) -> bool:
-    return any(part.startswith(".") for part in PurePosixPath(rel).parts)
-
-
-def _linked(folder: str) -> bool:
-    """Whether a folder is reached through a symbolic link (the ingest does not follow one)."""
+def _resolved(path: str) -> str:
+    """Where a path leads, through links ("" when that cannot be told)."""
     try:
-        return Path(folder).resolve().as_posix() != folder
+        return Path(path).resolve().as_posix()
     except OSError:
-        return True
-
-
-def _same_file(a: Path, b: Path) -> bool | None:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return None
+        return ""
 
 
 def _exists(path: str | Path) -> bool | None:

@@ -722,7 +722,13 @@ class Memory(CausalOps):
         edge = self.store.get_edge(a, b, relation)
         if edge is not None:
             if edge.valid_to is not None and claims.retracted(edge):
-                edge = claims.restored(edge)  # only a note had stopped saying it: told anew
+                # Only a note had stopped saying it: told anew, by someone who is no note, so
+                # that note's next reading does not end it again. Its ends come back with it.
+                edge = claims.restored(edge).model_copy(
+                    update={"provenance": extra.get("provenance") or "agent"}
+                )
+                for end in self.store.get_nodes([a, b]).values():
+                    self._current(end)
             edge = edge.model_copy(
                 update={
                     "weight": weight,
