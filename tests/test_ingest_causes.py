@@ -1014,3 +1014,49 @@ def test_notes_already_put_to_a_person_do_not_count_against_a_move(memory: Memor
     (tmp_path / "usb").rename(tmp_path / "home")
     assert ingest_markdown_folder(memory, tmp_path / "home").gone == 1
     assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_a_missing_folder_of_notes_already_put_to_a_person_is_not_taken_as_moved(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "usb").mkdir()
+    (tmp_path / "usb" / "a.md").write_text(DISK.format("A"))
+    ingest_markdown_folder(memory, tmp_path / "usb")
+    (doc,) = memory.find(kind="document")
+    memory.forget(doc.id, "looks stale")
+    (tmp_path / "usb").rename(tmp_path / "unplugged")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "o.md").write_text("# O\n\nHello.\n")
+    assert "cannot be found" in (ingest_markdown_folder(memory, tmp_path / "other").warning or "")
+    assert memory.trace_cause_chain("the checkout outage").chains
+
+
+def test_a_folder_moved_behind_a_link_settles_a_section_and_a_retitled_file(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "runbook.md").write_text(LONG)
+    (tmp_path / "old" / "a.md").write_text(DISK.format("A"))
+    ingest_markdown_folder(memory, tmp_path / "old")
+    (tmp_path / "old").rename(tmp_path / "new")
+    (tmp_path / "old").symlink_to(tmp_path / "new")
+    (tmp_path / "new" / "runbook.md").write_text(LONG.split("## Step 5")[0])
+    (tmp_path / "new" / "a.md").write_text("# A2\n\nThe cron job caused the pager storm.\n")
+    ingest_markdown_folder(memory, tmp_path / "new")
+    reasons = sorted(i.reason for i in memory.review_queue().items)
+    assert reasons == [
+        "a.md is read as another note now (its title and most of its words changed)",
+        "section 'Step 5' (runbook.md#step-5) is no longer in runbook.md",
+    ]
+    assert memory.trace_cause_chain("the checkout outage").chains == []
+
+
+def test_an_agent_connecting_again_does_not_bring_back_what_a_person_ended(
+    memory: Memory, tmp_path
+):
+    _retract_one_of_three(memory, tmp_path)
+    (disk,) = [n for n in memory.find(kind="event") if n.text.startswith("The backup job")]
+    (outage,) = [n for n in memory.find(kind="outcome") if n.text == "The checkout outage."]
+    memory.store.update_node(outage.model_copy(update={"valid_to": memory.now()}))  # a person's
+    memory.connect(disk.id, outage.id, "caused", 0.8)
+    assert memory.get(outage.id).valid_to is not None

@@ -355,3 +355,10 @@ def test_stats_counts_what_is_there(memory):
     s = memory.stats()
     assert (s.nodes, s.edges) == (2, 1)
     assert s.by_kind == {"person": 1, "project": 1} and s.by_relation == {"about": 1}
+
+
+def test_links_remembered_with_a_node_carry_its_provenance(memory):
+    a = memory.remember("The backup job filled the disk", "event")
+    b = memory.remember("The checkout outage", "outcome", provenance="runbook",
+                        links=[{"target": a.id, "relation": "related"}])  # fmt: skip
+    assert memory.store.get_edge(b.id, a.id, "related").provenance == "runbook"

@@ -166,6 +166,7 @@ def ingest_markdown_folder(
             f"{folder}/{d.rel}": {h for h, _ in d.sections} if len(d.body) > SPLIT_OVER else None
             for d in docs
         }
+        present |= {_resolved(f): v for f, v in present.items()}  # a file read through a link
         missing = []
         for record in sorted(homes.folders):
             if _within(record, folder) is not None or (
@@ -232,7 +233,7 @@ class _Homes:
     def moved_here(self, record: str) -> bool:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
         (one copied file alone does not make an unmounted folder moved)."""
-        return 2 * self.moved_away[record] >= self.live[record]
+        return self.moved_away[record] > 0 and 2 * self.moved_away[record] >= self.live[record]
 
     def of(self, doc: _Doc) -> _Home:
         file = f"{self.folder}/{doc.rel}"
@@ -314,7 +315,11 @@ def _settle_gone(
     for node in found:
         rel = node.attributes.get("path", "")
         file = f"{record}/{rel}"
-        if node.id in written or node.pinned or (rel in pinned and file not in present):
+        if node.id in written or node.pinned:
+            continue
+        if file not in present and _resolved(file) in present:
+            file = _resolved(file)  # recorded where a link now stands: read where it leads
+        if rel in pinned and file not in present:
             continue
         if file not in present and _exists(file) is not False:
             continue  # still there, only not read (in a hidden folder, through a link)
@@ -323,8 +328,8 @@ def _settle_gone(
             if not memory.forget(node.id, reason, asked_by="ingest").queued:
                 continue  # a person kept it lately
             summary.gone += 1
-        if node.kind == "document" and file not in present:
-            memory.remember_causes([], about=node.id)  # its file is gone: it says nothing now
+        if node.kind == "document":  # its file is gone, or read as another note: it says nothing
+            memory.remember_causes([], about=node.id)
 
 
 def _within(path: str, folder: str) -> str | None:
@@ -356,10 +361,13 @@ def _gone_reason(
 ) -> str:
     rel = node.attributes.get("path", "")
     file = f"{record}/{rel}"
+    file = file if file in present else _resolved(file)
     if moved_to is not None:
         return f"{rel} was not in {record} when it moved to {moved_to}"
     if file not in present:
         return f"{rel} is no longer in {record}"
+    if node.kind == "document":
+        return f"{rel} is read as another note now (its title and most of its words changed)"
     if present[file] is None:
         return f"{rel} is short enough now to be stored whole, not by section"
     part = re.search(r"-p(\d+)$", node.id)

@@ -247,7 +247,9 @@ class Memory(CausalOps):
                 self.store.add_node(node)
                 self._embed([node])
             for link in parsed_links:
-                self._link(node.id, link.target, link.relation, link.weight, now=now)
+                self._link(
+                    node.id, link.target, link.relation, link.weight, now=now, provenance=provenance
+                )
         return node
 
     def _remember_transcript(
@@ -728,7 +730,8 @@ class Memory(CausalOps):
                     update={"provenance": extra.get("provenance") or "agent"}
                 )
                 for end in self.store.get_nodes([a, b]).values():
-                    self._current(end)
+                    if end.attributes.get(claims.RETRACTED_FROM):  # ended with it, not by a person
+                        self._current(end)
             edge = edge.model_copy(
                 update={
                     "weight": weight,
