@@ -1031,7 +1031,7 @@ def test_a_missing_folder_of_notes_already_put_to_a_person_is_not_taken_as_moved
     assert memory.trace_cause_chain("the checkout outage").chains
 
 
-def test_a_folder_moved_behind_a_link_settles_a_section_and_a_retitled_file(
+def test_a_folder_moved_behind_a_link_keeps_its_notes_and_settles_a_gone_section(
     memory: Memory, tmp_path
 ):
     (tmp_path / "old").mkdir()
@@ -1044,11 +1044,9 @@ def test_a_folder_moved_behind_a_link_settles_a_section_and_a_retitled_file(
     (tmp_path / "new" / "a.md").write_text("# A2\n\nThe cron job caused the pager storm.\n")
     ingest_markdown_folder(memory, tmp_path / "new")
     reasons = sorted(i.reason for i in memory.review_queue().items)
-    assert reasons == [
-        "a.md is read as another note now (its title and most of its words changed)",
-        "section 'Step 5' (runbook.md#step-5) is no longer in runbook.md",
-    ]
+    assert reasons == ["section 'Step 5' (runbook.md#step-5) is no longer in runbook.md"]
     assert memory.trace_cause_chain("the checkout outage").chains == []
+    assert len(memory.find(kind="document", attribute=("path", "a.md"))) == 1  # one note
 
 
 def test_an_agent_connecting_again_does_not_bring_back_what_a_person_ended(
@@ -1060,3 +1058,43 @@ def test_an_agent_connecting_again_does_not_bring_back_what_a_person_ended(
     memory.store.update_node(outage.model_copy(update={"valid_to": memory.now()}))  # a person's
     memory.connect(disk.id, outage.id, "caused", 0.8)
     assert memory.get(outage.id).valid_to is not None
+
+
+def test_a_retraction_brings_back_an_end_two_notes_shared_when_told_anew(memory: Memory, tmp_path):
+    (tmp_path / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "b.md").write_text("# B\n\nA bad deploy caused the checkout outage.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    for name in ("b", "a"):
+        (tmp_path / f"{name}.md").write_text(f"# {name.upper()}\n\nNothing now.\n")
+        ingest_markdown_folder(memory, tmp_path)
+    disk = next(n for n in memory.store.iter_nodes() if n.text.startswith("The backup job"))
+    outage = next(n for n in memory.store.iter_nodes() if n.text == "The checkout outage.")
+    memory.connect(disk.id, outage.id, "caused", 0.8)
+    causes = [c.lesson.decision for c in memory.trace_cause("the checkout outage").causes]
+    assert causes == ["The backup job filled the disk"]
+
+
+def test_an_end_a_person_ended_stays_ended_after_its_note_drops_it(memory: Memory, tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nThe backup job caused the latency spike.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    spike = next(n for n in memory.store.iter_nodes() if n.text.startswith("The latency spike"))
+    disk = next(n for n in memory.store.iter_nodes() if n.text.startswith("The backup job"))
+    memory.store.update_node(spike.model_copy(update={"valid_to": memory.now()}))  # a person's
+    (tmp_path / "a.md").write_text("# A\n\nNothing now.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    memory.connect(disk.id, spike.id, "caused", 0.8)
+    assert memory.get(spike.id).valid_to is not None
+
+
+def test_a_subfolder_moved_within_its_folder_behind_a_link_keeps_its_notes(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "docs" / "run.md").write_text(LONG)
+    ingest_markdown_folder(memory, tmp_path)
+    (tmp_path / "docs").rename(tmp_path / "real")
+    (tmp_path / "docs").symlink_to(tmp_path / "real")
+    assert ingest_markdown_folder(memory, tmp_path).gone == 0
+    assert memory.review_queue().items == []
+    assert len(memory.find(kind="document")) == 2

@@ -362,3 +362,6 @@ def test_links_remembered_with_a_node_carry_its_provenance(memory):
     b = memory.remember("The checkout outage", "outcome", provenance="runbook",
                         links=[{"target": a.id, "relation": "related"}])  # fmt: skip
     assert memory.store.get_edge(b.id, a.id, "related").provenance == "runbook"
+    c = memory.remember("The pager storm", "event")
+    memory.remember("The checkout outage", "outcome", links=[{"target": c.id}])  # told again
+    assert memory.store.get_edge(b.id, c.id, "related").provenance == "runbook"

@@ -229,6 +229,7 @@ class _Homes:
         )
         self.taken: set[str] = set()
         self.moved_away: Counter[str] = Counter()  # folder -> its notes adopted here
+        self._led: dict[str, Any] | None = None
 
     def moved_here(self, record: str) -> bool:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
@@ -243,6 +244,10 @@ class _Homes:
             if at != self.folder and at.startswith(self.folder + "/"):
                 at, path = self.folder, doc.rel  # now ingested with a folder above it
             return self._take(node.id, at, path, [])
+        node = self._through_links().get(file)
+        if node is not None and node.id not in self.taken:  # recorded where a link now stands
+            old = f"{node.attributes['folder']}/{node.attributes['path']}"
+            return self._take(node.id, self.folder, doc.rel, [old])
         adopted = self._adopted(doc)
         if adopted is not None:
             return adopted
@@ -254,6 +259,13 @@ class _Homes:
             if c not in self.ids and c not in self.taken
         )
         return self._take(stem, self.folder, doc.rel, [])
+
+    def _through_links(self) -> dict[str, Any]:
+        """Recorded notes by where their file's path leads now (worked out once, when a file
+        is not found where it was recorded)."""
+        if self._led is None:
+            self._led = {_resolved(f): n for f, n in self.by_file.items()}
+        return self._led
 
     def _adopted(self, doc: _Doc) -> _Home | None:
         legacy = "md-" + hashlib.sha1(doc.rel.encode()).hexdigest()[:16]

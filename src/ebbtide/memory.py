@@ -248,8 +248,9 @@ class Memory(CausalOps):
                 self._embed([node])
             for link in parsed_links:
                 self._link(
-                    node.id, link.target, link.relation, link.weight, now=now, provenance=provenance
-                )
+                    node.id, link.target, link.relation, link.weight, now=now,
+                    provenance=provenance or node.provenance,
+                )  # fmt: skip
         return node
 
     def _remember_transcript(
@@ -390,7 +391,7 @@ class Memory(CausalOps):
             elif sayers or all(
                 owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
             ):  # said only here, or (no record of who says it) made of this note's own claims
-                self._retire(edge, f"{claims.RETRACTED} {here}")
+                self._retire(edge, f"{claims.RETRACTED} {here}", retracted_by=note.id)
         claimed = [
             e.src
             for e in self.store.edges_of([note.id], direction="in")
@@ -400,14 +401,16 @@ class Memory(CausalOps):
         for node in self.store.get_nodes(claimed).values():
             if not owned(node) or causal.causal_edges(ctx, [node.id], "both"):
                 continue  # still someone else's claim, or still linked
-            self.store.update_node(
-                node.model_copy(
-                    update={
-                        "valid_to": node.valid_to or now,
-                        "attributes": {**node.attributes, claims.RETRACTED_FROM: note.id},
-                    }
+            if node.valid_to is None or node.attributes.get(claims.RETRACTED_FROM):
+                # marked as this retraction's; one a person ended first stays theirs
+                self.store.update_node(
+                    node.model_copy(
+                        update={
+                            "valid_to": node.valid_to or now,
+                            "attributes": {**node.attributes, claims.RETRACTED_FROM: note.id},
+                        }
+                    )
                 )
-            )
             link = self.store.get_edge(node.id, note.id, "about")
             if link is not None and link.valid_to is None:
                 self.store.update_edge(link.model_copy(update={"valid_to": now}))

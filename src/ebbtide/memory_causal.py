@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import causal, patterns, predictions, scoring, validate
+from . import causal, claims, patterns, predictions, scoring, validate
 from .config import Config
 from .embed import Embedder, query_embedding
 from .errors import NotFound, ValidationError
@@ -254,7 +254,15 @@ class CausalOps:
             self._retire(edge, reason)
         return InvalidateResult(edge_id=edge_id, invalidated=True, reason=reason)
 
-    def _retire(self, edge: Edge, reason: str, superseded_by: str | None = None) -> None:
+    def _retire(
+        self,
+        edge: Edge,
+        reason: str,
+        superseded_by: str | None = None,
+        retracted_by: str | None = None,
+    ) -> None:
+        """End a lesson. `retracted_by`: the note whose retraction ends it, marked on the ends
+        it ends too, so that the link told anew brings them back (a person's ending stays)."""
         now = self.now()
         note = f"{reason}" if not edge.context else f"{edge.context} | {reason}"
         self.store.update_edge(edge.model_copy(update={"valid_to": now, "context": note}))
@@ -264,8 +272,19 @@ class CausalOps:
                 continue
             node = self.store.get_nodes([end]).get(end)
             if node is not None and node.valid_to is None and node.kind in ("decision", "outcome"):
+                marked = (
+                    {**node.attributes, claims.RETRACTED_FROM: retracted_by}
+                    if retracted_by
+                    else node.attributes
+                )
                 self.store.update_node(
-                    node.model_copy(update={"valid_to": now, "superseded_by": superseded_by})
+                    node.model_copy(
+                        update={
+                            "valid_to": now,
+                            "superseded_by": superseded_by,
+                            "attributes": marked,
+                        }
+                    )
                 )
 
     def resolve_updates(self, limit: int = 20, apply: bool = False) -> UpdatesResult:
