@@ -1098,3 +1098,55 @@ def test_a_subfolder_moved_within_its_folder_behind_a_link_keeps_its_notes(
     assert ingest_markdown_folder(memory, tmp_path).gone == 0
     assert memory.review_queue().items == []
     assert len(memory.find(kind="document")) == 2
+
+
+def test_a_link_an_agent_adds_to_a_notes_claim_outlives_the_notes_next_reading(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "a.md").write_text("# A\n\nThe backup job caused the checkout outage.\n")
+    ingest_markdown_folder(memory, tmp_path)
+    backup = next(n for n in memory.store.iter_nodes() if n.text.startswith("The backup job"))
+    outage = memory.remember(
+        "The checkout outage.", "outcome", links=[{"target": backup.id, "relation": "enabled"}]
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.store.get_edge(outage.id, backup.id, "enabled").valid_to is None
+
+
+def test_a_file_that_links_to_another_folders_file_keeps_its_note(memory: Memory, tmp_path):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "proj" / "a.md").symlink_to(tmp_path / "shared" / "a.md")
+    ingest_markdown_folder(memory, tmp_path / "proj")
+    (mine,) = memory.find(kind="document")
+    ingest_markdown_folder(memory, tmp_path / "shared")
+    ingest_markdown_folder(memory, tmp_path / "proj")
+    assert memory.get(mine.id).attributes["folder"] == (tmp_path / "proj").resolve().as_posix()
+    assert len(memory.find(kind="document")) == 2
+
+
+def test_a_loop_of_links_where_a_note_was_fails_no_other_ingest(memory: Memory, tmp_path):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "c.md").write_text(DISK.format("C"))
+    ingest_markdown_folder(memory, tmp_path / "x")
+    (tmp_path / "x" / "c.md").unlink()
+    (tmp_path / "x" / "c.md").symlink_to(tmp_path / "x" / "d.md")
+    (tmp_path / "x" / "d.md").symlink_to(tmp_path / "x" / "c.md")
+    (tmp_path / "y").mkdir()
+    (tmp_path / "y" / "n.md").write_text("# N\n\nNew.\n")
+    assert ingest_markdown_folder(memory, tmp_path / "y").files == 1
+    ingest_markdown_folder(memory, tmp_path / "x")
+
+
+@pytest.mark.parametrize("target", ["a.md", "z.md"])
+def test_a_file_renamed_with_a_link_left_at_its_old_name_keeps_its_note_there(
+    memory: Memory, tmp_path, target
+):
+    (tmp_path / "c.md").write_text(DISK.format("C"))
+    ingest_markdown_folder(memory, tmp_path)
+    (note,) = memory.find(kind="document")
+    (tmp_path / "c.md").rename(tmp_path / target)
+    (tmp_path / "c.md").symlink_to(tmp_path / target)
+    ingest_markdown_folder(memory, tmp_path)
+    assert memory.get(note.id).attributes["path"] == "c.md"

@@ -355,13 +355,3 @@ def test_stats_counts_what_is_there(memory):
     s = memory.stats()
     assert (s.nodes, s.edges) == (2, 1)
     assert s.by_kind == {"person": 1, "project": 1} and s.by_relation == {"about": 1}
-
-
-def test_links_remembered_with_a_node_carry_its_provenance(memory):
-    a = memory.remember("The backup job filled the disk", "event")
-    b = memory.remember("The checkout outage", "outcome", provenance="runbook",
-                        links=[{"target": a.id, "relation": "related"}])  # fmt: skip
-    assert memory.store.get_edge(b.id, a.id, "related").provenance == "runbook"
-    c = memory.remember("The pager storm", "event")
-    memory.remember("The checkout outage", "outcome", links=[{"target": c.id}])  # told again
-    assert memory.store.get_edge(b.id, c.id, "related").provenance == "runbook"

@@ -136,7 +136,7 @@ def ingest_markdown_folder(
     node_of: dict[str, str] = {}
     sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
     written: set[str] = set()
-    homes = _Homes(memory, folder)
+    homes = _Homes(memory, folder, docs)
     for doc in docs:
         home = homes.of(doc)
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
@@ -210,8 +210,9 @@ class _Homes:
     and what did not come along from the folder it moved from is settled too (`moved_away`).
     The documents are read once."""
 
-    def __init__(self, memory: MemoryLike, folder: str) -> None:
+    def __init__(self, memory: MemoryLike, folder: str, docs: list[_Doc]) -> None:
         self.folder = folder
+        self.reading = {f"{folder}/{d.rel}" for d in docs}
         self.ids: set[str] = set()
         self.by_file: dict[str, Any] = {}
         self.by_path: dict[str, list[Any]] = {}
@@ -261,10 +262,21 @@ class _Homes:
         return self._take(stem, self.folder, doc.rel, [])
 
     def _through_links(self) -> dict[str, Any]:
-        """Recorded notes by where their file's path leads now (worked out once, when a file
+        """Notes recorded in this folder, or in one that leads here, at a path that is a link
+        now (not a file this ingest reads), by where it leads (worked out once, when a file
         is not found where it was recorded)."""
         if self._led is None:
-            self._led = {_resolved(f): n for f, n in self.by_file.items()}
+            here = {
+                at
+                for at in self.folders
+                if _within(at, self.folder) is not None or _resolved(at) == self.folder
+            }
+            self._led = {}
+            for f, n in self.by_file.items():
+                if n.attributes["folder"] in here and f not in self.reading:
+                    led = _resolved(f)
+                    if led and led != f:
+                        self._led.setdefault(led, n)
         return self._led
 
     def _adopted(self, doc: _Doc) -> _Home | None:
@@ -356,7 +368,7 @@ def _resolved(path: str) -> str:
     """Where a path leads, through links ("" when that cannot be told)."""
     try:
         return Path(path).resolve().as_posix()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return ""
 
 

@@ -247,10 +247,7 @@ class Memory(CausalOps):
                 self.store.add_node(node)
                 self._embed([node])
             for link in parsed_links:
-                self._link(
-                    node.id, link.target, link.relation, link.weight, now=now,
-                    provenance=provenance or node.provenance,
-                )  # fmt: skip
+                self._link(node.id, link.target, link.relation, link.weight, now=now)
         return node
 
     def _remember_transcript(
