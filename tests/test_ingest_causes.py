@@ -1150,3 +1150,28 @@ def test_a_file_renamed_with_a_link_left_at_its_old_name_keeps_its_note_there(
     (tmp_path / "c.md").symlink_to(tmp_path / target)
     ingest_markdown_folder(memory, tmp_path)
     assert memory.get(note.id).attributes["path"] == "c.md"
+
+
+def test_a_folder_moved_behind_a_link_into_the_folder_read_keeps_its_notes(
+    memory: Memory, tmp_path
+):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "a.md").write_text(DISK.format("A"))
+    ingest_markdown_folder(memory, tmp_path / "proj")
+    (note,) = memory.find(kind="document")
+    (tmp_path / "all").mkdir()
+    (tmp_path / "proj").rename(tmp_path / "all" / "proj")
+    (tmp_path / "proj").symlink_to(tmp_path / "all" / "proj")
+    assert ingest_markdown_folder(memory, tmp_path / "all").gone == 0
+    assert [d.id for d in memory.find(kind="document")] == [note.id]
+
+
+def test_a_subfolder_moved_behind_a_link_and_read_alone_keeps_its_notes(memory: Memory, tmp_path):
+    (tmp_path / "root" / "sub").mkdir(parents=True)
+    (tmp_path / "root" / "sub" / "a.md").write_text(DISK.format("A"))
+    (tmp_path / "root" / "i.md").write_text("# I\n\nHi.\n")
+    ingest_markdown_folder(memory, tmp_path / "root")
+    (tmp_path / "root" / "sub").rename(tmp_path / "root" / "sub2")
+    (tmp_path / "root" / "sub").symlink_to(tmp_path / "root" / "sub2")
+    ingest_markdown_folder(memory, tmp_path / "root" / "sub2")
+    assert len(memory.find(kind="document", attribute=("title", "A"))) == 1

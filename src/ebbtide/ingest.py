@@ -262,18 +262,24 @@ class _Homes:
         return self._take(stem, self.folder, doc.rel, [])
 
     def _through_links(self) -> dict[str, Any]:
-        """Notes recorded in this folder, or in one that leads here, at a path that is a link
-        now (not a file this ingest reads), by where it leads (worked out once, when a file
-        is not found where it was recorded)."""
+        """Notes recorded in, above or below this folder, or in a folder that leads into it
+        or to one above it, at a path where a folder became a link (not a file this ingest
+        reads, nor a file link: that is a name another folder still keeps), by where it leads
+        now (worked out once, when a file is not found where it was recorded)."""
         if self._led is None:
-            here = {
-                at
-                for at in self.folders
-                if _within(at, self.folder) is not None or _resolved(at) == self.folder
-            }
+            here = set()
+            for at in self.folders:
+                led = _resolved(at) or at
+                if (
+                    _within(at, self.folder) is not None
+                    or _within(self.folder, at) is not None
+                    or _within(self.folder, led) is not None
+                    or _within(led, self.folder) is not None
+                ):
+                    here.add(at)
             self._led = {}
             for f, n in self.by_file.items():
-                if n.attributes["folder"] in here and f not in self.reading:
+                if n.attributes["folder"] in here and f not in self.reading and not _is_link(f):
                     led = _resolved(f)
                     if led and led != f:
                         self._led.setdefault(led, n)
@@ -370,6 +376,13 @@ def _resolved(path: str) -> str:
         return Path(path).resolve().as_posix()
     except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return ""
+
+
+def _is_link(path: str) -> bool:
+    try:
+        return Path(path).is_symlink()
+    except OSError:
+        return False
 
 
 def _exists(path: str | Path) -> bool | None:
