@@ -1175,3 +1175,25 @@ def test_a_subfolder_moved_behind_a_link_and_read_alone_keeps_its_notes(memory: 
     (tmp_path / "root" / "sub").symlink_to(tmp_path / "root" / "sub2")
     ingest_markdown_folder(memory, tmp_path / "root" / "sub2")
     assert len(memory.find(kind="document", attribute=("title", "A"))) == 1
+
+
+@pytest.mark.parametrize("first", ["P", "A"])
+def test_when_two_old_names_lead_to_one_file_the_folders_own_note_keeps_it(
+    memory: Memory, tmp_path, first
+):
+    import shutil
+
+    (tmp_path / "P").mkdir()
+    (tmp_path / "P" / "s.md").write_text("# P\n\nFrom P.\n")
+    (tmp_path / "A" / "x").mkdir(parents=True)
+    (tmp_path / "A" / "x" / "s.md").write_text("# X\n\nFrom A.\n")
+    for folder in ["P", "A"] if first == "P" else ["A", "P"]:
+        ingest_markdown_folder(memory, tmp_path / folder)
+    own = next(d for d in memory.find(kind="document") if "/A" in d.attributes["folder"])
+    shutil.rmtree(tmp_path / "P")
+    (tmp_path / "A" / "x").rename(tmp_path / "A" / "y")
+    (tmp_path / "A" / "x").symlink_to(tmp_path / "A" / "y")
+    (tmp_path / "P").symlink_to(tmp_path / "A" / "y")
+    ingest_markdown_folder(memory, tmp_path / "A")
+    assert memory.get(own.id).status == "active"
+    assert memory.get(own.id).attributes["path"] == "y/s.md"

@@ -267,19 +267,21 @@ class _Homes:
         reads, nor a file link: that is a name another folder still keeps), by where it leads
         now (worked out once, when a file is not found where it was recorded)."""
         if self._led is None:
-            here = set()
+            # When two recorded paths lead to one file, this folder's own note wins, then a
+            # folder's above, then one that only leads here.
+            rank: dict[str, int] = {}
             for at in self.folders:
                 led = _resolved(at) or at
-                if (
-                    _within(at, self.folder) is not None
-                    or _within(self.folder, at) is not None
-                    or _within(self.folder, led) is not None
-                    or _within(led, self.folder) is not None
-                ):
-                    here.add(at)
+                if _within(at, self.folder) is not None:
+                    rank[at] = 0
+                elif _within(self.folder, at) is not None:
+                    rank[at] = 1
+                elif _within(self.folder, led) is not None or _within(led, self.folder) is not None:
+                    rank[at] = 2
             self._led = {}
-            for f, n in self.by_file.items():
-                if n.attributes["folder"] in here and f not in self.reading and not _is_link(f):
+            candidates = [(f, n) for f, n in self.by_file.items() if n.attributes["folder"] in rank]
+            for f, n in sorted(candidates, key=lambda c: rank[c[1].attributes["folder"]]):
+                if f not in self.reading and not _is_link(f):
                     led = _resolved(f)
                     if led and led != f:
                         self._led.setdefault(led, n)
