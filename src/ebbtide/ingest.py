@@ -142,7 +142,8 @@ def ingest_markdown_folder(
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
             memory, dataclasses.replace(doc, rel=home.path), home, summary, written
         )
-        _retire_numbered_sections(memory, home.stem, home.path, summary)
+        if home.stem in homes.legacy:
+            _retire_numbered_sections(memory, home.stem, home.path, summary)
         if progress:
             progress(1, total)
     names = _name_index(docs)
@@ -231,6 +232,7 @@ class _Homes:
         self.taken: set[str] = set()
         self.moved_away: Counter[str] = Counter()  # folder -> its notes adopted here
         self._led: dict[str, Any] | None = None
+        self.legacy: set[str] = set()  # notes adopted from before folders were recorded
 
     def moved_here(self, record: str) -> bool:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
@@ -311,6 +313,8 @@ class _Homes:
         was = best.attributes.get("folder")
         if isinstance(was, str):
             self.moved_away[was] += 1
+        else:
+            self.legacy.add(best.id)
         return self._take(best.id, self.folder, doc.rel, [f"{was}/{doc.rel}"] if was else [])
 
     def _take(self, stem: str, folder: str, path: str, moved: list[str]) -> _Home:
@@ -349,14 +353,14 @@ def _settle_gone(
         file = f"{record}/{rel}"
         if node.id in written or node.pinned:
             continue
-        if file not in present and _resolved(file) in present:
-            file = _resolved(file)  # recorded where a link now stands: read where it leads
+        if file not in present and (led := _resolved(file)) in present:
+            file = led  # recorded where a link now stands: read where it leads
         if rel in pinned and file not in present:
             continue
         if file not in present and _exists(file) is not False:
             continue  # still there, only not read (in a hidden folder, through a link)
         if node.status != "forgotten":  # hidden already (asked for before): not asked again
-            reason = _gone_reason(node, record, present, moved_to)[:REASON_MAX]
+            reason = _gone_reason(node, record, file, present, moved_to)[:REASON_MAX]
             if not memory.forget(node.id, reason, asked_by="ingest").queued:
                 continue  # a person kept it lately
             summary.gone += 1
@@ -396,11 +400,10 @@ def _exists(path: str | Path) -> bool | None:
 
 
 def _gone_reason(
-    node: Any, record: str, present: dict[str, set[str] | None], moved_to: str | None
+    node: Any, record: str, file: str, present: dict[str, set[str] | None], moved_to: str | None
 ) -> str:
+    """Why `node`, recorded in `record` for `file` (where its path leads), is put to a person."""
     rel = node.attributes.get("path", "")
-    file = f"{record}/{rel}"
-    file = file if file in present else _resolved(file)
     if moved_to is not None:
         return f"{rel} was not in {record} when it moved to {moved_to}"
     if file not in present:
@@ -578,8 +581,9 @@ def _retire_numbered_sections(
     memory: MemoryLike, stem: str, rel: str, summary: IngestSummary
 ) -> None:
     """An earlier version numbered a file's sections (`-s1`, `-s2`, …) and recorded no folder,
-    so `_settle_gone` cannot find them: now that they are stored by heading, the numbered
-    copies are put to a person, all with one reason (`ebbtide review approve --all`)."""
+    so `_settle_gone` cannot find them: when such a note is adopted, now that sections are
+    stored by heading, the numbered copies are put to a person, all with one reason
+    (`ebbtide review approve --all`)."""
     for n in itertools.count(1):
         try:
             old = memory.get(f"{stem}-s{n}")
