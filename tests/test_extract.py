@@ -876,3 +876,116 @@ def test_a_cause_named_in_one_word_is_a_thing(said, link):
 )
 def test_a_person_named_in_one_word_is_no_cause(said):
     assert causal_links(run(said)) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("Ana: So the deploy caused the outage.", ("The deploy", "caused", "The outage.")),
+        ("Ana: So Kafka caused the outage.", ("Kafka", "caused", "The outage.")),
+        ("Ana: Well, basically the cron job triggered the failover.",
+         ("The cron job", "caused", "The failover.")),
+        ("Ana: The retry storm was the root cause of the outage.",
+         ("The retry storm", "caused", "The outage.")),
+        ("Ana: Stale DNS records were the main reason for the slowdown.",
+         ("Stale DNS records", "caused", "The slowdown.")),
+        ("Ana: The root cause of the outage was a misconfigured load balancer.",
+         ("A misconfigured load balancer.", "caused", "The outage")),
+        ("Ana: The outage stemmed from a bad config push.",
+         ("A bad config push.", "caused", "The outage")),
+        ("Ana: The slowdown was traced back to a missing index.",
+         ("A missing index.", "caused", "The slowdown")),
+        ("Ana: The flaky test blocked the release.",
+         ("The flaky test", "prevented", "The release.")),
+        ("Ana: The retry storm was not the cause of the outage.",
+         ("The retry storm", "no_effect", "The outage.")),
+    ],
+)  # fmt: skip
+def test_how_engineers_tell_a_cause(said, link):
+    assert causal_links(run(said)) == [link]
+
+
+@pytest.mark.parametrize(
+    ("said", "cause"),
+    [
+        ("Ana: The migration broke the login page.", "The migration"),
+        ("Ana: Rolling back the deploy fixed the latency.", "Rolling back the deploy"),
+        ("Ana: Upgrading to Python 3.12 resolved the segfault.", "Upgrading to Python 3.12"),
+        ("Ana: The new runner image slowed down CI.", "The new runner image"),
+        ("Ana: The bad query took down the primary database.", "The bad query"),
+    ],
+)
+def test_what_a_change_did_is_its_outcome_as_told(said, cause):
+    # The effect is the sentence itself: "the login page" alone would not say it broke.
+    told = said.removeprefix("Ana: ")
+    assert causal_links(run(said)) == [(cause, "caused", told)]
+
+
+def test_the_root_cause_without_its_outcome_is_of_what_was_just_told():
+    ex = run(
+        "Ana: The checkout outage lasted two hours.\n"
+        "Ben: The root cause was a misconfigured load balancer."
+    )
+    assert causal_links(ex) == [
+        ("A misconfigured load balancer.", "caused", "The checkout outage lasted two hours.")
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ana: I broke my leg last summer.",
+        "Ana: I fixed the bug yesterday.",
+        "Ana: Let's fix the login page.",
+        "Ana: My mom helped me move.",
+        "Ana: Ben's brother allowed us to stay.",
+        "Ana: The car broke down on the highway.",
+        "Ana: The cause of the delay is still unclear.",
+        "Ana: The root cause was unknown for days.",
+        "Ana: What was the root cause of the outage?",
+        "Ana: So many people came to the show.",
+        "Ana: There was an epic block that changed the game.",
+        "Ana: They raised money for a good cause.",
+    ],
+)
+def test_words_of_a_cause_that_claim_none(said):
+    assert causal_links(run(said)) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("Ana: The pool ran dry. So that caused the outage.",
+         ("The pool ran dry.", "caused", "The outage.")),
+        ("Ana: The disk filled up. So the deploy caused the outage.",
+         ("The deploy", "caused", "The outage.")),
+        ("Ana: We started a food drive.\nBen: Unemployment in our town was the reason behind it.",
+         ("Unemployment in Ben's town", "caused", "Ana and others started a food drive.")),
+    ],
+)  # fmt: skip
+def test_so_before_a_claim_only_carries_the_talk_on(said, link):
+    assert causal_links(run(said)) == [link]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ana: Vik set one fixed TTL for all cache entries.",
+        "Ana: The bug was fixed the next day.",
+        "Ana: The bug has been fixed the next day.",
+    ],
+)
+def test_a_verb_of_doing_as_an_adjective_or_passive_names_no_cause(said):
+    assert causal_links(run(said)) == []
+
+
+def test_what_a_cause_did_is_one_outcome_in_a_chain():
+    ex = run(
+        "Ana: Ivo turned off backoff, and as a result a retry storm took down the sync.\n"
+        "Ben: A retry storm took down the billing sync, so the customer escalated."
+    )
+    assert causal_links(ex) == [
+        ("Ivo turned off backoff", "caused", "A retry storm took down the sync."),
+        ("A retry storm", "caused", "A retry storm took down the billing sync"),
+        ("A retry storm took down the billing sync", "caused", "The customer escalated."),
+    ]

@@ -34,6 +34,23 @@ def test_a_tool_named_in_one_word_is_the_root_cause_traced(memory):
     assert chain.steps[0].decision == "Kafka"
 
 
+def test_a_postmortem_told_in_words_traces_to_its_root_cause(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "The checkout outage lasted two hours on Saturday."},
+            {"speaker": "Ben", "text": "What was the root cause?"},
+            {"speaker": "Ana", "text": "The root cause was a misconfigured load balancer."},
+            {"speaker": "Ben", "text": "Rolling back the config fixed the checkout."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    chain = memory.trace_cause_chain("checkout outage").chains[0]
+    assert chain.steps[0].decision == "A misconfigured load balancer."
+    answer = memory.intervention_query("roll back the config")
+    assert answer.verdict == "SAFE"
+    assert any("fixed the checkout" in c.node.text for c in answer.consequences)
+
+
 def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):
     result = memory.remember(messages=STORY)
     assert all(n.sources for n in result.nodes)

@@ -220,6 +220,27 @@ _BEEN = (
     r"were|is|are|been|being|got)"
 )
 
+# "the root cause of", "the main reason for", "one of the triggers behind"
+_THE_CAUSE_OF = (
+    r"(?:the|a|an|one\s+of\s+the)\s+(?:(?:root|main|real|underlying|primary|direct|likely|"
+    r"probable|biggest|major|actual|true)\s+)?(?:cause|reason|trigger|culprit)s?\s+"
+    r"(?:of|for|behind)"
+)
+# What a verb of doing acts on: "broke the login page", not "broke down" or "fixed up".
+_AN_OBJECT = (
+    r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|"
+    r"(?-i:[A-Z])[\w.+#-]*)\b)"
+)
+# "The migration broke the login page": what the change did is the outcome, told whole.
+_DID = _Cue(
+    r"(?:broke|breaks|fixed|fixes|resolved|resolves|solved|solves|crashed|crashes|"
+    r"(?:slowed|slows|slow)\s+down|(?:sped|speeds|speed)\s+up|(?:took|takes|take|brought|"
+    r"brings|bring)\s+down|(?:knocked|knocks|knock)\s+out)" + _AN_OBJECT,
+    "caused",
+    "forward",
+    "clause",
+)
+
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
@@ -259,6 +280,30 @@ _CUES = [
         verb=False,
         passive=True,
     ),
+    # "The retry storm was (not) the root cause of the outage"
+    _Cue(
+        rf"(?:(?:was|were|is|are)\s+not|(?:was|were|is|are)n['’]t)\s+{_THE_CAUSE_OF}",
+        "no_effect",
+        "forward",
+        "np",
+        verb=False,
+    ),
+    _Cue(
+        rf"(?:was|were|is|are)\s+(?:also\s+)?{_THE_CAUSE_OF}",
+        "caused",
+        "forward",
+        "np",
+        verb=False,
+    ),
+    # "The outage stemmed from a bad push", "was traced back to a missing index"
+    _Cue(
+        r"(?:stemmed|stems|stem|stemming)\s+from|(?:came|comes|come)\s+down\s+to|"
+        r"(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(?:traced|tracked)\s+(?:back\s+)?to",
+        "caused",
+        "backward",
+        "full",
+        verb=False,
+    ),
     _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np", agentive=False),
@@ -282,6 +327,8 @@ _CUES = [
     ),
     # "stopped the stampede before it started"; not "stopped working" (ceased)
     _Cue(r"(?:stopped|stops|stop)(?!\s+\w+ing\b)", "prevented", "forward", "np"),
+    _Cue(r"blocked" + _AN_OBJECT, "prevented", "forward", "np"),  # not "an epic block that"
+    _DID,
     _Cue(r"(?:enabled|enables|enable)", "enabled", "forward", "np"),
     _Cue(r"made\s+(?:it\s+)?possible(?:\s+for)?", "enabled", "forward", "np"),
     _Cue(r"paved\s+the\s+way\s+for", "enabled", "forward", "np"),
@@ -411,7 +458,10 @@ _CUE_WORDS = word_set(
     enabled enables enable made makes make possible paved allowed allows allow helped helps help
     didn did doesn does never had has have which because cuz coz due owing as thanks after so
     therefore thus hence consequently otherwise fix solve resolve hold last stick real work matter
-    difference effect impact stop"""
+    difference effect impact stop reason reasons culprit culprits causes triggers stemmed stems
+    stem stemming came comes come traced tracked blocked broke breaks fixed fixes resolved
+    resolves solved solves crashed crashes slowed slows slow sped speeds speed took takes take
+    knocked knocks knock"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -423,6 +473,23 @@ _LEAD_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _WEAK_LEADS = frozenset({"after", "without"})
+# "The root cause of the outage was X", "What caused the outage was X"; "The root cause was X"
+# is of what was just told.
+_ROOT_CAUSE = re.compile(
+    r"^(?:(?:the|a|an|one)\s+(?:(?:root|main|real|underlying|primary|direct|likely|probable|"
+    r"biggest|actual|true)\s+)?(?:cause|reason|trigger|culprit)(?:\s+(?:of|for|behind)\s+"
+    r"(?P<y>[^,;:]{2,200}?))?|what\s+(?:really\s+)?(?:caused|triggered|led\s+to)\s+"
+    r"(?P<y2>[^,;:]{2,200}?))\s+(?:was|is|turned\s+out\s+to\s+be|seems\s+to\s+(?:be|have\s+"
+    r"been)|(?:must|may|might)\s+(?:be|have\s+been))[\s:]+(?:that\s+)?(?P<x>\S.*)$",
+    re.IGNORECASE,
+)
+# ... unless what follows says it is not known: "The cause of the delay is still unclear."
+_NOT_KNOWN = re.compile(
+    r"(?:still\s+|yet\s+|as\s+yet\s+)?(?:unclear|unknown|uncertain|not\s+(?:yet\s+)?"
+    r"(?:known|clear|found|obvious)|a\s+mystery|under\s+investigation|being\s+investigated|tbd|"
+    r"to\s+be\s+determined|simple|obvious|clear|never\s+found|hard\s+to\s+(?:find|say|tell))\b",
+    re.IGNORECASE,
+)
 _LEAD_ALONE = re.compile(
     r"^(?:(?P<so>so)|(?P<other>otherwise)|(?:as\s+a\s+(?:result|consequence)|"
     r"consequently|therefore|thus|hence|(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:why|how)|"
@@ -458,7 +525,13 @@ _EDGE_WORDS = re.compile(
 _NOT_A_CLAIM_BEFORE = word_set("the a an my your his her our their its good great no any to shared")
 # ... and so is one followed by these ("a shared cause must have been ...", and "caused by",
 # which the passive cues read, the cause after "by").
-_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have by")
+_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have by of")
+# A verb of doing after these is an adjective ("one fixed TTL") or passive ("was fixed the next
+# day"): who or what did it is not said.
+_NOT_DID_BEFORE = word_set(
+    """one two three four five some every each no any this that these those its their our was
+    were is are be been being get gets got getting"""
+)
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
@@ -502,15 +575,27 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 
+# "So the deploy caused it", "Basically the cron job …": a word that only carries the talk on
+# ("so many people", "well-tested code" are no such word).
+_DISCOURSE = re.compile(
+    r"^(?:so|well|basically|apparently|anyway|honestly|actually|and\s+so)\s+"
+    r"(?!(?:many|much|far|few|long|little|very|glad|happy|sorry)\b)(?=\w)",
+    re.IGNORECASE,
+)
+
 
 def _clean(segment: str) -> str:
-    """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
-    segment = segment.strip(" \t\n,;:—–-")
-    segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
-    opener = re.match(r"([A-Za-z]+),\s+", segment)
-    if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
-        segment = segment[opener.end() :]
-    return _OPENER.sub("", segment)
+    """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,' or 'So'."""
+    while True:
+        # "So that": the opener goes before the edge words, which would take "that" first.
+        shorter = _OPENER.sub("", _DISCOURSE.sub("", segment.strip(" \t\n,;:—–-")))
+        shorter = _EDGE_WORDS.sub("", shorter).strip(" \t\n,;:—–-")
+        opener = re.match(r"([A-Za-z]+),\s+", shorter)
+        if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
+            shorter = shorter[opener.end() :]
+        if shorter == segment:
+            return segment
+        segment = shorter
 
 
 def _says_what_it_did(text: str) -> bool:
@@ -533,6 +618,11 @@ _REL_NOUN = (
     r"niece|nephew|kid|child|baby|teacher|mentor|coach|therapist|roommate|classmate)"
 )
 _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
+_KIN = re.compile(
+    rf"(?:(?:my|our|your|his|her|their)|[A-Z][a-z]+(?:\s+and\s+others)?['’]s)\s+(?:\w+\s+)?"
+    rf"{_REL_NOUN}s?",
+    re.IGNORECASE,
+)
 _PERSON_PATTERNS = [
     re.compile(
         rf"\b(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:best|old|good|close|new|little|big|older|"
@@ -726,10 +816,15 @@ class _Extractor:
 
     def _causal(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         """Split a causal sentence into linked items; returns the item it ends on, or None."""
+        root = _ROOT_CAUSE.match(text)
+        if root is not None:
+            return self._root_cause(k, msg, root, spans)
         lead = _LEAD_CLAUSE.match(text)
         if lead is not None:
             return self._lead_clause(k, msg, text, lead, spans)
         alone = _LEAD_ALONE.match(text)
+        if alone is not None and alone["so"] is not None and self._claims_from_start(alone["y"]):
+            alone = None  # "So the deploy caused the outage": "so" only carries the talk on
         if alone is not None and (alone["so"] is None or re.match(_SUBJ, alone["y"], re.I)):
             cause = self._antecedent(k)
             if cause is not None:
@@ -765,6 +860,32 @@ class _Extractor:
         self._link(cause, effect, relation, weight)
         return effect
 
+    def _claims_from_start(self, text: str) -> bool:
+        """Whether a causal claim's cause is the clause `text` starts with ("the deploy caused
+        the outage"; not "some me-time - which helps me")."""
+        found = self._find_cues(text)
+        return bool(found) and _last_clause(text, 0, found[0].start) == 0
+
+    def _root_cause(
+        self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        x, told = _clean(m["x"]), m["y"] or m["y2"]
+        if not re.search(r"\w", x) or _NOT_KNOWN.match(x):
+            return None
+        if told:
+            effect, relation = self._effect(_clean(told), k, msg, spans, "caused")
+            weight = EXPLICIT
+        else:
+            found = self._antecedent(k)
+            if found is None:
+                return None
+            effect, relation, weight = found, "caused", ANAPHORIC
+        cause = self._segment(x, k, msg, spans)
+        if cause is None or cause == effect:
+            return None
+        self._link(cause, effect, relation, weight)
+        return cause  # the sentence ends on the cause: "That" next is most likely it
+
     def _is_new_np(self, x: str, k: int) -> bool:
         """'After work, ...': a noun phrase that names no earlier event is only a time."""
         words = x.lower().split()
@@ -799,6 +920,12 @@ class _Extractor:
                     if before["aux"] and _MODAL.search(before["aux"].lower()):
                         f.weight *= HYPOTHETICAL
                 lo = max(found[-1].end if found else 0, f.start - WINDOW)
+                if cue is _DID and (
+                    previous[0].lower() in _NOT_DID_BEFORE
+                    or (found and _last_clause(text, lo, f.start) == found[-1].end)
+                ):
+                    continue  # "one fixed TTL", "was fixed the next day"; "… and as a result a
+                    # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
                 if (
                     self._is_agent(subject)
@@ -813,8 +940,9 @@ class _Extractor:
 
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         found = self._find_cues(text)
-        focus = None
+        focus = told = None  # told: the effect of the cue before, when it made a link
         for n, f in enumerate(found):
+            previous, told = told, None
             lo = found[n - 1].end if n else 0
             forward = f.cue.direction == "forward"
             hi = found[n + 1].start if n + 1 < len(found) else len(text)
@@ -846,7 +974,10 @@ class _Extractor:
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
                 cause_text, anaphoric = _clean(text[lo:left_lo]), False
-            cause = self._segment(cause_text, k, msg, spans)
+            if previous is not None and found[n - 1].cue is _DID and left_lo == lo:
+                cause = previous  # "A retry storm took down X, so Y": what it did caused Y
+            else:
+                cause = self._segment(cause_text, k, msg, spans)
             if cause is None:
                 continue
             if anaphoric:
@@ -863,6 +994,7 @@ class _Extractor:
             self._link(cause, effect, relation, f.weight)
             if f.cue.tried:
                 self.tried.add(cause)
+            told = effect
             # "That" after a prevention means the measure, not what did not happen.
             focus = cause if relation == "prevented" else effect
         return focus
@@ -875,7 +1007,7 @@ class _Extractor:
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
         text = _STOPPED_EARLY.sub("", text)
-        if text.lower() in _ANAPHORS:  # "It was caused by …": what was said before
+        if text.lower().rstrip(".!?") in _ANAPHORS:  # "It was caused by …": what was said
             ant = self._antecedent(k)
             if ant is not None:
                 return ant, relation
@@ -942,6 +1074,8 @@ class _Extractor:
         low = text.lower()
         if low in ("they", "he", "she", "someone", "somebody", "everyone", "people", "the team"):
             return True
+        if _KIN.fullmatch(text):
+            return True  # "my mom", "Ana's brother": someone, by how they are related
         name = re.fullmatch(r"([A-Z][a-z]+)(?:\s+(?:and\s+)?[A-Z][a-z]+)?", text)
         if name and name.group(1) not in _NOT_NAMES:
             return True  # a bare name, said by no one here: still a person
