@@ -62,6 +62,7 @@ NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
 # A note's paragraphs are one writer's: "the outage" in its action items is the one its
 # summary told of, paragraphs earlier.
 NOTE_REACH = (30, 60)  # (turns, items) a note's "the outage" looks back; "that" is as close
+UNTOLD_WORDS = 3  # a clause of a causal sentence that is neither cause nor effect, kept
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
 CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
@@ -941,6 +942,7 @@ class _Extractor:
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         found = self._find_cues(text)
         focus = told = None  # told: the effect of the cue before, when it made a link
+        used: list[tuple[int, int]] = []  # what the links were read from
         for n, f in enumerate(found):
             previous, told = told, None
             lo = found[n - 1].end if n else 0
@@ -973,7 +975,7 @@ class _Extractor:
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
-                cause_text, anaphoric = _clean(text[lo:left_lo]), False
+                cause_text, anaphoric, left_lo = _clean(text[lo:left_lo]), False, lo
             if previous is not None and found[n - 1].cue is _DID and left_lo == lo:
                 cause = previous  # "A retry storm took down X, so Y": what it did caused Y
             else:
@@ -995,9 +997,32 @@ class _Extractor:
             if f.cue.tried:
                 self.tried.add(cause)
             told = effect
+            used.append((left_lo, max(right_hi, f.end)))
             # "That" after a prevention means the measure, not what did not happen.
             focus = cause if relation == "prevented" else effect
+        self._untold(text, used, k, msg, spans)
         return focus
+
+    def _untold(
+        self,
+        text: str,
+        used: Sequence[tuple[int, int]],
+        k: int,
+        msg: Message,
+        spans: Sequence[TimeSpan],
+    ) -> None:
+        """The clauses of a causal sentence that are neither cause nor effect ("We upgraded
+        Postgres last week - the new planner caused a slowdown"; "…; we rolled back at noon")
+        are items too: what was said is never only in the audit log."""
+        at = 0
+        for lo, hi in [*sorted(used), (len(text), len(text))] if used else ():
+            rest = _clean(text[at:lo]) if lo > at else ""
+            if len(re.findall(r"\w+", rest)) >= UNTOLD_WORDS and not is_acknowledgement(
+                rest, self.name_words
+            ):
+                dated = any(s.precision != "vague" and s.phrase in rest for s in spans)
+                self._add(_classify(rest, rest, [*self.people], dated), rest, k, msg, {}, spans)
+            at = max(at, hi)
 
     def _effect(
         self, text: str, k: int, msg: Message, spans: Sequence[TimeSpan], relation: Relation
