@@ -1009,3 +1009,18 @@ def test_a_clause_that_is_neither_cause_nor_effect_is_still_kept(said, kept):
     assert causal_links(ex)
     assert kept in [text for _, text in texts(ex)]
     assert all(kept not in text for text, _, _ in causal_links(ex))
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("Ana: The rate limiter prevented the clients from overloading the API.",
+         ("The rate limiter", "prevented", "The clients overloading the API.")),
+        ("Ana: A firewall rule blocked the workers from reaching the database.",
+         ("A firewall rule", "prevented", "The workers reaching the database.")),
+        ("Ana: The breaker did not prevent the clients from overloading the API.",
+         ("The breaker", "no_effect", "The clients overloading the API.")),
+    ],
+)  # fmt: skip
+def test_what_was_prevented_from_happening_is_the_outcome(said, link):
+    assert causal_links(run(said)) == [link]

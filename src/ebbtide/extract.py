@@ -241,6 +241,14 @@ _DID = _Cue(
     "forward",
     "clause",
 )
+# "The limiter prevented the clients from overloading the API": what did not happen is "the
+# clients overloading the API", as "the outage" is in "prevented the outage".
+_PREVENTED_FROM = _Cue(
+    r"(?:prevented|prevents|prevent|blocked|blocks)(?=\s+(?:\w+\s+){1,4}?from\s+\w+ing)",
+    "prevented",
+    "forward",
+    "np",
+)
 
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
@@ -312,6 +320,7 @@ _CUES = [
     _Cue(r"(?:brought|brings|bring)\s+about", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:gave|gives|give)\s+rise\s+to", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:contributed|contributes|contribute)\s+to", "caused", "forward", "np", agentive=False),
+    _PREVENTED_FROM,
     _Cue(r"(?:prevented|prevents|prevent|preventing)", "prevented", "forward", "np"),
     _Cue(r"(?:averted|averts|avert|avoided|avoids|avoid)", "prevented", "forward", "np"),
     _Cue(
@@ -957,6 +966,8 @@ class _Extractor:
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
+            if f.cue is _PREVENTED_FROM:
+                effect_text = re.sub(r"\bfrom\s+(?=\w+ing\b)", "", effect_text, count=1)
             if f.cue.passive:
                 cause_text = _by_whom(cause_text)
             if f.cue.verb and not cause_text:
