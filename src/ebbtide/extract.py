@@ -221,25 +221,43 @@ _BEEN = (
     r"were|is|are|been|being|got)"
 )
 
-# "the root cause of", "the main reason for", "one of the triggers behind"
-_THE_CAUSE_OF = (
+# "the root cause", "the main reasons", "one of the triggers"
+_A_CAUSE = (
     r"(?:the|a|an|one\s+of\s+the)\s+(?:(?:root|main|real|underlying|primary|direct|likely|"
-    r"probable|biggest|major|actual|true)\s+)?(?:cause|reason|trigger|culprit)s?\s+"
-    r"(?:of|for|behind)"
+    r"probable|biggest|major|actual|true|key|ultimate|immediate|contributing)\s+)?"
+    r"(?:cause|reason|trigger|culprit)s?"
 )
+_THE_CAUSE_OF = _A_CAUSE + r"\s+(?:of|for|behind)"
+# A hedge before it: "was probably the root cause of"
+_HEDGED = r"(?:likely|probably|possibly|perhaps|apparently|ultimately)"
 # What a verb of doing acts on: "broke the login page", not "broke down" or "fixed up".
 _AN_OBJECT = (
     r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|"
     r"(?-i:[A-Z])[\w.+#-]*)\b)"
 )
+# ... nor an idiom: "broke the ice", "broke all the records", "broke my heart".
+_NOT_BROKEN = (
+    r"(?!\s+(?:\w+\s+){0,2}?(?:ice|news|records?|internet|bank|silence|rules?|spell|mou?ld|"
+    r"hearts?|spirits?|promises?|habits?|streaks?|cycle|tie|piggy|leg|arm|wrist|ankle|nose)\b)"
+)
 # "The migration broke the login page": what the change did is the outcome, told whole.
 _DID = _Cue(
-    r"(?:broke|breaks|fixed|fixes|resolved|resolves|solved|solves|crashed|crashes|"
-    r"(?:slowed|slows|slow)\s+down|(?:sped|speeds|speed)\s+up|(?:took|takes|take|brought|"
-    r"brings|bring)\s+down|(?:knocked|knocks|knock)\s+out)" + _AN_OBJECT,
+    r"(?:(?:broke|breaks)" + _NOT_BROKEN + r"|fixed|fixes|resolved|resolves|solved|solves|"
+    r"(?:slowed|slows|slow)\s+down|(?:sped|speeds|speed)\s+up|(?:took|takes|take)\s+down)"
+    + _AN_OBJECT,
     "caused",
     "forward",
     "clause",
+)
+# "The outage was traced back to a missing index": a cause only of something that went wrong
+# (a call is traced to a payphone, a family tree to the 1600s).
+_TRACED = _Cue(
+    r"(?:(?:has|have|had)\s+been|was|were|is|are)\s+(?:\w+ly\s+)?traced\s+(?:back\s+)?to",
+    "caused",
+    "backward",
+    "full",
+    verb=False,
+    agentive=False,
 )
 # "The limiter prevented the clients from overloading the API": what did not happen is "the
 # clients overloading the API", as "the outage" is in "prevented the outage".
@@ -296,23 +314,35 @@ _CUES = [
         "forward",
         "np",
         verb=False,
+        agentive=False,
     ),
     _Cue(
-        rf"(?:was|were|is|are)\s+(?:also\s+)?{_THE_CAUSE_OF}",
+        rf"(?:(?:was|were|is|are)(?:\s+also)?|turned\s+out\s+to\s+be)\s+{_THE_CAUSE_OF}",
         "caused",
         "forward",
         "np",
         verb=False,
+        agentive=False,
     ),
-    # "The outage stemmed from a bad push", "was traced back to a missing index"
     _Cue(
-        r"(?:stemmed|stems|stem|stemming)\s+from|(?:came|comes|come)\s+down\s+to|"
-        r"(?:was|were|is|are|been)\s+(?:\w+ly\s+)?(?:traced|tracked)\s+(?:back\s+)?to",
+        rf"(?:(?:was|were|is|are)\s+{_HEDGED}|(?:may|might|could|must)\s+(?:have\s+been|be))\s+"
+        rf"{_THE_CAUSE_OF}",
+        "caused",
+        "forward",
+        "np",
+        EXPLICIT * HYPOTHETICAL,
+        verb=False,
+        agentive=False,
+    ),
+    # "The outage stemmed from a bad push"; "did not stem from", "may have stemmed from"
+    _Cue(
+        r"(?:stemmed|stems|stem|stemming)\s+from",
         "caused",
         "backward",
         "full",
-        verb=False,
+        agentive=False,
     ),
+    _TRACED,
     _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np", agentive=False),
@@ -337,7 +367,6 @@ _CUES = [
     ),
     # "stopped the stampede before it started"; not "stopped working" (ceased)
     _Cue(r"(?:stopped|stops|stop)(?!\s+\w+ing\b)", "prevented", "forward", "np"),
-    _Cue(r"blocked" + _AN_OBJECT, "prevented", "forward", "np"),  # not "an epic block that"
     _DID,
     _Cue(r"(?:enabled|enables|enable)", "enabled", "forward", "np"),
     _Cue(r"made\s+(?:it\s+)?possible(?:\s+for)?", "enabled", "forward", "np"),
@@ -469,9 +498,8 @@ _CUE_WORDS = word_set(
     didn did doesn does never had has have which because cuz coz due owing as thanks after so
     therefore thus hence consequently otherwise fix solve resolve hold last stick real work matter
     difference effect impact stop reason reasons culprit culprits causes triggers stemmed stems
-    stem stemming came comes come traced tracked blocked broke breaks fixed fixes resolved
-    resolves solved solves crashed crashes slowed slows slow sped speeds speed took takes take
-    knocked knocks knock"""
+    stem stemming traced blocked blocks broke breaks fixed fixes resolved resolves solved solves
+    slowed slows slow sped speeds speed took takes take"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -486,20 +514,27 @@ _WEAK_LEADS = frozenset({"after", "without"})
 # "The root cause of the outage was X", "What caused the outage was X"; "The root cause was X"
 # is of what was just told.
 _ROOT_CAUSE = re.compile(
-    r"^(?:(?:the|a|an|one)\s+(?:(?:root|main|real|underlying|primary|direct|likely|probable|"
-    r"biggest|actual|true)\s+)?(?:cause|reason|trigger|culprit)(?:\s+(?:of|for|behind)\s+"
-    r"(?P<y>[^,;:]{2,200}?))?|what\s+(?:really\s+)?(?:caused|triggered|led\s+to)\s+"
-    r"(?P<y2>[^,;:]{2,200}?))\s+(?:was|is|turned\s+out\s+to\s+be|seems\s+to\s+(?:be|have\s+"
-    r"been)|(?:must|may|might)\s+(?:be|have\s+been))[\s:]+(?:that\s+)?(?P<x>\S.*)$",
+    rf"^(?:(?:{_A_CAUSE}|(?:root\s+)?causes?)(?:\s+(?:of|for|behind)\s+"
+    r"(?P<y>[^,;:]{2,200}?))?|what\s+(?:really\s+|actually\s+)?(?:caused|triggered|led\s+to)"
+    r"\s+(?P<y2>[^,;:]{2,200}?))(?:\s+(?P<hedge>(?:was|were|is|are)|turned\s+out\s+to\s+be|"
+    r"seems\s+to\s+(?:be|have\s+been)|(?:must|may|might|could)\s+(?:be|have\s+been))[\s:]+|"
+    r"\s*:\s*)(?P<x>\S.*)$",
     re.IGNORECASE,
 )
-# ... unless what follows says it is not known: "The cause of the delay is still unclear."
-_NOT_KNOWN = re.compile(
-    r"(?:still\s+|yet\s+|as\s+yet\s+)?(?:unclear|unknown|uncertain|not\s+(?:yet\s+)?"
-    r"(?:known|clear|found|obvious)|a\s+mystery|under\s+investigation|being\s+investigated|tbd|"
-    r"to\s+be\s+determined|simple|obvious|clear|never\s+found|hard\s+to\s+(?:find|say|tell))\b",
+# What "the root cause was …" names must be a thing or an event ("a bad deploy", "Kafka",
+# "running out of disk", "that the disk filled up"), not how it was ("fixed yesterday",
+# "complicated", "found by Priya", "unknown").
+_NAMES_A_CAUSE = re.compile(
+    rf"(?:not\s+|{_HEDGED}\s+)?(?:that\s+)?(?:(?:a|an|the|our|their|his|her|my|your|its|this|"
+    r"these|those|some|one|two|three|several|many|too\s+many|no)\s+\S|(?-i:[A-Z])|\w+ing\s+\w)",
     re.IGNORECASE,
 )
+# Where the cause named after "the root cause was" ends: "a bad deploy, which …", "…; we …"
+_AFTER_THE_CAUSE = re.compile(
+    r"\s*(?:[;:]|,\s*(?:and|but|which|so|then)\b|\s[-—–]\s|,\s*(?:it|we|i|they)\s)", re.IGNORECASE
+)
+_SURE = frozenset({"was", "were", "is", "are", "turned"})  # "turned out to be" is no hedge
+_NOT_KNOWN = re.compile(r"(?:still\s+|yet\s+)?(?:unclear|unknown|a\s+mystery)\b", re.I)
 _LEAD_ALONE = re.compile(
     r"^(?:(?P<so>so)|(?P<other>otherwise)|(?:as\s+a\s+(?:result|consequence)|"
     r"consequently|therefore|thus|hence|(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:why|how)|"
@@ -535,12 +570,18 @@ _EDGE_WORDS = re.compile(
 _NOT_A_CLAIM_BEFORE = word_set("the a an my your his her our their its good great no any to shared")
 # ... and so is one followed by these ("a shared cause must have been ...", and "caused by",
 # which the passive cues read, the cause after "by").
-_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have by of")
+_NOT_A_CLAIM_AFTER = word_set("must is was are were like and or has have by of for")
 # A verb of doing after these is an adjective ("one fixed TTL") or passive ("was fixed the next
 # day"): who or what did it is not said.
 _NOT_DID_BEFORE = word_set(
-    """one two three four five some every each no any this that these those its their our was
-    were is are be been being get gets got getting"""
+    """one two three four five some every each no any its their our was were is are be been
+    being get gets got getting"""
+)
+# "If the migration breaks the login page, …": a condition, not a claim
+_CONDITION = re.compile(r"(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
+# ... and so, before any cue, "(we don't know) if X", "whether X", "neither X nor Y"
+_NO_CLAIM_SUBJECT = re.compile(
+    r"(?:^|\s)(?:if|unless|whether|whenever)\s|^(?:neither|none\s+of|no)\b", re.IGNORECASE
 )
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
@@ -588,24 +629,33 @@ _OPENER = re.compile(
 # "So the deploy caused it", "Basically the cron job …": a word that only carries the talk on
 # ("so many people", "well-tested code" are no such word).
 _DISCOURSE = re.compile(
-    r"^(?:so|well|basically|apparently|anyway|honestly|actually|and\s+so)\s+"
+    r"^(?:so|basically|apparently|anyway|honestly|actually|and\s+so)\s+"
     r"(?!(?:many|much|far|few|long|little|very|glad|happy|sorry)\b)(?=\w)",
     re.IGNORECASE,
 )
 
 
 def _clean(segment: str) -> str:
-    """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,' or 'So'."""
+    """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
+    segment = segment.strip(" \t\n,;:—–-")
+    segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
+    opener = re.match(r"([A-Za-z]+),\s+", segment)
+    if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
+        segment = segment[opener.end() :]
+    return _OPENER.sub("", segment)
+
+
+def _unopened(sentence: str) -> str:
+    """A sentence without the words that only carry the talk on: "So", "Well, basically",
+    "Turns out"."""
     while True:
-        # "So that": the opener goes before the edge words, which would take "that" first.
-        shorter = _OPENER.sub("", _DISCOURSE.sub("", segment.strip(" \t\n,;:—–-")))
-        shorter = _EDGE_WORDS.sub("", shorter).strip(" \t\n,;:—–-")
+        shorter = _OPENER.sub("", _DISCOURSE.sub("", sentence))
         opener = re.match(r"([A-Za-z]+),\s+", shorter)
-        if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
+        if opener and opener.group(1).lower() in _LEAD_FILLER:
             shorter = shorter[opener.end() :]
-        if shorter == segment:
-            return segment
-        segment = shorter
+        if shorter == sentence:
+            return sentence
+        sentence = shorter
 
 
 def _says_what_it_did(text: str) -> bool:
@@ -628,10 +678,10 @@ _REL_NOUN = (
     r"niece|nephew|kid|child|baby|teacher|mentor|coach|therapist|roommate|classmate)"
 )
 _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
+# "my mom", "Ana's brother", "the kids": someone, by how they are related
 _KIN = re.compile(
-    rf"(?:(?:my|our|your|his|her|their)|[A-Z][a-z]+(?:\s+and\s+others)?['’]s)\s+(?:\w+\s+)?"
-    rf"{_REL_NOUN}s?",
-    re.IGNORECASE,
+    rf"(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+(?:\s+and\s+others)?"
+    rf"['’]s)\s+(?:[a-z]+\s+)?{_REL_NOUN}s?"
 )
 _PERSON_PATTERNS = [
     re.compile(
@@ -826,7 +876,7 @@ class _Extractor:
 
     def _causal(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         """Split a causal sentence into linked items; returns the item it ends on, or None."""
-        root = _ROOT_CAUSE.match(text)
+        root = _ROOT_CAUSE.match(_unopened(text))
         if root is not None:
             return self._root_cause(k, msg, root, spans)
         lead = _LEAD_CLAUSE.match(text)
@@ -843,7 +893,7 @@ class _Extractor:
                 weight = WEAK if alone["so"] or alone["other"] else ANAPHORIC
                 self._link(cause, effect, relation, weight)
                 return effect
-        focus = self._mid_cues(k, msg, text, spans)
+        focus = self._mid_cues(k, msg, _unopened(text), spans)
         if focus is None and _says_what_it_did(text):
             focus = self._segment(text, k, msg, spans)
         return focus
@@ -871,30 +921,55 @@ class _Extractor:
         return effect
 
     def _claims_from_start(self, text: str) -> bool:
-        """Whether a causal claim's cause is the clause `text` starts with ("the deploy caused
-        the outage"; not "some me-time - which helps me")."""
+        """Whether `text` opens on a cause and its verb ("the deploy caused the outage"; not
+        "the database crashed, which caused …", "the game was cancelled because …")."""
         found = self._find_cues(text)
-        return bool(found) and _last_clause(text, 0, found[0].start) == 0
+        if not found or not found[0].cue.verb or found[0].cue.direction != "forward":
+            return False
+        cause = text[: found[0].start]  # a thing ("the deploy"), not a clause ("it crashed and")
+        return not re.search(r"[,;:—–]|\s-\s", cause) and not any(
+            is_past(w) for w in cause.lower().split()
+        )
 
     def _root_cause(
         self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
     ) -> int | None:
         x, told = _clean(m["x"]), m["y"] or m["y2"]
-        if not re.search(r"\w", x) or _NOT_KNOWN.match(x):
+        if not _NAMES_A_CAUSE.match(x) or _NOT_KNOWN.search(x):
             return None
+        relation: Relation = "caused"
+        plain = m["hedge"] is None or m["hedge"].split()[0].lower() in _SURE
+        weight = EXPLICIT if plain else EXPLICIT * HYPOTHETICAL
+        hedge = re.match(rf"(?i){_HEDGED}\s+", x)
+        if hedge:
+            x, weight = x[hedge.end() :], EXPLICIT * HYPOTHETICAL
+        if re.match(r"(?i)not\s+", x):  # "… was not the load balancer (but DNS)"
+            x, relation = re.split(r"(?i)\s+but\s+", x[4:], maxsplit=1)[0], "no_effect"
+        x = re.sub(r"(?i)^that\s+", "", x)
+        # "… was a bad deploy, which caused the pods to crash" / "…; we fixed it in an hour": the
+        # cause is the first clause, and the rest is read on its own.
+        rest = _AFTER_THE_CAUSE.search(x)
+        head = _clean(x[: rest.start()]) if rest else x
         if told:
-            effect, relation = self._effect(_clean(told), k, msg, spans, "caused")
-            weight = EXPLICIT
+            effect, relation = self._effect(_clean(told), k, msg, spans, relation)
         else:
+            # "The root cause was X" is of what was just told, when that went wrong: not "the
+            # cause" of a charity run, nor "the culprit" of a novel.
             found = self._antecedent(k)
-            if found is None:
+            if found is None or outcome_polarity(self.drafts[found].item.text).label != (
+                "negative"
+            ):
                 return None
-            effect, relation, weight = found, "caused", ANAPHORIC
-        cause = self._segment(x, k, msg, spans)
+            effect, weight = found, min(weight, ANAPHORIC)
+        cause = self._segment(head, k, msg, spans)
         if cause is None or cause == effect:
             return None
         self._link(cause, effect, relation, weight)
-        return cause  # the sentence ends on the cause: "That" next is most likely it
+        if rest and relation == "caused" and self._find_cues(x):
+            self._mid_cues(k, msg, x, spans)
+        elif rest and relation == "caused":
+            self._untold(x, [(0, rest.start())], k, msg, spans)
+        return effect
 
     def _is_new_np(self, x: str, k: int) -> bool:
         """'After work, ...': a noun phrase that names no earlier event is only a time."""
@@ -937,6 +1012,8 @@ class _Extractor:
                     continue  # "one fixed TTL", "was fixed the next day"; "… and as a result a
                     # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
+                if _CONDITION.match(subject) or (cue.agentive and _KIN.fullmatch(subject)):
+                    continue  # "If the migration breaks …"; "my mom helped me": a person
                 if (
                     self._is_agent(subject)
                     and not _BY_GERUND.search(text, f.end)
@@ -953,7 +1030,7 @@ class _Extractor:
         focus = told = None  # told: the effect of the cue before, when it made a link
         used: list[tuple[int, int]] = []  # what the links were read from
         for n, f in enumerate(found):
-            previous, told = told, None
+            told_before, told = told, None
             lo = found[n - 1].end if n else 0
             forward = f.cue.direction == "forward"
             hi = found[n + 1].start if n + 1 < len(found) else len(text)
@@ -966,12 +1043,16 @@ class _Extractor:
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
+            if f.cue is _TRACED and outcome_polarity(effect_text).label != "negative":
+                continue
             if f.cue is _PREVENTED_FROM:
                 effect_text = re.sub(r"\bfrom\s+(?=\w+ing\b)", "", effect_text, count=1)
             if f.cue.passive:
                 cause_text = _by_whom(cause_text)
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
+            if forward and _NO_CLAIM_SUBJECT.search(cause_text):
+                continue  # "If the deploy was the root cause …", "Neither X nor Y caused …"
             by = _BY_GERUND.search(right) if self._is_agent(cause_text) else None
             if by is not None:  # "We avoided the outage by adding a breaker"
                 cause_text, effect_text = by.group(1), _clean(right[: by.start()])
@@ -987,8 +1068,8 @@ class _Extractor:
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
                 cause_text, anaphoric, left_lo = _clean(text[lo:left_lo]), False, lo
-            if previous is not None and found[n - 1].cue is _DID and left_lo == lo:
-                cause = previous  # "A retry storm took down X, so Y": what it did caused Y
+            if told_before is not None and found[n - 1].cue is _DID and left_lo == lo:
+                cause = told_before  # "A retry storm took down X, so Y": what it did caused Y
             else:
                 cause = self._segment(cause_text, k, msg, spans)
             if cause is None:
@@ -1110,8 +1191,6 @@ class _Extractor:
         low = text.lower()
         if low in ("they", "he", "she", "someone", "somebody", "everyone", "people", "the team"):
             return True
-        if _KIN.fullmatch(text):
-            return True  # "my mom", "Ana's brother": someone, by how they are related
         name = re.fullmatch(r"([A-Z][a-z]+)(?:\s+(?:and\s+)?[A-Z][a-z]+)?", text)
         if name and name.group(1) not in _NOT_NAMES:
             return True  # a bare name, said by no one here: still a person
