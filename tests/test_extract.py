@@ -1168,3 +1168,24 @@ def test_a_root_cause_that_turned_out_is_told_as_sure():
 )
 def test_a_condition_or_a_denial_of_every_cause_claims_none(said):
     assert causal_links(run(said)) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "link", "kept"),
+    [
+        ("Ana: When the migration caused the outage, we rolled back.",
+         ("The migration", "caused", "The outage"), "Ana and others rolled back."),
+        ("Ana: Priya said the migration caused the outage.",
+         ("The migration", "caused", "The outage."), None),
+        ("Ana: Ben told me that the cron job triggered the failover.",
+         ("The cron job", "caused", "The failover."), None),
+    ],
+)  # fmt: skip
+def test_the_time_or_the_teller_of_a_claim_is_not_its_cause(said, link, kept):
+    ex = run(said)
+    assert causal_links(ex) == [link]
+    assert kept is None or kept in [text for _, text in texts(ex)]
+
+
+def test_a_relative_after_a_time_clause_is_still_a_person_acting():
+    assert causal_links(run("Ana: When I was a kid, my dad helped me build a treehouse.")) == []

@@ -577,6 +577,20 @@ _NOT_DID_BEFORE = word_set(
     """one two three four five some every each no any its their our was were is are be been
     being get gets got getting"""
 )
+_WHEN_CLAUSE = re.compile(
+    r"^(?:when|once|while|as\s+soon\s+as)\s+(?P<x>[^,;]{3,200}),\s*\S", re.IGNORECASE
+)
+# "When I was a kid, my dad helped me": the time, not who or what acted
+_TIME_CLAUSE = re.compile(
+    r"^(?:when|once|while|as\s+soon\s+as|after|before|since)\b[^,]{2,120},\s*(?=\w)",
+    re.IGNORECASE,
+)
+# "Priya said (that) the migration …": who told it is not the cause
+_REPORTED = re.compile(
+    r"^(?:[A-Z]\w+(?:\s+and\s+others)?|they|he|she|someone|everyone)\s+(?:said|says|told\s+"
+    r"\w+(?:\s+and\s+others)?|tells\s+\w+|mentioned|reported|noted|explained|wrote)\s+"
+    r"(?:that\s+)?(?=\w)"
+)
 # "If the migration breaks the login page, …": a condition, not a claim
 _CONDITION = re.compile(r"(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
 # ... and so, before any cue, "(we don't know) if X", "whether X", "neither X nor Y"
@@ -893,7 +907,15 @@ class _Extractor:
                 weight = WEAK if alone["so"] or alone["other"] else ANAPHORIC
                 self._link(cause, effect, relation, weight)
                 return effect
-        focus = self._mid_cues(k, msg, _unopened(text), spans)
+        text = _unopened(text)
+        when = _WHEN_CLAUSE.match(text)
+        if when is not None and self._find_cues(when["x"]):
+            # "When the migration caused the outage, we rolled back": the claim is the clause
+            # "when" opens; what follows it happened then, and is an item of its own.
+            focus = self._mid_cues(k, msg, when["x"], spans)
+            self._untold(text, [(0, when.end("x"))], k, msg, spans)
+            return focus
+        focus = self._mid_cues(k, msg, text, spans)
         if focus is None and _says_what_it_did(text):
             focus = self._segment(text, k, msg, spans)
         return focus
@@ -1012,6 +1034,7 @@ class _Extractor:
                     continue  # "one fixed TTL", "was fixed the next day"; "… and as a result a
                     # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
+                subject = _TIME_CLAUSE.sub("", subject)
                 if _CONDITION.match(subject) or (cue.agentive and _KIN.fullmatch(subject)):
                     continue  # "If the migration breaks …"; "my mom helped me": a person
                 if (
@@ -1049,6 +1072,8 @@ class _Extractor:
                 effect_text = re.sub(r"\bfrom\s+(?=\w+ing\b)", "", effect_text, count=1)
             if f.cue.passive:
                 cause_text = _by_whom(cause_text)
+            if forward:  # "When I was a kid, my dad …", "Priya said the migration …"
+                cause_text = _REPORTED.sub("", _TIME_CLAUSE.sub("", cause_text))
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
