@@ -62,7 +62,7 @@ NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
 # A note's paragraphs are one writer's: "the outage" in its action items is the one its
 # summary told of, paragraphs earlier.
 NOTE_REACH = (30, 60)  # (turns, items) a note's "the outage" looks back; "that" is as close
-UNTOLD_WORDS = 3  # a clause of a causal sentence that is neither cause nor effect, kept
+UNTOLD_WORDS = 2  # a clause of a causal sentence that is neither cause nor effect, kept
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
 CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
@@ -132,7 +132,7 @@ _FACT_VERB = re.compile(
 # Said for cheer or assent, not of something that happened: "You got this, John!", "I bet!".
 _SET_PHRASE = re.compile(r"(?:got\s+(?:this|it|that)|bet)(?:,\s*[A-Z]\w*)?\W*$", re.IGNORECASE)
 _LEAD_FILLER = word_set(
-    """so well oh and but also then actually honestly yeah yes haha lol just later finally
+    """so well oh and but also then actually honestly yeah yes no nope haha lol just later finally
     recently yesterday today tonight now anyway btw plus ok okay wow hey eventually lately
     sometimes still um"""
 )
@@ -237,17 +237,34 @@ _AN_OBJECT = (
 )
 # ... nor an idiom: "broke the ice", "broke all the records", "broke my heart".
 _NOT_BROKEN = (
-    r"(?!\s+(?:\w+\s+){0,2}?(?:ice|news|records?|internet|bank|silence|rules?|spell|mou?ld|"
+    r"(?!\s+(?:[\w'’]+\s+){0,2}?(?:ice|news|records?|internet|bank|silence|rules?|spell|mou?ld|"
     r"hearts?|spirits?|promises?|habits?|streaks?|cycle|tie|piggy|leg|arm|wrist|ankle|nose)\b)"
+)
+# ... nor a time or an amount: "broke this morning", "broke all week", "slowed down a little".
+_NOT_A_TIME = (
+    r"(?!\s+(?:(?:this|that|every|each|last|next|all|the\s+other|the\s+next|a\s+few|a\s+"
+    r"couple\s+of|several|many)\s+(?:\w+\s+)?(?:morning|afternoon|evening|night|day|week|weekend|"
+    r"month|year|time|sprint|release)s?|a\s+(?:little|lot|bit|few\s+times)(?!\s+of))\b)"
 )
 # "The migration broke the login page": what the change did is the outcome, told whole.
 _DID = _Cue(
     r"(?:(?:broke|breaks)" + _NOT_BROKEN + r"|fixed|fixes|resolved|resolves|solved|solves|"
     r"(?:slowed|slows|slow)\s+down|(?:sped|speeds|speed)\s+up|(?:took|takes|take)\s+down)"
+    + _NOT_A_TIME
     + _AN_OBJECT,
     "caused",
     "forward",
     "clause",
+)
+# "The outage stemmed from a bad push"; "did not stem from", "may have stemmed from"
+_STEMMED = _Cue(
+    r"(?:stemmed|stems|stem|stemming)\s+from", "caused", "backward", "full", agentive=False
+)
+# ... but "the tradition stems from the 1800s" tells when, not why
+_A_TIME_AGO = re.compile(
+    r"\s*(?:the\s+)?(?:\d{2,4}s?\b|(?:early|late|mid)[\s-]+\d|\w+\s+century|ancient|medieval|"
+    r"(?:latin|greek|old\s+\w+)\b)",
+    re.IGNORECASE,
 )
 # "The outage was traced back to a missing index": a cause only of something that went wrong
 # (a call is traced to a payphone, a family tree to the 1600s).
@@ -334,14 +351,7 @@ _CUES = [
         verb=False,
         agentive=False,
     ),
-    # "The outage stemmed from a bad push"; "did not stem from", "may have stemmed from"
-    _Cue(
-        r"(?:stemmed|stems|stem|stemming)\s+from",
-        "caused",
-        "backward",
-        "full",
-        agentive=False,
-    ),
+    _STEMMED,
     _TRACED,
     _Cue(r"(?:caused|causes|(?<!['’])cause|causing)", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:led|leads|lead|leading)\s+to", "caused", "forward", "np", agentive=False),
@@ -526,15 +536,24 @@ _ROOT_CAUSE = re.compile(
 # "complicated", "found by Priya", "unknown").
 _NAMES_A_CAUSE = re.compile(
     rf"(?:not\s+|{_HEDGED}\s+)?(?:that\s+)?(?:(?:a|an|the|our|their|his|her|my|your|its|this|"
-    r"these|those|some|one|two|three|several|many|too\s+many|no)\s+\S|(?-i:[A-Z])|\w+ing\s+\w)",
+    r"these|those|some|one|two|three|several|many|too\s+many|no)\s+\S|(?-i:[A-Z])|"
+    r"(?!being\b|confusing\b|embarrassing\b|frustrating\b|annoying\b|surprising\b|"
+    r"interesting\b|puzzling\b|worrying\b|amazing\b)\w+ing\s+\w)",
     re.IGNORECASE,
 )
 # Where the cause named after "the root cause was" ends: "a bad deploy, which …", "…; we …"
 _AFTER_THE_CAUSE = re.compile(
-    r"\s*(?:[;:]|,\s*(?:and|but|which|so|then)\b|\s[-—–]\s|,\s*(?:it|we|i|they)\s)", re.IGNORECASE
+    r"\s*(?:[;:]|,\s*(?:and|but|which|so|then)\b|\s[-—–]\s|,\s*(?:it|we|i|they)\s|"
+    r"\s+and\s+what\b)",
+    re.IGNORECASE,
 )
 _SURE = frozenset({"was", "were", "is", "are", "turned"})  # "turned out to be" is no hedge
-_NOT_KNOWN = re.compile(r"(?:still\s+|yet\s+)?(?:unclear|unknown|a\s+mystery)\b", re.I)
+_NOT_KNOWN = re.compile(
+    r"(?:still\s+|yet\s+)?(?:unclear|unknown|a\s+mystery|a\s+secret|the\s+same|something|"
+    r"a\s+long\s+(?:story|one)|tbd|n/a|none|nothing)\b|^\S+\s+(?:is|are)\s+(?:looking|checking|"
+    r"investigating|working|digging)\b",
+    re.I,
+)
 _LEAD_ALONE = re.compile(
     r"^(?:(?P<so>so)|(?P<other>otherwise)|(?:as\s+a\s+(?:result|consequence)|"
     r"consequently|therefore|thus|hence|(?:that|this|which)(?:'s|\s+is|\s+was)\s+(?:why|how)|"
@@ -595,8 +614,13 @@ _REPORTED = re.compile(
 _CONDITION = re.compile(r"(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
 # ... and so, before any cue, "(we don't know) if X", "whether X", "neither X nor Y"
 _NO_CLAIM_SUBJECT = re.compile(
-    r"(?:^|\s)(?:if|unless|whether|whenever)\s|^(?:neither|none\s+of|no)\b", re.IGNORECASE
+    r"(?:^|\s)(?:if|unless|whether|whenever)\s|^(?:neither|none\s+of|no\s+(?!doubt\b)\w)|"
+    r"\b(?:do|does|did)(?:n['’]t|\s+not)\s+(?:think|believe)\b|^(?:nobody|no\s+one)\s+(?:thinks|"
+    r"believes)\b|\bdoubts?\b",
+    re.IGNORECASE,
 )
+# "If you ask me, the deploy …", "The rain, if I remember right, …": an aside, not the cause
+_ASIDE = re.compile(r"^(?:even\s+)?if\b[^,]{1,80},\s*(?=\w)|,\s*(?:even\s+)?if\b[^,]{1,80}$", re.I)
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
@@ -636,15 +660,17 @@ _HEDGE = re.compile(
 )
 _OPENER = re.compile(
     r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
-    r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily)\b[,:]?\s*",
+    r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily|no\s+doubt|of\s+course|"
+    r"clearly|obviously)\b[,:]?\s*",
     re.IGNORECASE,
 )
 
 # "So the deploy caused it", "Basically the cron job …": a word that only carries the talk on
 # ("so many people", "well-tested code" are no such word).
 _DISCOURSE = re.compile(
-    r"^(?:so|basically|apparently|anyway|honestly|actually|and\s+so)\s+"
-    r"(?!(?:many|much|far|few|long|little|very|glad|happy|sorry)\b)(?=\w)",
+    r"^(?:(?:and\s+)?so\s+(?=(?:the|a|an|this|that|these|those|our|my|your|his|her|their|its|we|i|"
+    r"you|he|she|they|it|yeah|well|anyway|ok|okay|um)\b|(?-i:[A-Z]))|(?:basically|apparently|anyway|honestly|actually)\s+"
+    r"(?=\w))",
     re.IGNORECASE,
 )
 
@@ -692,10 +718,18 @@ _REL_NOUN = (
     r"niece|nephew|kid|child|baby|teacher|mentor|coach|therapist|roommate|classmate)"
 )
 _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
-# "my mom", "Ana's brother", "the kids": someone, by how they are related
+# Who people are by what they do: "the mechanic fixed the brakes" is someone acting.
+_ROLE_NOUN = (
+    r"(?:mechanic|plumber|electrician|doctor|nurse|surgeon|vet|dentist|detective|police|officer|"
+    r"cop|firefighter|chef|cook|waiter|driver|pilot|band|singer|player|champion|referee|judge|"
+    r"lawyer|landlord|neighbor|city|council|government|restaurant|shop|store|staff|guy|girl|"
+    r"man|woman|lady|folks|people|engineer|developer|dev|admin|intern|contractor|vendor|"
+    r"customer|client|user|manager|lead|team|crew|boss)"
+)
+# "my mom", "Ana's brother", "the kids", "the mechanic": someone, by who they are
 _KIN = re.compile(
     rf"(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+(?:\s+and\s+others)?"
-    rf"['’]s)\s+(?:[a-z]+\s+)?{_REL_NOUN}s?"
+    rf"['’]s)\s+(?:[a-z]+\s+)?(?:{_REL_NOUN}|{_ROLE_NOUN})(?:s|es)?"
 )
 _PERSON_PATTERNS = [
     re.compile(
@@ -965,8 +999,10 @@ class _Extractor:
         hedge = re.match(rf"(?i){_HEDGED}\s+", x)
         if hedge:
             x, weight = x[hedge.end() :], EXPLICIT * HYPOTHETICAL
+        instead = None
         if re.match(r"(?i)not\s+", x):  # "… was not the load balancer (but DNS)"
-            x, relation = re.split(r"(?i)\s+but\s+", x[4:], maxsplit=1)[0], "no_effect"
+            x, *but = re.split(r"(?i),?\s+but\s+", x[4:], maxsplit=1)
+            relation, instead = "no_effect", (but[0] if but else None)
         x = re.sub(r"(?i)^that\s+", "", x)
         # "… was a bad deploy, which caused the pods to crash" / "…; we fixed it in an hour": the
         # cause is the first clause, and the rest is read on its own.
@@ -987,6 +1023,8 @@ class _Extractor:
         if cause is None or cause == effect:
             return None
         self._link(cause, effect, relation, weight)
+        if instead and _NAMES_A_CAUSE.match(instead):
+            self._link(self._segment(_clean(instead), k, msg, spans), effect, "caused", weight)
         if rest and relation == "caused" and self._find_cues(x):
             self._mid_cues(k, msg, x, spans)
         elif rest and relation == "caused":
@@ -1034,23 +1072,40 @@ class _Extractor:
                     continue  # "one fixed TTL", "was fixed the next day"; "… and as a result a
                     # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
-                subject = _TIME_CLAUSE.sub("", subject)
+                subject = _ASIDE.sub("", _TIME_CLAUSE.sub("", subject))
                 if _CONDITION.match(subject) or (cue.agentive and _KIN.fullmatch(subject)):
                     continue  # "If the migration breaks …"; "my mom helped me": a person
+                if cue is _DID and re.search(r"(?i)\b(?:who|that|which)$", subject):
+                    continue  # "the guy who fixed my bike": who it is, not what happened
                 if (
                     self._is_agent(subject)
                     and not _BY_GERUND.search(text, f.end)
                     and not self._names_thing(subject, cue)
                 ):
                     continue  # "Caroline helped Melanie move": a person acting, not a cause
+            if not self._gate_passes(text, f, found[-1].end if found else 0):
+                continue
             if found and not re.search(r"\w", text[found[-1].end : f.start]):
                 found.pop()  # ", which prevented": the verb cue is the one that says how
             found.append(f)
         return found
 
+    @staticmethod
+    def _gate_passes(text: str, f: _Found, lo: int) -> bool:
+        """'Traced to' names a cause only of what went wrong (not "the call was traced to a
+        payphone"), and "stems from" not an origin in time ("the tradition stems from the
+        1800s")."""
+        if f.cue is _TRACED:
+            told = text[_last_clause(text, lo, f.start) : f.start]
+            return outcome_polarity(told).label == "negative"
+        if f.cue is _STEMMED:
+            origin = text[f.end : _first_clause(text, f.end, len(text))]
+            return not _A_TIME_AGO.match(origin)
+        return True
+
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         found = self._find_cues(text)
-        focus = told = None  # told: the effect of the cue before, when it made a link
+        focus = told = None  # told: what the cue before ended on, when it made a link
         used: list[tuple[int, int]] = []  # what the links were read from
         for n, f in enumerate(found):
             told_before, told = told, None
@@ -1060,20 +1115,20 @@ class _Extractor:
             # "A caused B because C": C explains all of "A caused B"
             left_lo = _last_clause(text, lo if forward else max(0, f.start - WINDOW), f.start)
             right_hi = hi if f.cue.effect == "sentence" else _first_clause(text, f.end, hi)
-            if f.cue.passive:  # "caused by disk, memory, and network problems": one list
-                tail = _LIST_END.match(text, right_hi, hi)
+            if f.cue.passive or "," in text[f.end : right_hi]:
+                # "caused by disk, memory, and network problems", "because it builds muscle,
+                # increases power, and prevents injuries": one list
+                tail = _LIST_END.match(text, right_hi)  # to the end: a cue in it claims nothing
                 right_hi = tail.end() if tail else right_hi
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
-            if f.cue is _TRACED and outcome_polarity(effect_text).label != "negative":
-                continue
-            if f.cue is _PREVENTED_FROM:
-                effect_text = re.sub(r"\bfrom\s+(?=\w+ing\b)", "", effect_text, count=1)
+            if f.cue is _PREVENTED_FROM:  # "from overloading", not "from Wyoming"
+                effect_text = re.sub(r"\bfrom\s+(?=[a-z]\w*ing\b)", "", effect_text, count=1)
             if f.cue.passive:
                 cause_text = _by_whom(cause_text)
             if forward:  # "When I was a kid, my dad …", "Priya said the migration …"
-                cause_text = _REPORTED.sub("", _TIME_CLAUSE.sub("", cause_text))
+                cause_text = _REPORTED.sub("", _ASIDE.sub("", _TIME_CLAUSE.sub("", cause_text)))
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
@@ -1083,6 +1138,15 @@ class _Extractor:
                 cause_text, effect_text = by.group(1), _clean(right[: by.start()])
             if not re.search(r"\w", effect_text) and f.cue.effect in ("np", "full"):
                 continue
+            if (
+                f.cue.effect in ("np", "full")
+                and effect_text.lower().rstrip(".!?") in _ANAPHORS
+                and self._antecedent(k) is None
+            ):
+                continue  # "Stress was the reason for it." with nothing told before
+            also = re.fullmatch(r"(?i)(.*\w)\s*,?\s+and\s+(?:it|this|that)", cause_text)
+            if also and forward:  # "Priya merged the change and it broke the login page"
+                cause_text = also.group(1)
             anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
             if (
                 not anaphoric
@@ -1090,11 +1154,16 @@ class _Extractor:
                 and is_acknowledgement(cause_text, self.name_words)
             ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
+            cause_lo = left_lo  # where what the link was read from starts
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
-                cause_text, anaphoric, left_lo = _clean(text[lo:left_lo]), False, lo
-            if told_before is not None and found[n - 1].cue is _DID and left_lo == lo:
-                cause = told_before  # "A retry storm took down X, so Y": what it did caused Y
+                cause_text, anaphoric, cause_lo = _clean(text[lo:left_lo]), False, lo
+            if (
+                told_before is not None
+                and found[n - 1].cue.direction == "forward"
+                and (left_lo == lo)
+            ):  # "A retry storm took down X, so Y": what it did caused Y
+                cause, left_lo = told_before, used[-1][0]
             else:
                 cause = self._segment(cause_text, k, msg, spans)
             if cause is None:
@@ -1110,13 +1179,15 @@ class _Extractor:
                 effect = self._add("outcome", whole, k, msg, {}, spans, effect_text=polar)
             else:
                 effect, relation = self._effect(effect_text, k, msg, spans, relation)
+            if effect == cause:
+                continue  # "That was the reason behind it": both ends are what was just told
             self._link(cause, effect, relation, f.weight)
             if f.cue.tried:
                 self.tried.add(cause)
-            told = effect
-            used.append((left_lo, max(right_hi, f.end)))
-            # "That" after a prevention means the measure, not what did not happen.
-            focus = cause if relation == "prevented" else effect
+            used.append((cause_lo, max(right_hi, f.end)))
+            # "That" after a prevention means the measure, not what did not happen; so does
+            # ", so …" ("The rain kept us from going out, so we played cards").
+            focus = told = cause if relation == "prevented" else effect
         self._untold(text, used, k, msg, spans)
         return focus
 
@@ -1134,8 +1205,11 @@ class _Extractor:
         at = 0
         for lo, hi in [*sorted(used), (len(text), len(text))] if used else ():
             rest = _clean(text[at:lo]) if lo > at else ""
-            if len(re.findall(r"\w+", rest)) >= UNTOLD_WORDS and not is_acknowledgement(
-                rest, self.name_words
+            words = re.findall(r"\w+", rest.lower())
+            if (
+                len(words) >= UNTOLD_WORDS
+                and not set(words) <= STOPWORDS
+                and not is_acknowledgement(rest, self.name_words)
             ):
                 dated = any(s.precision != "vague" and s.phrase in rest for s in spans)
                 self._add(_classify(rest, rest, [*self.people], dated), rest, k, msg, {}, spans)
