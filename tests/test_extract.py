@@ -854,6 +854,7 @@ def test_a_hedge_before_a_time_or_a_manner_stays(said):
         ("Ana: Node.js led to the memory leak.", ("Node.js", "caused", "The memory leak.")),
         ("Ana: PgBouncer prevented the outage.", ("PgBouncer", "prevented", "The outage.")),
         ("Ana: S3 enabled the migration.", ("S3", "enabled", "The migration.")),
+        ("Ana: CI prevented the bad release.", ("CI", "prevented", "The bad release.")),
         ("Aiden: Hi.\nAna: AI caused the outage.", ("AI", "caused", "The outage.")),
     ],
 )  # fmt: skip
@@ -1299,3 +1300,8 @@ def test_a_cause_told_as_a_list_is_one_cause():
         ("It builds muscle, increases power, and prevents injuries.", "caused",
          "Strength training matters"),
     ]  # fmt: skip
+
+
+def test_what_a_speaker_did_can_be_a_cause():
+    ex = run("Melanie: Hi!\nAna: Melanie's talk caused a stir.")
+    assert causal_links(ex) == [("Melanie's talk", "caused", "A stir.")]

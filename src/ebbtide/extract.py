@@ -748,7 +748,9 @@ _BARE_NAME = re.compile(r"[A-Z][\w.+#-]*(?:\s+(?:and\s+)?[A-Z][\w.+#-]*)?")
 # Spelt as no person is: "DNS", "PgBouncer", "S3", "Node.js"; not "TJ", "LeBron", "McDonald".
 _PRODUCT_NAME = re.compile(
     r"[A-Z]{3,}\w*|(?!(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von)[A-Z])[A-Z]?[a-z]+[A-Z]\w*|"
-    r"\w*\d\w*|\w+(?:[.+#]\w*)+"
+    r"\w*\d\w*|\w+(?:[.+#]\w*)+|"
+    # two letters are initials ("TJ") unless they are what engineers abbreviate
+    r"(?:CI|CD|QA|DB|UI|UX|OS|VM|IP|PR|ML|AI|HA|LB|DR|IO|MQ|GC)s?"
 )
 # Who or what no one in particular is: "Nothing caused the outage" claims no cause.
 _NOBODY = STOPWORDS | word_set(
@@ -1151,6 +1153,7 @@ class _Extractor:
             if (
                 not anaphoric
                 and not self._names_thing(cause_text, f.cue)
+                and not re.search(r"\w['’]s\s+\w", cause_text)  # "Melanie's talk" is a thing
                 and is_acknowledgement(cause_text, self.name_words)
             ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
