@@ -62,7 +62,7 @@ NP_LOOKBACK = 8  # "The outage led to ..." searches this many recent items
 # A note's paragraphs are one writer's: "the outage" in its action items is the one its
 # summary told of, paragraphs earlier.
 NOTE_REACH = (30, 60)  # (turns, items) a note's "the outage" looks back; "that" is as close
-UNTOLD_WORDS = 2  # a clause of a causal sentence that is neither cause nor effect, kept
+UNTOLD_WORDS = 2  # words a clause beside a causal claim needs to be an item of its own
 MAX_CUES = 8  # causal cues read per sentence: real sentences have a few, run-ons are cut off
 WINDOW = 300  # characters around a cue that decide whether it makes a claim
 CONTEXT_CHARS = 400  # characters of its message, and of the one before, kept with each item
@@ -132,7 +132,8 @@ _FACT_VERB = re.compile(
 # Said for cheer or assent, not of something that happened: "You got this, John!", "I bet!".
 _SET_PHRASE = re.compile(r"(?:got\s+(?:this|it|that)|bet)(?:,\s*[A-Z]\w*)?\W*$", re.IGNORECASE)
 _LEAD_FILLER = word_set(
-    """so well oh and but also then actually honestly yeah yes no nope haha lol just later finally
+    """so well oh and but also then actually honestly yeah yes yep yup no nope ugh welp hmm oof
+    haha lol just later finally
     recently yesterday today tonight now anyway btw plus ok okay wow hey eventually lately
     sometimes still um"""
 )
@@ -232,8 +233,8 @@ _THE_CAUSE_OF = _A_CAUSE + r"\s+(?:of|for|behind)"
 _HEDGED = r"(?:likely|probably|possibly|perhaps|apparently|ultimately)"
 # What a verb of doing acts on: "broke the login page", not "broke down" or "fixed up".
 _AN_OBJECT = (
-    r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|"
-    r"(?-i:[A-Z])[\w.+#-]*)\b)"
+    r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|it|"
+    r"them|everything|prod|production|staging|(?-i:[A-Z])[\w.+#-]*)\b)"
 )
 # ... nor an idiom: "broke the ice", "broke all the records", "broke my heart".
 _NOT_BROKEN = (
@@ -262,8 +263,8 @@ _STEMMED = _Cue(
 )
 # ... but "the tradition stems from the 1800s" tells when, not why
 _A_TIME_AGO = re.compile(
-    r"\s*(?:the\s+)?(?:\d{2,4}s?\b|(?:early|late|mid)[\s-]+\d|\w+\s+century|ancient|medieval|"
-    r"(?:latin|greek|old\s+\w+)\b)",
+    r"\s*(?:the\s+)?(?:\d{2,4}s\b|\d{4}\b(?!\s+[a-z])|(?:early|late|mid)[\s-]+\d|\w+\s+century|"
+    r"ancient|medieval|latin|greek)\b",
     re.IGNORECASE,
 )
 # "The outage was traced back to a missing index": a cause only of something that went wrong
@@ -524,9 +525,9 @@ _WEAK_LEADS = frozenset({"after", "without"})
 # "The root cause of the outage was X", "What caused the outage was X"; "The root cause was X"
 # is of what was just told.
 _ROOT_CAUSE = re.compile(
-    rf"^(?:(?:{_A_CAUSE}|(?:root\s+)?causes?)(?:\s+(?:of|for|behind)\s+"
+    rf"^(?:(?:{_A_CAUSE}|(?:root\s+)?causes?|rca)(?:\s+(?:of|for|behind)\s+"
     r"(?P<y>[^,;:]{2,200}?))?|what\s+(?:really\s+|actually\s+)?(?:caused|triggered|led\s+to)"
-    r"\s+(?P<y2>[^,;:]{2,200}?))(?:\s+(?P<hedge>(?:was|were|is|are)|turned\s+out\s+to\s+be|"
+    r"\s+(?P<y2>[^,;:]{2,200}?))(?:\s+(?P<hedge>(?:was|were|is|are)(?:n['’]t)?|turned\s+out\s+to\s+be|"
     r"seems\s+to\s+(?:be|have\s+been)|(?:must|may|might|could)\s+(?:be|have\s+been))[\s:]+|"
     r"\s*:\s*)(?P<x>\S.*)$",
     re.IGNORECASE,
@@ -543,11 +544,13 @@ _NAMES_A_CAUSE = re.compile(
 )
 # Where the cause named after "the root cause was" ends: "a bad deploy, which …", "…; we …"
 _AFTER_THE_CAUSE = re.compile(
-    r"\s*(?:[;:]|,\s*(?:and|but|which|so|then)\b|\s[-—–]\s|,\s*(?:it|we|i|they)\s|"
+    r"\s*(?:;|(?<!\d):(?!\d)|,\s*(?:and|but|which|so|then)\b|\s[-—–]\s|,\s*(?:it|we|i|they)\s|"
     r"\s+and\s+what\b)",
     re.IGNORECASE,
 )
 _SURE = frozenset({"was", "were", "is", "are", "turned"})  # "turned out to be" is no hedge
+# A heading written in Markdown: "- **Root cause**: …"
+_MARKUP = re.compile(r"^(?:[-*•]\s+)?|\*\*|__|\*(?=:)|(?<=:)\*|^\*(?=\w)")
 _NOT_KNOWN = re.compile(
     r"(?:still\s+|yet\s+)?(?:unclear|unknown|a\s+mystery|a\s+secret|the\s+same|something|"
     r"a\s+long\s+(?:story|one)|tbd|n/a|none|nothing)\b|^\S+\s+(?:is|are)\s+(?:looking|checking|"
@@ -606,7 +609,8 @@ _TIME_CLAUSE = re.compile(
 )
 # "Priya said (that) the migration …": who told it is not the cause
 _REPORTED = re.compile(
-    r"^(?:[A-Z]\w+(?:\s+and\s+others)?|they|he|she|someone|everyone)\s+(?:said|says|told\s+"
+    r"^(?!(?:You|We|They|Nobody|No\s+one|None|Nothing)\b)(?:[A-Z]\w+(?:\s+and\s+others)?|"
+    r"he|she|someone|everyone)\s+(?:said|says|told\s+"
     r"\w+(?:\s+and\s+others)?|tells\s+\w+|mentioned|reported|noted|explained|wrote)\s+"
     r"(?:that\s+)?(?=\w)"
 )
@@ -614,13 +618,22 @@ _REPORTED = re.compile(
 _CONDITION = re.compile(r"(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
 # ... and so, before any cue, "(we don't know) if X", "whether X", "neither X nor Y"
 _NO_CLAIM_SUBJECT = re.compile(
-    r"(?:^|\s)(?:if|unless|whether|whenever)\s|^(?:neither|none\s+of|no\s+(?!doubt\b)\w)|"
-    r"\b(?:do|does|did)(?:n['’]t|\s+not)\s+(?:think|believe)\b|^(?:nobody|no\s+one)\s+(?:thinks|"
-    r"believes)\b|\bdoubts?\b",
+    r"^(?:if|unless|whether|whenever)\s|\b(?:know|sure|ask|asked|wonder|wondering|unclear|check)"
+    r"\s+(?:if|whether)\s|^(?:neither|none\s+of)\b|\b(?:do|does|did)(?:n['’]t|\s+not)\s+(?:think|"
+    r"believe|know)\b|^(?:nobody|no\s+one)\s+(?:thinks|believes|said|says|knows)\b|"
+    r"(?<!\bno\s)(?<!\ba\s)\bdoubts?\b",
     re.IGNORECASE,
 )
-# "If you ask me, the deploy …", "The rain, if I remember right, …": an aside, not the cause
-_ASIDE = re.compile(r"^(?:even\s+)?if\b[^,]{1,80},\s*(?=\w)|,\s*(?:even\s+)?if\b[^,]{1,80}$", re.I)
+# "If you ask me, the deploy …", "The rain, if I remember right, …": an aside, not the cause;
+# any other "if …," is a condition.
+_AN_ASIDE = (
+    r"(?:if\s+(?:you\s+ask\s+\w+|\w+\s+(?:remembers?|recalls?)(?:\s+(?:right|correctly))?|"
+    r"\w+\s+(?:is|am|are)\s+honest|anything)|even\s+if\s+it\s+(?:sounds|seems)\s+\w+)"
+)
+_ASIDE = re.compile(
+    rf"^{_AN_ASIDE},\s*(?=\w)|,\s*{_AN_ASIDE}$",
+    re.IGNORECASE,
+)
 # "the script that Joanna contributed to": a relative clause, not a cause
 _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(
@@ -660,7 +673,8 @@ _HEDGE = re.compile(
 )
 _OPENER = re.compile(
     r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
-    r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily|no\s+doubt|of\s+course|"
+    r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily|(?:no|without\s+a)\s+doubt|"
+    r"of\s+course|"
     r"clearly|obviously)\b[,:]?\s*",
     re.IGNORECASE,
 )
@@ -669,7 +683,8 @@ _OPENER = re.compile(
 # ("so many people", "well-tested code" are no such word).
 _DISCOURSE = re.compile(
     r"^(?:(?:and\s+)?so\s+(?=(?:the|a|an|this|that|these|those|our|my|your|his|her|their|its|we|i|"
-    r"you|he|she|they|it|yeah|well|anyway|ok|okay|um)\b|(?-i:[A-Z]))|(?:basically|apparently|anyway|honestly|actually)\s+"
+    r"you|he|she|they|it|yeah|well|anyway|ok|okay|um|basically|actually|apparently|honestly)\b|"
+    r"(?-i:[A-Z]))|(?:basically|apparently|anyway|honestly|actually)\s+"
     r"(?=\w))",
     re.IGNORECASE,
 )
@@ -685,11 +700,14 @@ def _clean(segment: str) -> str:
     return _OPENER.sub("", segment)
 
 
+_MENTION = re.compile(r"^(?:@[\w.-]+[,:]?\s+)+|^(?:ok|okay|lol|um|uh)\s+(?=so\b)", re.I)
+
+
 def _unopened(sentence: str) -> str:
     """A sentence without the words that only carry the talk on: "So", "Well, basically",
     "Turns out"."""
     while True:
-        shorter = _OPENER.sub("", _DISCOURSE.sub("", sentence))
+        shorter = _OPENER.sub("", _DISCOURSE.sub("", _MENTION.sub("", sentence)))
         opener = re.match(r"([A-Za-z]+),\s+", shorter)
         if opener and opener.group(1).lower() in _LEAD_FILLER:
             shorter = shorter[opener.end() :]
@@ -721,15 +739,15 @@ _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
 # Who people are by what they do: "the mechanic fixed the brakes" is someone acting.
 _ROLE_NOUN = (
     r"(?:mechanic|plumber|electrician|doctor|nurse|surgeon|vet|dentist|detective|police|officer|"
-    r"cop|firefighter|chef|cook|waiter|driver|pilot|band|singer|player|champion|referee|judge|"
-    r"lawyer|landlord|neighbor|city|council|government|restaurant|shop|store|staff|guy|girl|"
-    r"man|woman|lady|folks|people|engineer|developer|dev|admin|intern|contractor|vendor|"
-    r"customer|client|user|manager|lead|team|crew|boss)"
+    r"cop|firefighter|chef|cook|waiter|pilot|band|singer|champion|referee|judge|lawyer|"
+    r"landlord|neighbor|city|council|government|restaurant|shop|store|staff|guy|girl|man|woman|"
+    r"lady|folks|people|engineer|developer|dev|admin|intern|contractor|vendor|customer|manager|"
+    r"team|crew|boss)"
 )
 # "my mom", "Ana's brother", "the kids", "the mechanic": someone, by who they are
 _KIN = re.compile(
     rf"(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+(?:\s+and\s+others)?"
-    rf"['’]s)\s+(?:[a-z]+\s+)?(?:{_REL_NOUN}|{_ROLE_NOUN})(?:s|es)?"
+    rf"['’]s)\s+(?:[\w-]+\s+)?(?:{_REL_NOUN}|{_ROLE_NOUN})(?:s|es)?"
 )
 _PERSON_PATTERNS = [
     re.compile(
@@ -926,10 +944,10 @@ class _Extractor:
 
     def _causal(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         """Split a causal sentence into linked items; returns the item it ends on, or None."""
-        root = _ROOT_CAUSE.match(_unopened(text))
+        root = _ROOT_CAUSE.match(_MARKUP.sub("", _unopened(text)))
         if root is not None:
             return self._root_cause(k, msg, root, spans)
-        lead = _LEAD_CLAUSE.match(text)
+        lead = _LEAD_CLAUSE.match(_OPENER.sub("", text))  # "Without a doubt, …" is no lead
         if lead is not None:
             return self._lead_clause(k, msg, text, lead, spans)
         alone = _LEAD_ALONE.match(text)
@@ -993,17 +1011,20 @@ class _Extractor:
         self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
     ) -> int | None:
         x, told = _clean(m["x"]), m["y"] or m["y2"]
-        if not _NAMES_A_CAUSE.match(x) or _NOT_KNOWN.search(x):
+        heading = m["hedge"] is None  # "Root cause: expired TLS cert."
+        if (not heading and not _NAMES_A_CAUSE.match(x)) or _NOT_KNOWN.search(x):
             return None
+        if not heading and m["hedge"].lower().endswith(("n't", "n’t")):
+            x = f"not {x}"  # "… wasn't the database, it was the network"
         relation: Relation = "caused"
-        plain = m["hedge"] is None or m["hedge"].split()[0].lower() in _SURE
+        plain = heading or re.sub(r"n['’]t$", "", m["hedge"].split()[0].lower()) in _SURE
         weight = EXPLICIT if plain else EXPLICIT * HYPOTHETICAL
         hedge = re.match(rf"(?i){_HEDGED}\s+", x)
         if hedge:
             x, weight = x[hedge.end() :], EXPLICIT * HYPOTHETICAL
         instead = None
         if re.match(r"(?i)not\s+", x):  # "… was not the load balancer (but DNS)"
-            x, *but = re.split(r"(?i),?\s+but\s+", x[4:], maxsplit=1)
+            x, *but = re.split(r"(?i),?\s+but\s+|,\s*(?:it|that)\s+was\s+", x[4:], maxsplit=1)
             relation, instead = "no_effect", (but[0] if but else None)
         x = re.sub(r"(?i)^that\s+", "", x)
         # "… was a bad deploy, which caused the pods to crash" / "…; we fixed it in an hour": the
@@ -1025,6 +1046,10 @@ class _Extractor:
         if cause is None or cause == effect:
             return None
         self._link(cause, effect, relation, weight)
+        if instead and (end := _AFTER_THE_CAUSE.search(instead)):
+            # "… but DNS; we rolled back": what follows the cause is read on its own
+            self._untold(instead, [(0, end.start())], k, msg, spans)
+            instead = instead[: end.start()]
         if instead and _NAMES_A_CAUSE.match(instead):
             self._link(self._segment(_clean(instead), k, msg, spans), effect, "caused", weight)
         if rest and relation == "caused" and self._find_cues(x):
@@ -1075,7 +1100,9 @@ class _Extractor:
                     # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
                 subject = _ASIDE.sub("", _TIME_CLAUSE.sub("", subject))
-                if _CONDITION.match(subject) or (cue.agentive and _KIN.fullmatch(subject)):
+                if _CONDITION.match(subject) or (
+                    cue.agentive and _KIN.fullmatch(subject) and not _BY_GERUND.search(text, f.end)
+                ):
                     continue  # "If the migration breaks …"; "my mom helped me": a person
                 if cue is _DID and re.search(r"(?i)\b(?:who|that|which)$", subject):
                     continue  # "the guy who fixed my bike": who it is, not what happened
@@ -1135,7 +1162,8 @@ class _Extractor:
                 continue  # no subject: an imperative or a fragment
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
                 continue  # "If the deploy was the root cause …", "Neither X nor Y caused …"
-            by = _BY_GERUND.search(right) if self._is_agent(cause_text) else None
+            acting = self._is_agent(cause_text) or _KIN.fullmatch(cause_text)
+            by = _BY_GERUND.search(right) if acting else None
             if by is not None:  # "We avoided the outage by adding a breaker"
                 cause_text, effect_text = by.group(1), _clean(right[: by.start()])
             if not re.search(r"\w", effect_text) and f.cue.effect in ("np", "full"):
@@ -1150,10 +1178,18 @@ class _Extractor:
             if also and forward:  # "Priya merged the change and it broke the login page"
                 cause_text = also.group(1)
             anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
+            # "A retry storm took down X, so Y": what the cue before told caused Y
+            chained = (
+                told_before is not None
+                and found[n - 1].cue.direction == "forward"
+                and left_lo == lo
+            )
             if (
                 not anaphoric
+                and not chained
                 and not self._names_thing(cause_text, f.cue)
-                and not re.search(r"\w['’]s\s+\w", cause_text)  # "Melanie's talk" is a thing
+                # "Melanie's talk", "Rolling back": a thing or a doing, not a nod
+                and not re.search(r"\w['’]s\s+\w|^\w+ing\s+\w", cause_text)
                 and is_acknowledgement(cause_text, self.name_words)
             ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
@@ -1161,11 +1197,7 @@ class _Extractor:
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
                 cause_text, anaphoric, cause_lo = _clean(text[lo:left_lo]), False, lo
-            if (
-                told_before is not None
-                and found[n - 1].cue.direction == "forward"
-                and (left_lo == lo)
-            ):  # "A retry storm took down X, so Y": what it did caused Y
+            if chained:
                 cause, left_lo = told_before, used[-1][0]
             else:
                 cause = self._segment(cause_text, k, msg, spans)
@@ -1207,8 +1239,8 @@ class _Extractor:
         are items too: what was said is never only in the audit log."""
         at = 0
         for lo, hi in [*sorted(used), (len(text), len(text))] if used else ():
-            rest = _clean(text[at:lo]) if lo > at else ""
-            words = re.findall(r"\w+", rest.lower())
+            rest = _unopened(_clean(text[at:lo])) if lo > at else ""
+            words = re.findall(r"[a-z]+", rest.lower())  # "14:20" is a time, not a clause
             if (
                 len(words) >= UNTOLD_WORDS
                 and not set(words) <= STOPWORDS
