@@ -1014,11 +1014,11 @@ class _Extractor:
         heading = m["hedge"] is None  # "Root cause: expired TLS cert."
         if (not heading and not _NAMES_A_CAUSE.match(x)) or _NOT_KNOWN.search(x):
             return None
-        if not heading and m["hedge"].lower().endswith(("n't", "n’t")):
-            x = f"not {x}"  # "… wasn't the database, it was the network"
+        verb = "was" if heading else m["hedge"].split()[0].lower()
+        if verb.endswith(("n't", "n’t")):
+            x, verb = f"not {x}", verb[:-3]  # "… wasn't the database, it was the network"
         relation: Relation = "caused"
-        plain = heading or re.sub(r"n['’]t$", "", m["hedge"].split()[0].lower()) in _SURE
-        weight = EXPLICIT if plain else EXPLICIT * HYPOTHETICAL
+        weight = EXPLICIT if verb in _SURE else EXPLICIT * HYPOTHETICAL
         hedge = re.match(rf"(?i){_HEDGED}\s+", x)
         if hedge:
             x, weight = x[hedge.end() :], EXPLICIT * HYPOTHETICAL
@@ -1051,7 +1051,9 @@ class _Extractor:
             self._untold(instead, [(0, end.start())], k, msg, spans)
             instead = instead[: end.start()]
         if instead and _NAMES_A_CAUSE.match(instead):
-            self._link(self._segment(_clean(instead), k, msg, spans), effect, "caused", weight)
+            other = self._segment(_clean(instead), k, msg, spans)
+            if other is not None and other != effect:
+                self._link(other, effect, "caused", weight)
         if rest and relation == "caused" and self._find_cues(x):
             self._mid_cues(k, msg, x, spans)
         elif rest and relation == "caused":
