@@ -1381,3 +1381,18 @@ def test_what_a_cause_did_with_an_abbreviation_still_leads_on():
     assert ("The retry storm took down the API", "caused", "Ana and others disabled retries.") in (
         causal_links(ex)
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "links"),
+    [
+        ("Ana: The rollout fixed the memory leak but slowed down the startup.",
+         [("The rollout", "caused", "The rollout fixed the memory leak"),
+          ("The rollout", "caused", "The rollout slowed down the startup.")]),
+        ("Ana: The breaker prevented the outage but caused a brief slowdown.",
+         [("The breaker", "prevented", "The outage"),
+          ("The breaker", "caused", "A brief slowdown.")]),
+    ],
+)  # fmt: skip
+def test_two_claims_of_one_subject_are_both_read(said, links):
+    assert causal_links(run(said)) == links

@@ -614,6 +614,8 @@ _REPORTED = re.compile(
     r"\w+(?:\s+and\s+others)?|tells\s+\w+|mentioned|reported|noted|explained|wrote)\s+"
     r"(?:that\s+)?(?=\w)"
 )
+# Between two verbs of one subject: "fixed the leak but slowed down the startup"
+_CONJOINED = re.compile(r"[\s,]*(?:and|but|yet|then|and\s+then|but\s+also)\s*", re.IGNORECASE)
 # "If the migration breaks the login page, …": a condition, not a claim
 _CONDITION = re.compile(r"(?:if|unless|whenever|in\s+case)\b", re.IGNORECASE)
 # ... and so, before any cue, "(we don't know) if X", "whether X", "neither X nor Y"
@@ -1137,6 +1139,7 @@ class _Extractor:
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         found = self._find_cues(text)
         focus = told = None  # told: what the cue before ended on, when it made a link
+        doer: tuple[int, str] | None = None  # the cause of the link before, and its words
         used: list[tuple[int, int]] = []  # what the links were read from
         for n, f in enumerate(found):
             told_before, told = told, None
@@ -1160,6 +1163,14 @@ class _Extractor:
                 cause_text = _by_whom(cause_text)
             if forward:  # "When I was a kid, my dad …", "Priya said the migration …"
                 cause_text = _REPORTED.sub("", _ASIDE.sub("", _TIME_CLAUSE.sub("", cause_text)))
+            shared = (
+                doer is not None
+                and not cause_text
+                and forward
+                and _CONJOINED.fullmatch(text[used[-1][1] : f.start]) is not None
+            )
+            if shared:  # "The rollout fixed the leak but slowed down the startup"
+                cause_text = doer[1]
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
@@ -1201,6 +1212,8 @@ class _Extractor:
                 cause_text, anaphoric, cause_lo = _clean(text[lo:left_lo]), False, lo
             if chained:
                 cause, left_lo = told_before, used[-1][0]
+            elif shared and doer is not None:
+                cause = doer[0]
             else:
                 cause = self._segment(cause_text, k, msg, spans)
             if cause is None:
@@ -1209,6 +1222,8 @@ class _Extractor:
                 f.weight = min(f.weight, ANAPHORIC)  # the cause was said in an earlier sentence
             if f.cue.effect in ("clause", "sentence"):
                 whole = _clean(text[left_lo:right_hi])
+                if shared:
+                    whole = f"{cause_text} {whole}"
                 if anaphoric and cause_text:  # "It didn't help" -> "It (adding caching) didn't"
                     antecedent = shorten(self.drafts[cause].item.text.rstrip("."), 70)
                     whole = whole.replace(cause_text, f"{cause_text} ({antecedent})", 1)
@@ -1225,6 +1240,7 @@ class _Extractor:
             # "That" after a prevention means the measure, not what did not happen; so does
             # ", so …" ("The rain kept us from going out, so we played cards").
             focus = told = cause if relation == "prevented" else effect
+            doer = (cause, cause_text)
         self._untold(text, used, k, msg, spans)
         return focus
 
