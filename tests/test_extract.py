@@ -1396,3 +1396,15 @@ def test_what_a_cause_did_with_an_abbreviation_still_leads_on():
 )  # fmt: skip
 def test_two_claims_of_one_subject_are_both_read(said, links):
     assert causal_links(run(said)) == links
+
+
+@pytest.mark.parametrize(
+    ("said", "cause"),
+    [
+        ("Ana: Redis, Kafka, and Postgres caused the outage.", "Redis, Kafka, and Postgres"),
+        ("Ana: Good food, laughs, and chats help us stay close.", "Good food, laughs, and chats"),
+        ("Ana: I went home, ate, and the rain caused floods.", "The rain"),
+    ],
+)
+def test_a_cause_named_as_a_list_is_the_whole_list(said, cause):
+    assert [c for c, _, _ in causal_links(run(said))] == [cause]

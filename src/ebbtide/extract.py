@@ -718,6 +718,20 @@ def _unopened(sentence: str) -> str:
         sentence = shorter
 
 
+def _is_list_head(head: str, last: str) -> bool:
+    """'Good food, laughs' before 'and chats': the first items of a list of short names, no
+    clause among them ('I went home, ate' before 'and the rain' is two things done)."""
+    if not re.match(r"(?i)(?:and|or)\s+\w", last) or re.search(r"[;:.!?]", head):
+        return False  # "…, and prevents injuries": verbs in a row, not names
+    parts = [p.split() for p in head.split(",") if p.strip()]
+    return len(parts) >= 1 and all(
+        len(p) <= 3
+        and not any(is_past(w.lower()) or w.lower() in STOPWORDS for w in p[1:])
+        and not is_past(p[0].lower())
+        for p in parts
+    )
+
+
 def _says_what_it_did(text: str) -> bool:
     """'It kept the builds reproducible': an earlier thing, acting. 'It was fun' is not."""
     m = _ANAPHOR_ACTS.match(text)
@@ -1148,6 +1162,12 @@ class _Extractor:
             hi = found[n + 1].start if n + 1 < len(found) else len(text)
             # "A caused B because C": C explains all of "A caused B"
             left_lo = _last_clause(text, lo if forward else max(0, f.start - WINDOW), f.start)
+            if (
+                forward
+                and left_lo > lo
+                and _is_list_head(text[lo:left_lo], text[left_lo : f.start])
+            ):
+                left_lo = lo  # "Good food, laughs, and chats help us stay close": one cause
             right_hi = hi if f.cue.effect == "sentence" else _first_clause(text, f.end, hi)
             if f.cue.passive or "," in text[f.end : right_hi]:
                 # "caused by disk, memory, and network problems", "because it builds muscle,
