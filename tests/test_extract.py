@@ -1408,3 +1408,23 @@ def test_two_claims_of_one_subject_are_both_read(said, links):
 )
 def test_a_cause_named_as_a_list_is_the_whole_list(said, cause):
     assert [c for c, _, _ in causal_links(run(said))] == [cause]
+
+
+@pytest.mark.parametrize(
+    ("said", "links"),
+    [
+        ("Ana: The deploy caused the outage, and the rollback fixed it.",
+         [("The deploy", "caused", "The outage"),
+          ("The rollback", "caused", "The rollback fixed it.")]),
+        ("Ana: Sure, and the rain caused floods in the basement.",
+         [("The rain", "caused", "Floods in the basement.")]),
+        ("Ana: Wow, that's so cool, it caused a stir.", []),
+        ("Ana: We upgraded Redis. It fixed the memory leak but slowed down the startup.",
+         [("Ana and others upgraded Redis.", "caused",
+           "It (Ana and others upgraded Redis) fixed the memory leak"),
+          ("Ana and others upgraded Redis.", "caused",
+           "It (Ana and others upgraded Redis) slowed down the startup.")]),
+    ],
+)  # fmt: skip
+def test_a_list_a_nod_or_a_shared_pronoun_beside_a_claim(said, links):
+    assert causal_links(run(said)) == links

@@ -614,6 +614,8 @@ _REPORTED = re.compile(
     r"\w+(?:\s+and\s+others)?|tells\s+\w+|mentioned|reported|noted|explained|wrote)\s+"
     r"(?:that\s+)?(?=\w)"
 )
+# "Melanie's talk", not "that's" or "it's"
+_POSSESSIVE = r"(?i)\b(?!(?:that|it|what|there|here|he|she|who|let|how|where)['’]s)\w+['’]s\s+\w"
 # Between two verbs of one subject: "fixed the leak but slowed down the startup"
 _CONJOINED = re.compile(r"[\s,]*(?:and|but|yet|then|and\s+then|but\s+also)\s*", re.IGNORECASE)
 # "If the migration breaks the login page, …": a condition, not a claim
@@ -724,11 +726,14 @@ def _is_list_head(head: str, last: str) -> bool:
     if not re.match(r"(?i)(?:and|or)\s+\w", last) or re.search(r"[;:.!?]", head):
         return False  # "…, and prevents injuries": verbs in a row, not names
     parts = [p.split() for p in head.split(",") if p.strip()]
-    return len(parts) >= 1 and all(
-        len(p) <= 3
-        and not any(is_past(w.lower()) or w.lower() in STOPWORDS for w in p[1:])
-        and not is_past(p[0].lower())
-        for p in parts
+    return (
+        len(parts) >= 2
+        and all(  # "Sure, and the rain …" is a nod, not a list
+            len(p) <= 3
+            and not any(is_past(w.lower()) or w.lower() in STOPWORDS for w in p[1:])
+            and not is_past(p[0].lower())
+            for p in parts
+        )
     )
 
 
@@ -784,7 +789,7 @@ _PRODUCT_NAME = re.compile(
     r"[A-Z]{3,}\w*|(?!(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von)[A-Z])[A-Z]?[a-z]+[A-Z]\w*|"
     r"\w*\d\w*|\w+(?:[.+#]\w*)+|"
     # two letters are initials ("TJ") unless they are what engineers abbreviate
-    r"(?:CI|CD|QA|DB|UI|UX|OS|VM|IP|PR|ML|AI|HA|LB|DR|IO|MQ|GC)s?"
+    r"(?:CI|CD|QA|DB|UI|UX|OS|VM|IP|PR|AI|HA|LB|IO|MQ|GC)s?"
 )
 # Who or what no one in particular is: "Nothing caused the outage" claims no cause.
 _NOBODY = STOPWORDS | word_set(
@@ -1153,7 +1158,7 @@ class _Extractor:
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         found = self._find_cues(text)
         focus = told = None  # told: what the cue before ended on, when it made a link
-        doer: tuple[int, str] | None = None  # the cause of the link before, and its words
+        doer: tuple[int, str, float] | None = None  # the link before: cause, words, weight
         used: list[tuple[int, int]] = []  # what the links were read from
         for n, f in enumerate(found):
             told_before, told = told, None
@@ -1163,7 +1168,8 @@ class _Extractor:
             # "A caused B because C": C explains all of "A caused B"
             left_lo = _last_clause(text, lo if forward else max(0, f.start - WINDOW), f.start)
             if (
-                forward
+                not n
+                and forward
                 and left_lo > lo
                 and _is_list_head(text[lo:left_lo], text[left_lo : f.start])
             ):
@@ -1189,8 +1195,8 @@ class _Extractor:
                 and forward
                 and _CONJOINED.fullmatch(text[used[-1][1] : f.start]) is not None
             )
-            if shared:  # "The rollout fixed the leak but slowed down the startup"
-                cause_text = doer[1]
+            if shared and doer is not None:  # "The rollout fixed the leak but slowed down …"
+                cause_text, f.weight = doer[1], min(f.weight, doer[2])
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
@@ -1220,9 +1226,10 @@ class _Extractor:
             if (
                 not anaphoric
                 and not chained
+                and not shared
                 and not self._names_thing(cause_text, f.cue)
                 # "Melanie's talk", "Rolling back": a thing or a doing, not a nod
-                and not re.search(r"\w['’]s\s+\w|^\w+ing\s+\w", cause_text)
+                and not re.search(_POSSESSIVE + r"|^\w+ing\s+\w", cause_text)
                 and is_acknowledgement(cause_text, self.name_words)
             ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
@@ -1260,7 +1267,10 @@ class _Extractor:
             # "That" after a prevention means the measure, not what did not happen; so does
             # ", so …" ("The rain kept us from going out, so we played cards").
             focus = told = cause if relation == "prevented" else effect
-            doer = (cause, cause_text)
+            shown = cause_text  # the subject as the effect tells it: "It (we upgraded Redis)"
+            if anaphoric and cause_text:
+                shown = f"{cause_text} ({shorten(self.drafts[cause].item.text.rstrip('.'), 70)})"
+            doer = (cause, shown, f.weight)
         self._untold(text, used, k, msg, spans)
         return focus
 
