@@ -918,6 +918,9 @@ def test_how_engineers_tell_a_cause(said, link):
         ("Ana: Upgrading to Python 3.12 resolved the segfault.", "Upgrading to Python 3.12"),
         ("Ana: The new runner image slowed down CI.", "The new runner image"),
         ("Ana: The bad query took down the primary database.", "The bad query"),
+        ("Ana: The deploy took down auth again.", "The deploy"),
+        ("Ana: The hotfix fixed login.", "The hotfix"),
+        ("Ana: The migration slowed down writes by 30%.", "The migration"),
     ],
 )
 def test_what_a_change_did_is_its_outcome_as_told(said, cause):
@@ -1202,6 +1205,8 @@ def test_a_relative_after_a_time_clause_is_still_a_person_acting():
         "Ana: The tests broke all week.",
         "Ana: The pipeline broke every night last week.",
         "Ana: The economy slowed down a little.",
+        "Ana: My laptop broke yesterday.",
+        "Ana: It broke completely.",
         "Ana: That movie broke my heart.",
         "Ana: The fall broke my wrist.",
         "Ana: The issue Priya fixed the other day came back.",

@@ -234,7 +234,10 @@ _HEDGED = r"(?:likely|probably|possibly|perhaps|apparently|ultimately)"
 # What a verb of doing acts on: "broke the login page", not "broke down" or "fixed up".
 _AN_OBJECT = (
     r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|it|"
-    r"them|everything|prod|production|staging|(?-i:[A-Z])[\w.+#-]*)\b)"
+    r"them|everything|(?-i:[A-Z])[\w.+#-]*|(?!(?:up|down|out|off|in|on|back|again|away|over|"
+    r"apart|yesterday|today|tonight|tomorrow|now|then|last|next|early|late|too|so|very|for|with|"
+    r"at|by|to|and|but|or|because|when|while|after|before|since|until|me|him|us|you|nothing|"
+    r"anything|something|twice|once)\b)(?-i:[a-z])[\w-]*(?<!ly))\b)"
 )
 # ... nor an idiom: "broke the ice", "broke all the records", "broke my heart".
 _NOT_BROKEN = (
