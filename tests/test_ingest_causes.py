@@ -1197,3 +1197,18 @@ def test_when_two_old_names_lead_to_one_file_the_folders_own_note_keeps_it(
     ingest_markdown_folder(memory, tmp_path / "A")
     assert memory.get(own.id).status == "active"
     assert memory.get(own.id).attributes["path"] == "y/s.md"
+
+
+def test_a_folder_whose_name_holds_a_semicolon_or_a_bar_keeps_and_retracts_its_claims(
+    memory: Memory, tmp_path
+):
+    folder = tmp_path / "notes; old | 2025"
+    folder.mkdir()
+    notes(folder)
+    ingest_markdown_folder(memory, folder)
+    ingest_markdown_folder(memory, folder)  # read again: still said once, by one note
+    assert len(memory.trace_cause("moved the job queue to SQS").causes) == 1
+    (folder / "queue-migration.md").unlink()
+    ingest_markdown_folder(memory, folder)
+    assert memory.trace_cause("moved the job queue to SQS").causes == []
+    assert memory.trace_cause_chain("the checkout outage").chains  # the other file says it still

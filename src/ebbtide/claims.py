@@ -19,6 +19,25 @@ WHERE_MAX = 500  # characters naming where in a note a claim was said
 NAME_MAX = 4_096  # characters of a note's name where it is said (a file's absolute path)
 AUTHOR_MAX = 60  # characters of a note's author (a speaker's name)
 _PARTS = " | "  # between what a link's context says: "said in a.md | disproved by on-call"
+# A note's name may hold the separators above ("/notes; old/a.md"): they are written escaped.
+_ESCAPES = (("%", "%25"), (";", "%3B"), ("|", "%7C"))
+
+
+def _escaped(name: str) -> str:
+    for raw, code in _ESCAPES:
+        name = name.replace(raw, code)
+    return name
+
+
+def _unescaped(name: str) -> str:
+    for raw, code in reversed(_ESCAPES):
+        name = name.replace(code, raw)
+    return name
+
+
+def retraction(name: str) -> str:
+    """What a link's context says when the note `name` no longer says it."""
+    return f"{RETRACTED} {_escaped(name)}"
 
 
 def wording(text: str) -> str:
@@ -47,6 +66,11 @@ def names(note: Node, formerly: Sequence[str] = ()) -> frozenset[str]:
     return frozenset([where(note), *bare, *formerly])
 
 
+def said_in(note: Node) -> str:
+    """The context of a link only `note` says."""
+    return f"{SAID_IN} {_escaped(where(note))}"
+
+
 def said_by(edge: Edge, note: Node, formerly: Sequence[str] = ()) -> Edge:
     """The link, listing `note` among the notes it is said in (once, under its current name)."""
     listed = sayers(edge)
@@ -61,14 +85,14 @@ def sayers(edge: Edge) -> list[str]:
     """The notes a link is said in, from its context."""
     for part in (edge.context or "").split(_PARTS):
         if part.startswith(f"{SAID_IN} "):
-            return part[len(SAID_IN) + 1 :].split("; ")
+            return [_unescaped(n) for n in part[len(SAID_IN) + 1 :].split("; ")]
     return []
 
 
 def with_sayers(edge: Edge, notes: list[str]) -> Edge:
     """The link with `notes` as the notes it is said in (none: no such record)."""
     rest = [p for p in (edge.context or "").split(_PARTS) if p and not p.startswith(f"{SAID_IN} ")]
-    said = [f"{SAID_IN} {'; '.join(notes)}"] if notes else []
+    said = [f"{SAID_IN} {'; '.join(_escaped(n) for n in notes)}"] if notes else []
     return edge.model_copy(update={"context": _PARTS.join([*said, *rest]) or None})
 
 

@@ -388,7 +388,7 @@ class Memory(CausalOps):
             elif sayers or all(
                 owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
             ):  # said only here, or (no record of who says it) made of this note's own claims
-                self._retire(edge, f"{claims.RETRACTED} {here}", retracted_by=note.id)
+                self._retire(edge, claims.retraction(here), retracted_by=note.id)
         claimed = [
             e.src
             for e in self.store.edges_of([note.id], direction="in")
@@ -536,9 +536,7 @@ class Memory(CausalOps):
                     self.store.update_edge(known)
                     edges.append(known)
                     continue
-                context = (
-                    f"{claims.SAID_IN} {claims.where(said_in)}" if said_in is not None else None
-                )
+                context = claims.said_in(said_in) if said_in is not None else None
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, context,
                     link.confidence_source, provenance, learn=learn,
