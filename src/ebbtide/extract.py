@@ -710,6 +710,12 @@ def _clean(segment: str) -> str:
 _MENTION = re.compile(r"^(?:@[\w.-]+[,:]?\s+)+|^(?:ok|okay|lol|um|uh)\s+(?=so\b)", re.I)
 
 
+def _without_asides(subject: str) -> str:
+    """A subject without the time or the aside told before it: "When I was a kid, my dad",
+    "If you ask me, the deploy", "The rain, if I remember right"."""
+    return _ASIDE.sub("", _TIME_CLAUSE.sub("", subject))
+
+
 def _unopened(sentence: str) -> str:
     """A sentence without the words that only carry the talk on: "So", "Well, basically",
     "Turns out"."""
@@ -968,7 +974,8 @@ class _Extractor:
 
     def _causal(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
         """Split a causal sentence into linked items; returns the item it ends on, or None."""
-        root = _ROOT_CAUSE.match(_MARKUP.sub("", _unopened(text)))
+        opened = _unopened(text)  # "So", "Well, basically", "Turns out" left out
+        root = _ROOT_CAUSE.match(_MARKUP.sub("", opened))
         if root is not None:
             return self._root_cause(k, msg, root, spans)
         lead = _LEAD_CLAUSE.match(_OPENER.sub("", text))  # "Without a doubt, …" is no lead
@@ -985,7 +992,7 @@ class _Extractor:
                 weight = WEAK if alone["so"] or alone["other"] else ANAPHORIC
                 self._link(cause, effect, relation, weight)
                 return effect
-        text = _unopened(text)
+        text = opened
         when = _WHEN_CLAUSE.match(text)
         if when is not None and self._find_cues(when["x"]):
             # "When the migration caused the outage, we rolled back": the claim is the clause
@@ -1125,7 +1132,7 @@ class _Extractor:
                     continue  # "one fixed TTL", "was fixed the next day"; "… and as a result a
                     # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
-                subject = _ASIDE.sub("", _TIME_CLAUSE.sub("", subject))
+                subject = _without_asides(subject)
                 if _CONDITION.match(subject) or (
                     cue.agentive and _KIN.fullmatch(subject) and not _BY_GERUND.search(text, f.end)
                 ):
@@ -1191,7 +1198,7 @@ class _Extractor:
             if f.cue.passive:
                 cause_text = _by_whom(cause_text)
             if forward:  # "When I was a kid, my dad …", "Priya said the migration …"
-                cause_text = _REPORTED.sub("", _ASIDE.sub("", _TIME_CLAUSE.sub("", cause_text)))
+                cause_text = _REPORTED.sub("", _without_asides(cause_text))
             shared = (
                 doer is not None
                 and not cause_text
