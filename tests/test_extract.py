@@ -320,6 +320,90 @@ def test_decisions(line):
     assert run(line).items[0].kind == "decision"
 
 
+@pytest.mark.parametrize(
+    ("line", "reason", "choice"),
+    [
+        ("Ana: We chose Postgres because it supports JSONB.",
+         "It (Postgres) supports JSONB.", "Ana and others chose Postgres"),
+        ("Ana: We went with Kafka because it scales.",
+         "It (Kafka) scales.", "Ana and others went with Kafka"),
+        ("Ana: We picked Rust over Go because it has no GC pauses.",
+         "It (Rust) has no GC pauses.", "Ana and others picked Rust over Go"),
+        ("Ana: We opted for weekly releases because daily ones kept breaking staging.",
+         "Daily ones kept breaking staging.", "Ana and others opted for weekly releases"),
+        ("Ana: I decided to quit because the commute was killing me.",
+         "The commute was killing Ana.", "Ana decided to quit"),
+        # The reason's "it" is not the thing chosen: what was left, or the weather.
+        ("Ana: We switched to Postgres because it kept crashing.",
+         "It kept crashing.", "Ana and others switched to Postgres"),
+        ("Ana: I picked up the kids because it was raining.",
+         "It was raining.", "Ana picked up the kids"),
+    ],
+)  # fmt: skip
+def test_a_choice_told_with_its_reason_stays_a_decision(line, reason, choice):
+    ex = run(line)
+    assert texts(ex)[:2] == [("event", reason), ("decision", choice)]
+    assert causal_links(ex) == [(reason, "caused", choice)]
+
+
+@pytest.mark.parametrize(
+    ("verdict", "told"),
+    [
+        ("It paid off: no ops burden at all.",
+         "It (Ana and others went with SQLite) paid off: no ops burden at all."),
+        ("That decision paid off within a month.",
+         "That decision (Ana and others went with SQLite) paid off within a month."),
+        ("That was a mistake.", "That (Ana and others went with SQLite) was a mistake."),
+        ("In hindsight, the switch was the right call.",
+         "The switch (Ana and others went with SQLite) was the right call."),
+    ],
+)  # fmt: skip
+def test_a_verdict_on_a_decision_is_its_outcome(verdict, told):
+    ex = run(f"Ana: We went with SQLite.\nBen: {verdict}")
+    assert causal_links(ex) == [("Ana and others went with SQLite.", "caused", told)]
+    assert ex.items[find(ex, "went with SQLite", "decision")]
+    assert ex.items[find(ex, told, "outcome")]
+
+
+@pytest.mark.parametrize(
+    ("line", "done", "sign"),
+    [
+        ("Adding an index paid off: the query went from 2 s to 20 ms.", "Adding an index", 1),
+        ("Switching to write-through was a mistake; writes got twice as slow.",
+         "Switching to write-through", -1),
+        ("Honestly, moving to Kubernetes was the right call.", "Moving to Kubernetes", 1),
+        ("Our switch to gRPC turned out to be a huge win.", "Ana's switch to gRPC", 1),
+        ("The rewrite backfired.", "The rewrite", -1),
+    ],
+)  # fmt: skip
+def test_a_verdict_on_something_done_is_its_outcome_told_whole(line, done, sign):
+    ex = run(f"Ana: {line}")
+    ((cause, relation, outcome),) = causal_links(ex)
+    assert (cause, relation) == (done, "caused")
+    told = ex.items[find(ex, outcome, "outcome")]
+    assert told.text.startswith(done) and told.attributes["polarity"] * sign > 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: John was a mistake.",
+        "Ana: The party was a success.",
+        "Ana: The weather was a disaster.",
+        "Ana: Melanie's move to the city was a big decision.",
+        "Ana: We moved.\nBen: That was a big decision.",
+    ],
+)
+def test_no_verdict_without_something_done_and_judged(line):
+    assert causal_links(run(line)) == []
+
+
+def test_a_comment_or_a_nod_to_a_plan_is_no_verdict():
+    assert causal_links(run("Ana: I made pasta for dinner.\nBen: It was delicious.")) == []
+    assert causal_links(run("Ana: Let's order pizza tonight.\nBen: That's a great idea!")) == []
+    assert causal_links(run("Ana: We should add a cache.\nBen: That is the right call.")) == []
+
+
 def test_facts_and_notes():
     ex = run("Ana: I have two kids.\nAna: My mom is a nurse.\nAna: The weather is nice.")
     assert ex.items[find(ex, "two kids")].kind == "fact"

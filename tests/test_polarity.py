@@ -64,6 +64,37 @@ def test_negated_bad_words_are_positive(text):
     assert label(text) == "positive"
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It paid off: no ops burden at all.", "positive"),
+        ("That turned out to be the right call.", "positive"),
+        ("Going with the monorepo was a good decision.", "positive"),
+        ("It was worth it.", "positive"),
+        ("That was a mistake.", "negative"),
+        ("In hindsight the rewrite was the wrong call.", "negative"),
+        ("The caching layer backfired.", "negative"),
+        ("We regret moving to microservices.", "negative"),
+        ("It was not worth it.", "negative"),
+        ("Adopting Bazel was no mistake.", "positive"),
+    ],
+)
+def test_a_verdict_on_a_decision_scores_it(text, expected):
+    assert label(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("That (we rolled back the deploy) was the right call.", "positive"),
+        ("It (we skipped the load test to save time) was a mistake.", "negative"),
+        ("The switch (we moved off the failing cluster) paid off.", "positive"),
+    ],
+)
+def test_what_a_pronoun_stands_for_is_not_the_verdict(text, expected):
+    assert label(text) == expected
+
+
 def test_not_stable_is_negative():
     assert label("The cluster is not stable yet") == "negative"
 

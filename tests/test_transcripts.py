@@ -51,6 +51,27 @@ def test_a_postmortem_told_in_words_traces_to_its_root_cause(memory):
     assert any("fixed the checkout" in c.node.text for c in answer.consequences)
 
 
+def test_choices_told_in_chat_learn_from_the_verdicts_that_follow(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "We went with SQLite because it needs no server."},
+            {"speaker": "Ben", "text": "It paid off: no ops burden at all."},
+            {"speaker": "Ana", "text": "We chose the managed queue because it was cheaper."},
+            {"speaker": "Ben", "text": "That was a mistake: the vendor had a two-day outage."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    q = {n.text: n.q_value for n in memory.find(kind="decision")}
+    assert q["Ana and others went with SQLite"] > 0 > q["Ana and others chose the managed queue"]
+    assert memory.intervention_query("choose the managed queue").verdict == "DANGER"
+    assert memory.intervention_query("go with SQLite").verdict == "SAFE"
+    why = memory.trace_cause_chain("vendor had a two-day outage").chains[0]
+    assert [s.decision for s in why.steps] == [
+        "It (the managed queue) was cheaper.",
+        "Ana and others chose the managed queue",
+    ]
+
+
 def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):
     result = memory.remember(messages=STORY)
     assert all(n.sources for n in result.nodes)

@@ -125,6 +125,19 @@ _DECISION = re.compile(
     r"\bplan(?:ning)?\s+to\b|\bmade\s+(?:the|a)\s+(?:call|decision)\b",
     re.IGNORECASE,
 )
+# What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go".
+_CHOSEN = re.compile(
+    r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+"
+    r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them)\b)(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)"
+    r"(?=\s+(?:over|instead|rather|for|because|as)\b|[,;:.!]|$)",
+    re.IGNORECASE,
+)
+# ... and a reason whose "it" may be it: not "it was raining", "it was late".
+_BARE_IT = re.compile(
+    r"It\s+(?!\()(?!(?:was|is|'s|got|gets|had\s+been)\s+(?:\w+ing|late|early|cold|hot|warm|dark|"
+    r"sunny|windy|time|too|so|getting)\b)",
+    re.IGNORECASE,
+)
 _FACT_VERB = re.compile(
     r"(?:'s\s+\w+(?:\s+\w+)?\s+)?(?:is|are|was|were|has|have|had|works|lives|studies|owns|"
     r"teaches|volunteers|plays|speaks|comes\s+from|grew\s+up|was\s+born)\b"
@@ -260,6 +273,24 @@ _DID = _Cue(
     "forward",
     "clause",
 )
+# A verdict on something done: "a mistake", "a huge win", "the right call" (not "a big decision").
+_A_VERDICT = (
+    r"(?:(?:a|an|the|definitely|clearly|really|probably|honestly|such\s+a|in\s+hindsight)\s+)+"
+    r"(?:(?:[\w-]+\s+)?(?:mistake|blunder|win|success|failure|disaster)|(?:\w+\s+)?(?:right|"
+    r"wrong|good|bad|great|best|worst|smart|wise|poor|terrible|excellent|brilliant|correct|dumb|"
+    r"stupid)\s+(?:call|choice|decision|move|bet|idea))\b"
+)
+# "Adding an index paid off: the query went from 2 s to 20 ms", "Switching to write-through was
+# a mistake": a verdict on something done, whose outcome is the sentence as told. Only a doing
+# is judged so (`_gate_passes`); "it paid off" is read as what was said before did.
+_JUDGED = _Cue(
+    r"(?:paid|pays)\s+off|backfired|backfires|(?:was|has\s+been|turned\s+out\s+to\s+be|proved\s+"
+    r"to\s+be|ended\s+up\s+being)\s+" + _A_VERDICT,
+    "caused",
+    "forward",
+    "sentence",
+    verb=False,
+)
 # "The outage stemmed from a bad push"; "did not stem from", "may have stemmed from"
 _STEMMED = _Cue(
     r"(?:stemmed|stems|stem|stemming)\s+from", "caused", "backward", "full", agentive=False
@@ -382,6 +413,7 @@ _CUES = [
     # "stopped the stampede before it started"; not "stopped working" (ceased)
     _Cue(r"(?:stopped|stops|stop)(?!\s+\w+ing\b)", "prevented", "forward", "np"),
     _DID,
+    _JUDGED,
     _Cue(r"(?:enabled|enables|enable)", "enabled", "forward", "np"),
     _Cue(r"made\s+(?:it\s+)?possible(?:\s+for)?", "enabled", "forward", "np"),
     _Cue(r"paved\s+the\s+way\s+for", "enabled", "forward", "np"),
@@ -513,7 +545,8 @@ _CUE_WORDS = word_set(
     therefore thus hence consequently otherwise fix solve resolve hold last stick real work matter
     difference effect impact stop reason reasons culprit culprits causes triggers stemmed stems
     stem stemming traced blocked blocks broke breaks fixed fixes resolved resolves solved solves
-    slowed slows slow sped speeds speed took takes take"""
+    slowed slows slow sped speeds speed took takes take paid pays backfired backfires mistake
+    call choice decision move blunder bet win success failure disaster"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -570,13 +603,16 @@ _LEAD_RELATION = {
     "because": "caused", "because of": "caused", "due to": "caused",
     "owing to": "caused", "thanks to": "enabled", "after": "caused",
 }  # fmt: skip
+# What was done, named by what it was: "that decision", "the switch".
+_THINGS_DONE = ("decision", "choice", "change", "move", "call", "switch", "bet", "approach",
+                "plan", "fix", "idea")  # fmt: skip
 # What "that" can be when it stands for something said before.
 _ANAPHORS = frozenset(
     {
         "that", "this", "it", "which", "these", "those", "doing that", "doing this", "doing so",
-        "all that", "all this", "that change", "this change", "that decision", "this decision",
-        "that move", "this move", "the change", "the decision", "that one", "this one",
+        "all that", "all this", "that one", "this one",
         "that's what", "that is what", "this is what", "it's what", "what",
+        *(f"{the} {thing}" for the in ("the", "that", "this") for thing in _THINGS_DONE),
     }
 )  # fmt: skip
 _COUNTERFACTUAL = re.compile(
@@ -648,8 +684,18 @@ _CLAUSE_BREAK = re.compile(
     r"\bbut\b)\s*",
     re.IGNORECASE,
 )
-_ANAPHOR_ACTS = re.compile(r"(?:it|this|that)\s+(?:\w+ly\s+)?([a-z]+)\b", re.IGNORECASE)
+# "It", "that", or what the thing was: "that decision", "the switch", "this fix".
+_IT = rf"(?P<it>(?:this|that|the)\s+(?:{'|'.join(_THINGS_DONE)})|it|this|that)"
+_ANAPHOR_ACTS = re.compile(_IT + r"\s+(?:\w+ly\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+# ... or a verdict on it: "That was a mistake", "it has been the best call". Not "that's a
+# great idea", said of a plan.
+_VERDICT = re.compile(
+    _IT + r"\s+(?:was|has\s+been|ended\s+up\s+being|proved\s+to\s+be)\s+" + _A_VERDICT,
+    re.IGNORECASE,
+)
 _NOT_ACTS = word_set("was were had did said meant been seemed sounded looked")
+# What an "It (...)" stands for, which is not what the sentence itself says.
+_PAREN_ASIDE = re.compile(r"\s*\([^)]*\)")
 _COMMENT = re.compile(r"(?:\w+,\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|\s+\()", re.IGNORECASE)
 _BY_GERUND = re.compile(r"\bby\s+(\w+ing\b.*)$")
 # "we avoided a weekend outage": the effect of a cause is that something did not happen
@@ -662,6 +708,13 @@ _STOPPED_EARLY = re.compile(
     r"\s+(?:before\s+it\s+(?:even\s+)?(?:started|began|happened|could\s+\w+)|in\s+its\s+tracks)"
     r"(?=[.!]*$)",
     re.IGNORECASE,
+)
+# What a verdict judges: "Adding an index", "Hiring her", "Our switch to gRPC", "The rewrite".
+_A_DOING = re.compile(
+    r"(?i)(?:(?!(?:nothing|something|everything|anything|morning|evening|during|thing|king|spring|"
+    r"ring|ceiling|building|wedding|meeting|feeling|darling)\b)[a-z]+ing\b|(?:the|that|this|our|"
+    r"their|my|your|[A-Z][\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?(?:decision|choice|move|switch|rewrite|migration|"
+    r"change|bet|plan|fix|upgrade|refactor|rollout|rollback|redesign|launch|hire|purchase)\b)"
 )
 _GERUND_STOP = word_set(
     "nothing something everything anything morning evening during thing king spring ring "
@@ -681,6 +734,7 @@ _HEDGE = re.compile(
 _OPENER = re.compile(
     r"^(?:(?:it\s+)?turns?\s+out(?:\s+that)?|(?:bad|good|great|sad)\s+news|in\s+the\s+end|"
     r"as\s+it\s+turned\s+out|sadly|unfortunately|fortunately|luckily|(?:no|without\s+a)\s+doubt|"
+    r"in\s+(?:hindsight|retrospect)|looking\s+back|"
     r"of\s+course|"
     r"clearly|obviously)\b[,:]?\s*",
     re.IGNORECASE,
@@ -748,8 +802,10 @@ def _is_list_head(head: str, last: str) -> bool:
 
 def _says_what_it_did(text: str) -> bool:
     """'It kept the builds reproducible': an earlier thing, acting. 'It was fun' is not."""
+    if _VERDICT.match(text):
+        return True
     m = _ANAPHOR_ACTS.match(text)
-    return m is not None and is_past(m.group(1).lower()) and m.group(1).lower() not in _NOT_ACTS
+    return m is not None and is_past(m["verb"].lower()) and m["verb"].lower() not in _NOT_ACTS
 
 
 def _capitalise(text: str) -> str:
@@ -1163,6 +1219,9 @@ class _Extractor:
         if f.cue is _STEMMED:
             origin = text[f.end : _first_clause(text, f.end, len(text))]
             return not _A_TIME_AGO.match(origin)
+        if f.cue is _JUDGED:
+            done = _clean(text[_last_clause(text, lo, f.start) : f.start])
+            return bool(_A_DOING.match(_without_asides(_unopened(done))))
         return True
 
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
@@ -1337,9 +1396,9 @@ class _Extractor:
         if antecedent is None:
             return self._add("event", text, k, msg, {}, spans)
         # "It kept the builds reproducible": what was said before did this
-        pronoun = text.split()[0]
-        named = f"{pronoun} ({shorten(self.drafts[antecedent].item.text.rstrip('.'), 70)})"
-        item = self._add("event", named + text[len(pronoun) :], k, msg, {}, spans)
+        it = (_VERDICT.match(text) or _ANAPHOR_ACTS.match(text))["it"]  # type: ignore[index]
+        named = f"{it} ({shorten(self.drafts[antecedent].item.text.rstrip('.'), 70)})"
+        item = self._add("event", named + text[len(it) :], k, msg, {}, spans)
         self._link(antecedent, item, "caused", WEAK)
         return item
 
@@ -1447,7 +1506,10 @@ class _Extractor:
                 if i in self.tried:
                     item.attributes["tried"] = True  # a fix said not to have held
             elif i in causal_dst:
-                item.kind = "outcome"
+                # "We went with SQLite because it needs no server": a choice told with its
+                # reason is still a choice, which its own outcomes can follow.
+                chosen = _DECISION.search(_PAREN_ASIDE.sub("", d.effect_text or item.text))
+                item.kind = "decision" if chosen else "outcome"
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
             if item.kind == "outcome":
@@ -1455,6 +1517,7 @@ class _Extractor:
                 item.attributes.update(
                     polarity=p.score, polarity_label=p.label, polarity_cues=list(p.cues)
                 )
+        self._name_the_chosen()
         items = [d.item for d in self.drafts]
         self._people_items(items, names)
         links = [
@@ -1463,10 +1526,23 @@ class _Extractor:
         ]
         return Extraction(items=items, links=links)
 
+    def _name_the_chosen(self) -> None:
+        """In "We chose Postgres because it supports JSONB" the reason's "it" is the thing
+        chosen, so the reason reads "It (Postgres) supports JSONB" and is found by that name.
+        Not after "switched to", whose reason's "it" is as often what was left."""
+        for s, d, relation in self.links:
+            reason, choice = self.drafts[s], self.drafts[d]
+            if relation != "caused" or choice.item.kind != "decision" or reason.msg != choice.msg:
+                continue
+            chosen = _CHOSEN.search(choice.item.text)
+            if chosen is not None and _BARE_IT.match(reason.item.text):
+                thing = chosen["what"].rstrip(".!")
+                reason.item.text = f"It ({thing}){reason.item.text[2:]}"
+
     @staticmethod
     def _agentive(text: str, names: Sequence[str]) -> bool:
         """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision."""
-        text = re.sub(r"\s*\([^)]*\)", "", text)  # not what an "It (...)" stands for
+        text = _PAREN_ASIDE.sub("", text)
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)
