@@ -327,8 +327,10 @@ def test_decisions(line):
          "It (Postgres) supports JSONB.", "Ana and others chose Postgres"),
         ("Ana: We went with Kafka because it scales.",
          "It (Kafka) scales.", "Ana and others went with Kafka"),
-        ("Ana: We picked Rust over Go because it has no GC pauses.",
-         "It (Rust) has no GC pauses.", "Ana and others picked Rust over Go"),
+        ("Ana: We chose the indoor venue because it rained.",
+         "It rained.", "Ana and others chose the indoor venue"),
+        ("Ana: We chose Postgres over Mongo because it kept losing data.",
+         "It kept losing data.", "Ana and others chose Postgres over Mongo"),
         ("Ana: We opted for weekly releases because daily ones kept breaking staging.",
          "Daily ones kept breaking staging.", "Ana and others opted for weekly releases"),
         ("Ana: I decided to quit because the commute was killing me.",
@@ -396,6 +398,35 @@ def test_a_verdict_on_something_done_is_its_outcome_told_whole(line, done, sign)
 )
 def test_no_verdict_without_something_done_and_judged(line):
     assert causal_links(run(line)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: Hiring her hasn't paid off.",
+        "Ana: Adding an index never backfired.",
+        "Ana: Adding an index would have paid off.",
+        "Ana: Writing tests always pays off.",
+        "Ana: The launch party was a huge success.",
+        "Ana: Rewriting the billing service in Go was a mistake, but adding caching paid off.",
+        "Ana: Bob is my brother.\nBen: It was a mistake.",
+        "Ana: The server crashed.\nBen: That was a mistake.",
+        "Ana: Let's order pizza.\nBen: That was a great idea!",
+    ],
+)
+def test_a_denied_supposed_or_habitual_verdict_or_one_on_no_doing_claims_nothing(line):
+    assert [(s, r, o) for s, r, o in causal_links(run(line)) if r != "no_effect"] == []
+
+
+def test_a_verdict_beside_another_claim_leaves_that_claim_whole():
+    ex = run("Ana: Adding an index was a good idea, but it didn't help.")
+    assert causal_links(ex) == [("Adding an index was a good idea", "no_effect", "It didn't help.")]
+
+
+def test_a_verdict_with_its_reason_is_an_outcome_scored():
+    ex = run("Ana: Switching to gRPC was the right call because it cut latency.")
+    verdict = ex.items[find(ex, "right call", "outcome")]
+    assert verdict.attributes["polarity"] > 0
 
 
 def test_a_comment_or_a_nod_to_a_plan_is_no_verdict():

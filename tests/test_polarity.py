@@ -89,6 +89,9 @@ def test_a_verdict_on_a_decision_scores_it(text, expected):
         ("That (we rolled back the deploy) was the right call.", "positive"),
         ("It (we skipped the load test to save time) was a mistake.", "negative"),
         ("The switch (we moved off the failing cluster) paid off.", "positive"),
+        ("That (we rolled back the deploy (login broke)) was the right call.", "positive"),
+        ("That (Ana quit her job) was a terrible decision.", "negative"),
+        ("The rollout (a disaster) finished.", "negative"),
     ],
 )
 def test_what_a_pronoun_stands_for_is_not_the_verdict(text, expected):

@@ -72,6 +72,28 @@ def test_choices_told_in_chat_learn_from_the_verdicts_that_follow(memory):
     ]
 
 
+def test_a_verdict_told_whole_stays_apart_from_what_it_judges(memory):
+    memory.remember(
+        messages=[
+            {
+                "speaker": "Ana",
+                "text": "Skipping the load test before the spring sale was a mistake; checkout"
+                " stalled for an hour.",
+            },
+            {"speaker": "Chi", "text": "That led to an angry escalation from Acme Retail."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    chain = memory.trace_cause_chain("escalation from Acme Retail").chains[0]
+    assert [s.decision for s in chain.steps] == [
+        "Skipping the load test before the spring sale",
+        "Skipping the load test before the spring sale was a mistake; checkout stalled for an"
+        " hour.",
+    ]
+    assert [s.polarity < 0 for s in chain.steps] == [True, True]
+    assert memory.intervention_query("skip the load test before a sale").verdict == "DANGER"
+
+
 def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):
     result = memory.remember(messages=STORY)
     assert all(n.sources for n in result.nodes)

@@ -128,14 +128,15 @@ _DECISION = re.compile(
 # What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go".
 _CHOSEN = re.compile(
     r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+"
-    r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them)\b)(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)"
-    r"(?=\s+(?:over|instead|rather|for|because|as)\b|[,;:.!]|$)",
+    r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them|not|\w+ly)\b)"
+    r"(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)(?=\s+(?:for|because|as)\b|[,;:.!]|$)",
     re.IGNORECASE,
 )
 # ... and a reason whose "it" may be it: not "it was raining", "it was late".
 _BARE_IT = re.compile(
-    r"It\s+(?!\()(?!(?:was|is|'s|got|gets|had\s+been)\s+(?:\w+ing|late|early|cold|hot|warm|dark|"
-    r"sunny|windy|time|too|so|getting)\b)",
+    r"It\s+(?!\()(?!(?:was|is|'s|got|gets|had\s+been)\s+(?:\w+ing|\w+day|late|early|cold|hot|warm|"
+    r"dark|sunny|windy|time|too|so|getting|obvious|clear|night|morning|evening|noon|midnight|"
+    r"\d)\b)(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
     re.IGNORECASE,
 )
 _FACT_VERB = re.compile(
@@ -284,8 +285,9 @@ _A_VERDICT = (
 # a mistake": a verdict on something done, whose outcome is the sentence as told. Only a doing
 # is judged so (`_gate_passes`); "it paid off" is read as what was said before did.
 _JUDGED = _Cue(
-    r"(?:paid|pays)\s+off|backfired|backfires|(?:was|has\s+been|turned\s+out\s+to\s+be|proved\s+"
-    r"to\s+be|ended\s+up\s+being)\s+" + _A_VERDICT,
+    r"(?:(?:really|definitely|clearly|ultimately|honestly|totally|probably|finally|eventually)\s+)?"
+    r"(?:(?:paid|pays)\s+off|backfired|backfires|(?:was|has\s+been|turned\s+out\s+to\s+be|proved\s+"
+    r"to\s+be|ended\s+up\s+being)\s+" + _A_VERDICT + ")",
     "caused",
     "forward",
     "sentence",
@@ -709,12 +711,19 @@ _STOPPED_EARLY = re.compile(
     r"(?=[.!]*$)",
     re.IGNORECASE,
 )
+# ... not one denied, supposed or of a habit: "hasn't paid off", "would have paid off",
+# "always pays off".
+_NO_VERDICT_BEFORE = re.compile(
+    r"(?i)(?:n't|\b(?:not|never|hardly|barely|rarely|would|could|should|might|may|must|will|'ll|"
+    r"always|usually|often|sometimes|can|if|whether))\s+(?:\w+\s+){0,2}$"
+)
 # What a verdict judges: "Adding an index", "Hiring her", "Our switch to gRPC", "The rewrite".
 _A_DOING = re.compile(
     r"(?i)(?:(?!(?:nothing|something|everything|anything|morning|evening|during|thing|king|spring|"
-    r"ring|ceiling|building|wedding|meeting|feeling|darling)\b)[a-z]+ing\b|(?:the|that|this|our|"
-    r"their|my|your|[A-Z][\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?(?:decision|choice|move|switch|rewrite|migration|"
-    r"change|bet|plan|fix|upgrade|refactor|rollout|rollback|redesign|launch|hire|purchase)\b)"
+    r"ring|ceiling|building|wedding|meeting|feeling|darling)\b)[a-z]+ing\b.*|(?:the|that|this|our|"
+    r"their|my|your|his|her|its|(?-i:[A-Z])[\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?(?:decision|"
+    r"choice|move|switch|rewrite|migration|change|bet|plan|fix|upgrade|refactor|rollout|rollback|"
+    r"redesign|hire|purchase)(?:\s+(?:to|of|on|for|from|in|at)\b.*)?)"
 )
 _GERUND_STOP = word_set(
     "nothing something everything anything morning evening during thing king spring ring "
@@ -890,6 +899,9 @@ class _Draft:
     msg: int  # index of the message it came from
     question: bool = False
     effect_text: str | None = None  # the clause read for polarity, when it is an effect
+    # An outcome told whole, its cause's words and all ("Skipping the load test was a mistake"):
+    # what happened, even when it goes on to cause something.
+    whole: bool = False
 
 
 class _Extractor:
@@ -1057,9 +1069,17 @@ class _Extractor:
             self._untold(text, [(0, when.end("x"))], k, msg, spans)
             return focus
         focus = self._mid_cues(k, msg, text, spans)
-        if focus is None and _says_what_it_did(text):
+        if focus is None and _says_what_it_did(text) and self._judges_a_doing(text, k):
             focus = self._segment(text, k, msg, spans)
         return focus
+
+    def _judges_a_doing(self, text: str, k: int) -> bool:
+        """A verdict ("That was a mistake") judges something done: not "Bob is my brother" or
+        "The server crashed"."""
+        if not _VERDICT.match(text):
+            return True
+        before = self._antecedent(k)
+        return before is not None and self._agentive(self.drafts[before].item.text, [*self.people])
 
     def _lead_clause(
         self, k: int, msg: Message, text: str, m: re.Match[str], spans: Sequence[TimeSpan]
@@ -1206,6 +1226,8 @@ class _Extractor:
             if found and not re.search(r"\w", text[found[-1].end : f.start]):
                 found.pop()  # ", which prevented": the verb cue is the one that says how
             found.append(f)
+        if len(found) > 1:  # "was a good idea, but it didn't help": a verdict told whole, or none
+            found = [f for f in found if f.cue is not _JUDGED]
         return found
 
     @staticmethod
@@ -1221,7 +1243,9 @@ class _Extractor:
             return not _A_TIME_AGO.match(origin)
         if f.cue is _JUDGED:
             done = _clean(text[_last_clause(text, lo, f.start) : f.start])
-            return bool(_A_DOING.match(_without_asides(_unopened(done))))
+            return not _NO_VERDICT_BEFORE.search(text, 0, f.start) and bool(
+                _A_DOING.fullmatch(_without_asides(_unopened(done)))
+            )
         return True
 
     def _mid_cues(self, k: int, msg: Message, text: str, spans: Sequence[TimeSpan]) -> int | None:
@@ -1325,6 +1349,7 @@ class _Extractor:
                     whole = whole.replace(cause_text, f"{cause_text} ({antecedent})", 1)
                 polar = _demodalise(_clean(text[f.start : right_hi]))
                 effect = self._add("outcome", whole, k, msg, {}, spans, effect_text=polar)
+                self.drafts[effect].whole = True
             else:
                 effect, relation = self._effect(effect_text, k, msg, spans, relation)
             if effect == cause:
@@ -1501,15 +1526,15 @@ class _Extractor:
             if item.kind in ("preference", "lesson"):
                 continue
             agent = self._agentive(item.text, names) or i in measures
-            if i in causal_src and agent:
+            if i in causal_src and agent and not d.whole:
                 item.kind = "decision"
                 if i in self.tried:
                     item.attributes["tried"] = True  # a fix said not to have held
             elif i in causal_dst:
                 # "We went with SQLite because it needs no server": a choice told with its
                 # reason is still a choice, which its own outcomes can follow.
-                chosen = _DECISION.search(_PAREN_ASIDE.sub("", d.effect_text or item.text))
-                item.kind = "decision" if chosen else "outcome"
+                who, rest = _subject(_PAREN_ASIDE.sub("", d.effect_text or item.text), names)
+                item.kind = "decision" if who is not None and _DECISION.match(rest) else "outcome"
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
             if item.kind == "outcome":
@@ -1535,6 +1560,8 @@ class _Extractor:
             if relation != "caused" or choice.item.kind != "decision" or reason.msg != choice.msg:
                 continue
             chosen = _CHOSEN.search(choice.item.text)
+            if re.search(r"\b(?:over|instead|rather\s+than)\b", choice.item.text):
+                continue  # "Postgres over Mongo because it kept losing data": "it" may be either
             if chosen is not None and _BARE_IT.match(reason.item.text):
                 thing = chosen["what"].rstrip(".!")
                 reason.item.text = f"It ({thing}){reason.item.text[2:]}"

@@ -7,7 +7,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -486,9 +486,14 @@ class Memory(CausalOps):
                 [*self._speaker_names(), *(it.text for it in found.items if it.kind == "person")]
             )
         )
+        causes: dict[int, set[int]] = {}  # an item's other ends of its causal links
+        for link in found.links:
+            if link.relation in CAUSAL_RELATIONS:
+                causes.setdefault(link.src, set()).add(link.dst)
+                causes.setdefault(link.dst, set()).add(link.src)
         nodes: list[Node] = []
         edges: list[Edge] = []
-        for item in found.items:
+        for at, item in enumerate(found.items):
             attrs = dict(item.attributes)
             if item.when is not None:
                 attrs["when"] = item.when.isoformat()
@@ -504,6 +509,7 @@ class Memory(CausalOps):
                     item.text, item.kind, scope, task_tag, now, rarity,
                     tried=bool(item.attributes.get("tried")), told=told, said=said,
                     people=people, provenance=provenance, owned=owned,
+                    apart={nodes[i].id for i in causes.get(at, ()) if i < at},
                 )  # fmt: skip
                 node = node.model_copy(
                     update={
@@ -1060,6 +1066,7 @@ class Memory(CausalOps):
         said: tuple[float, float] | None = None,
         provenance: str = "record_decision",
         owned: Callable[[Node], bool] | None = None,
+        apart: Collection[str] = (),
     ) -> Node:
         """The node an episode refers to: the same event told slightly differently ("Checkout
         outage" / "checkout outage.") is one node, so chains join across records, whether it
@@ -1076,12 +1083,14 @@ class Memory(CausalOps):
         exhausted the pool" is not the doubling), and tellings whose "it" stands for different
         things are two events. `provenance`: what a new node was made by. `owned`: a node only
         the source being read told; told in other words, it is that source's older wording,
-        not the same event."""
+        not the same event. `apart`: nodes this one is told as the cause or effect of, which it
+        cannot be ("Skipping the load test was a mistake; checkout stalled" is not the
+        skipping)."""
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
             told_then, said_then = time_spans(node.attributes)
-            return not (
+            return node.id not in apart and not (
                 sameness.different_times(told, told_then)
                 or sameness.different_referents(text, node.text)
                 or (

@@ -136,16 +136,20 @@ BAD_TERMS: dict[str, float] = {
     "not help": 1.0, "never help": 1.0, "=no help": 1.0, "not hold up": 1.0,
     "not stick": 1.0, "not last": 0.7, "not pan out": 1.0,
     # a verdict on a decision: "that was a mistake", "the rewrite backfired"
-    "mistake": 1.0, "wrong call": 1.0, "bad call": 1.0, "bad decision": 1.0,
-    "bad idea": 1.0, "wrong choice": 1.0, "regret": 1.0, "backfire": 1.0,
-    "blunder": 1.0, "waste of": 1.0, "burden": 0.7,
+    "mistake": 1.0, "regret": 1.0, "backfire": 1.0, "blunder": 1.0, "waste of": 1.0,
+    "burden": 0.7,
+    **{f"{bad} {thing}": 1.0 for bad in ("wrong", "bad", "poor", "terrible", "dumb", "stupid",
+       "worst", "awful", "horrible") for thing in ("call", "choice", "decision", "move", "idea",
+       "bet")},
 }
 
 GOOD_TERMS: dict[str, float] = {
     # a verdict on a decision: "it paid off", "that was the right call"
     "pay off": 1.0, "=paid off": 1.0, "right call": 1.0, "right choice": 1.0,
-    "right decision": 1.0, "right move": 1.0, "good call": 1.0, "good decision": 1.0,
-    "good choice": 1.0, "smart move": 1.0, "worth it": 0.7,
+    "worth it": 0.7,
+    **{f"{good} {thing}": 1.0 for good in ("right", "good", "great", "smart", "wise", "brilliant",
+       "excellent", "correct", "best") for thing in ("call", "choice", "decision", "move", "idea",
+       "bet")},
     "=shipped": 1.0, "=ships": 1.0, "=shipping": 1.0, "=launched": 1.0,
     "=released": 0.5, "go live": 1.0, "went live": 1.0, "stable": 1.0,
     "faster": 1.0, "fast": 0.7, "fastest": 1.0, "quick": 0.5, "=quicker": 0.7,
@@ -1153,7 +1157,8 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
 # What a pronoun stands for, written after it by extraction: "It (we rolled back the deploy)
 # was the right call" judges the rollback; the rollback's own words are no verdict.
 _ANTECEDENT = re.compile(
-    r"^\s*((?:it|this|that|these|those|they|(?:this|that|the)\s+[a-z-]+))\s*\([^()]*\)",
+    r"^\s*((?:(?:this|that|the)\s+(?:decision|choice|change|move|call|switch|bet|approach|plan|fix|"
+    r"idea)|it|this|that|these|those|they))\s*\((?:[^()]|\([^()]*\))*\)",
     re.IGNORECASE,
 )
 
