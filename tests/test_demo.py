@@ -6,7 +6,7 @@ import re
 
 from ebbtide import ManualClock, open_memory
 from ebbtide.cli import main
-from ebbtide.demo import OLD_NOTES, build_demo
+from ebbtide.demo import OLD_NOTES, build_demo, chat_demo
 
 
 def test_demo_ranks_the_fresh_decision_above_the_stale_one_and_archives_old_notes(tmp_path):
@@ -26,6 +26,18 @@ def test_demo_ranks_the_fresh_decision_above_the_stale_one_and_archives_old_note
         assert demo.fresh_decision.tier == "hot"
         assert demo.recall.hits[0].node.id == demo.fresh_decision.id
         assert len(demo.old_notes) == len(OLD_NOTES)
+
+
+def test_demo_chat_is_remembered_with_its_why(tmp_path):
+    clock = ManualClock()
+    with open_memory(tmp_path / "demo.db", clock=clock, extraction="rules") as memory:
+        build_demo(memory, clock)
+        chat = chat_demo(memory, clock)
+        assert chat.chain.steps[0].decision == "Skipping the load test before the spring sale"
+        assert chat.chain.steps[-1].outcome == "An angry escalation from Acme Retail."
+        assert all(step.polarity < 0 for step in chat.chain.steps)
+        assert (chat.risky.verdict, chat.proven.verdict) == ("DANGER", "SAFE")
+        assert "paid off" in chat.proven.evidence[0]
 
 
 def test_demo_command_runs_and_ends_with_client_setup(tmp_path, capsys):

@@ -21,9 +21,10 @@ from rich.text import Text
 from . import __version__
 from .bench_locomo import add_arguments as add_locomo_arguments
 from .clientconfig import CLIENTS, snippet
+from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError
-from .memory import open_memory
+from .memory import Memory, open_memory
 from .model import RecallHit
 from .text import shorten
 
@@ -114,6 +115,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for hit in demo.recall.hits:
             console.print(f"  {hit.score:.4f}  {shorten(hit.node.text, 66)}", highlight=False)
             console.print(f"          [dim]{_why(hit)}[/]", highlight=False)
+        _chat_part(memory, clock)
     console.rule("Plug ebbtide into your MCP client")
     for client in CLIENTS:
         console.print(snippet(client), highlight=False, markup=False)
@@ -122,6 +124,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"The demo store is kept at {path}; your own memory defaults to {default_store_url()}."
     )
     return 0
+
+
+def _chat_part(memory: Memory, clock: ManualClock) -> None:
+    from .demo import CHAT, CHAT_DAYS, PROVEN, RISKY, TRACED, chat_demo
+
+    console.print(
+        f"\n{CHAT_DAYS} days later the team talks the quarter over in chat, and"
+        " remember(messages=…) reads it by rules, with no LLM:"
+    )
+    for who, text in CHAT:
+        console.print(f"  [bold]{who}[/]: {text}", highlight=False)
+    chat = chat_demo(memory, clock)
+    console.print(f'\ntrace_cause_chain("{TRACED}"), root first:')
+    console.print(f"  {shorten(chat.chain.steps[0].decision, 76)}", highlight=False)
+    for step in chat.chain.steps:
+        line = f"{step.relation} ({step.polarity:+.2f}) {step.outcome}"
+        console.print(f"    {shorten(line, 74)}", highlight=False)
+    for action, answer in ((RISKY, chat.risky), (PROVEN, chat.proven)):
+        colour = "red" if answer.verdict == "DANGER" else "green"
+        console.print(f'intervention_query("{action}"): [{colour}]{answer.verdict}[/]')
+        for line in answer.evidence[:2]:
+            console.print(f"    [dim]{shorten(line, 74)}[/]", highlight=False)
+    console.print()
 
 
 def _why(hit: RecallHit) -> str:

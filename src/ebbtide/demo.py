@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .clock import ManualClock
 from .memory import Memory
-from .model import MaintainReport, Node, RecallResult
+from .model import Chain, InterventionResult, MaintainReport, Node, RecallResult
 
 START = "2026-01-05T09:00:00+00:00"
 STALE_DAYS = 150
@@ -106,4 +106,40 @@ def build_demo(memory: Memory, clock: ManualClock) -> DemoResult:
         ranking=ranking,
         report=report,
         recall=result,
+    )
+
+
+# Late June: the team talks the quarter over in chat, and the memory reads why.
+CHAT = (
+    ("Dev", "We went with the managed queue because it needs no brokers to run."),
+    ("Ben", "It paid off: not one page in three weeks."),
+    (
+        "Ana",
+        "Skipping the load test before the spring sale was a mistake; checkout stalled for an"
+        " hour.",
+    ),
+    ("Chi", "That led to an angry escalation from Acme Retail."),
+)
+CHAT_DAYS = 20  # after the maintenance run
+TRACED = "escalation from Acme Retail"
+RISKY = "skip the load test before a sale"
+PROVEN = "go with the managed queue"
+
+
+@dataclass
+class ChatResult:
+    chain: Chain  # what led to the escalation, root first
+    risky: InterventionResult  # asking before skipping the load test again
+    proven: InterventionResult  # ... and before choosing the managed queue again
+
+
+def chat_demo(memory: Memory, clock: ManualClock) -> ChatResult:
+    """A chat remembered by rules alone (no LLM): its choices, their reasons and the verdicts
+    that followed become decisions and outcomes an agent can ask about before acting."""
+    clock.advance(days=CHAT_DAYS)
+    memory.remember(messages=[{"speaker": who, "text": text} for who, text in CHAT])
+    return ChatResult(
+        chain=memory.trace_cause_chain(TRACED).chains[0],
+        risky=memory.intervention_query(RISKY),
+        proven=memory.intervention_query(PROVEN),
     )
