@@ -33,11 +33,14 @@ def test_demo_chat_is_remembered_with_its_why(tmp_path):
     with open_memory(tmp_path / "demo.db", clock=clock, extraction="rules") as memory:
         build_demo(memory, clock)
         chat = chat_demo(memory, clock)
-        assert chat.chain.steps[0].decision == "Skipping the load test before the spring sale"
-        assert chat.chain.steps[-1].outcome == "An angry escalation from Acme Retail."
-        assert all(step.polarity < 0 for step in chat.chain.steps)
+        steps = chat.chain.steps
+        assert steps[0].decision == "Ana and others skipped the load test before the June promo."
+        assert "was a mistake: checkout stalled" in steps[0].outcome
+        assert steps[-1].outcome == "An angry escalation from Acme Retail."
+        assert all(step.polarity < 0 for step in steps)
         assert (chat.risky.verdict, chat.proven.verdict) == ("DANGER", "SAFE")
-        assert "paid off" in chat.proven.evidence[0]
+        assert "was a mistake" in chat.risky.consequences[0].node.text
+        assert "paid off" in chat.proven.consequences[0].node.text
 
 
 def test_demo_command_runs_and_ends_with_client_setup(tmp_path, capsys):

@@ -327,6 +327,10 @@ def test_decisions(line):
          "It (Postgres) supports JSONB.", "Ana and others chose Postgres"),
         ("Ana: We went with Kafka because it scales.",
          "It (Kafka) scales.", "Ana and others went with Kafka"),
+        ("Ana: We decided to use Postgres because it supports JSONB.",
+         "It (Postgres) supports JSONB.", "Ana and others decided to use Postgres"),
+        ("Ana: We decided on Fly.io because it was cheap.",
+         "It (Fly.io) was cheap.", "Ana and others decided on Fly.io"),
         ("Ana: We chose the indoor venue because it rained.",
          "It rained.", "Ana and others chose the indoor venue"),
         ("Ana: We chose Postgres over Mongo because it kept losing data.",
@@ -358,6 +362,8 @@ def test_a_choice_told_with_its_reason_stays_a_decision(line, reason, choice):
         ("That was a mistake.", "That (Ana and others went with SQLite) was a mistake."),
         ("In hindsight, the switch was the right call.",
          "The switch (Ana and others went with SQLite) was the right call."),
+        ("The migration was a mistake.",
+         "The migration (Ana and others went with SQLite) was a mistake."),
     ],
 )  # fmt: skip
 def test_a_verdict_on_a_decision_is_its_outcome(verdict, told):
@@ -375,7 +381,9 @@ def test_a_verdict_on_a_decision_is_its_outcome(verdict, told):
          "Switching to write-through", -1),
         ("Honestly, moving to Kubernetes was the right call.", "Moving to Kubernetes", 1),
         ("Our switch to gRPC turned out to be a huge win.", "Ana's switch to gRPC", 1),
-        ("The rewrite backfired.", "The rewrite", -1),
+        ("Our rewrite of the parser backfired.", "Ana's rewrite of the parser", -1),
+        ("Adding the cache was the right approach.", "Adding the cache", 1),
+        ("Going to the gym paid off, I lost 10 pounds.", "Going to the gym", 1),
     ],
 )  # fmt: skip
 def test_a_verdict_on_something_done_is_its_outcome_told_whole(line, done, sign):
@@ -412,10 +420,24 @@ def test_no_verdict_without_something_done_and_judged(line):
         "Ana: Bob is my brother.\nBen: It was a mistake.",
         "Ana: The server crashed.\nBen: That was a mistake.",
         "Ana: Let's order pizza.\nBen: That was a great idea!",
+        "Ana: The migration was a mistake.",
+        "Ana: We went with SQLite.\nBen: It was a mistake to trust the vendor.",
     ],
 )
 def test_a_denied_supposed_or_habitual_verdict_or_one_on_no_doing_claims_nothing(line):
     assert [(s, r, o) for s, r, o in causal_links(run(line)) if r != "no_effect"] == []
+
+
+def test_what_a_verdict_told_goes_on_to_cause_is_traced_through_it():
+    ex = run(
+        "Ana: We skipped the load test.\nBen: That was a mistake: checkout stalled for an hour."
+        "\nChi: That led to an angry escalation from Acme Retail."
+    )
+    verdict = "That (Ana and others skipped the load test) was a mistake: checkout stalled for"
+    assert [(c[:40], o[:40]) for c, _, o in causal_links(ex)] == [
+        ("Ana and others skipped the load test.", verdict[:40]),
+        (verdict[:40], "An angry escalation from Acme Retail."),
+    ]
 
 
 def test_a_verdict_beside_another_claim_leaves_that_claim_whole():

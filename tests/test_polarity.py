@@ -91,7 +91,8 @@ def test_a_verdict_on_a_decision_scores_it(text, expected):
         ("The switch (we moved off the failing cluster) paid off.", "positive"),
         ("That (we rolled back the deploy (login broke)) was the right call.", "positive"),
         ("That (Ana quit her job) was a terrible decision.", "negative"),
-        ("The rollout (a disaster) finished.", "negative"),
+        ("The deploy (a disaster) finished.", "negative"),
+        ("It (the site went down) lasted three hours.", "negative"),
     ],
 )
 def test_what_a_pronoun_stands_for_is_not_the_verdict(text, expected):

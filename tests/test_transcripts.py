@@ -92,6 +92,8 @@ def test_a_verdict_told_whole_stays_apart_from_what_it_judges(memory):
     ]
     assert [s.polarity < 0 for s in chain.steps] == [True, True]
     assert memory.intervention_query("skip the load test before a sale").verdict == "DANGER"
+    # The middle outcome keeps its score although a later link starts from it.
+    assert [n.polarity < 0 for n in memory.find(kind="outcome")] == [True, True]
 
 
 def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):

@@ -33,7 +33,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import weighted_terms, words
+from .sameness import told, weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -110,7 +110,9 @@ def match_nodes(
     scored = []
     for rank, ident in enumerate(ids):
         node = nodes[ident]
-        said = wordings(node)  # the event as it was told each time
+        # The event as it was told each time, without what its pronouns stood for: "That (we
+        # skipped the load test) was a mistake" is not the skipping.
+        said = [told(x) for x in wordings(node)]
         sim = max(similarity(text, x) for x in said)
         held = set().union(*(terms(x) for x in said))
         cover = sum(w for t, w in weights.items() if t in held) / total

@@ -26,6 +26,7 @@ from .config import default_store_url
 from .errors import EbbtideError
 from .memory import Memory, open_memory
 from .model import RecallHit
+from .sameness import told
 from .text import shorten
 
 console = Console()
@@ -134,19 +135,26 @@ def _chat_part(memory: Memory, clock: ManualClock) -> None:
         " remember(messages=…) reads it by rules, with no LLM:"
     )
     for who, text in CHAT:
-        console.print(f"  [bold]{who}[/]: {text}", highlight=False)
+        _hanging(f"  {who}: {text}", "      ")
     chat = chat_demo(memory, clock)
     console.print(f'\ntrace_cause_chain("{TRACED}"), root first:')
-    console.print(f"  {shorten(chat.chain.steps[0].decision, 76)}", highlight=False)
+    _hanging(f"  {chat.chain.steps[0].decision}", "    ")
     for step in chat.chain.steps:
-        line = f"{step.relation} ({step.polarity:+.2f}) {step.outcome}"
-        console.print(f"    {shorten(line, 74)}", highlight=False)
+        _hanging(f"    {step.relation} ({step.polarity:+.2f}) {told(step.outcome)}", "      ")
     for action, answer in ((RISKY, chat.risky), (PROVEN, chat.proven)):
         colour = "red" if answer.verdict == "DANGER" else "green"
         console.print(f'intervention_query("{action}"): [{colour}]{answer.verdict}[/]')
-        for line in answer.evidence[:2]:
-            console.print(f"    [dim]{shorten(line, 74)}[/]", highlight=False)
+        for then in answer.consequences[:2]:
+            how = "bad" if (then.node.polarity or 0.0) < 0 else "good"
+            _hanging(f"    {how}, hop {then.hops}: {told(then.node.text)}", "      ", style="dim")
     console.print()
+
+
+def _hanging(line: str, indent: str, style: str = "") -> None:
+    """One line of the demo, wrapped to the terminal with its continuation indented."""
+    width = max(40, min(console.width, 100))
+    text = textwrap.fill(line, width=width, subsequent_indent=indent)
+    console.print(Text(text, style=style), highlight=False)
 
 
 def _why(hit: RecallHit) -> str:

@@ -113,16 +113,13 @@ def build_demo(memory: Memory, clock: ManualClock) -> DemoResult:
 CHAT = (
     ("Dev", "We went with the managed queue because it needs no brokers to run."),
     ("Ben", "It paid off: not one page in three weeks."),
-    (
-        "Ana",
-        "Skipping the load test before the spring sale was a mistake; checkout stalled for an"
-        " hour.",
-    ),
+    ("Ana", "We skipped the load test before the June promo."),
+    ("Ben", "That was a mistake: checkout stalled for an hour."),
     ("Chi", "That led to an angry escalation from Acme Retail."),
 )
 CHAT_DAYS = 20  # after the maintenance run
 TRACED = "escalation from Acme Retail"
-RISKY = "skip the load test before a sale"
+RISKY = "skip the load test before a promo"
 PROVEN = "go with the managed queue"
 
 

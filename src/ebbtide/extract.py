@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from .polarity import outcome_polarity
+from .polarity import THINGS_DONE, outcome_polarity
 from .sentences import (
     ADVERBS,
     IRREGULAR_PAST,
@@ -119,7 +119,7 @@ _DISLIKE = re.compile(
     re.IGNORECASE,
 )
 _DECISION = re.compile(
-    r"\b(?:decided|decide|decision)\s+to\b|\b(?:chose|picked|selected)\b|"
+    r"\b(?:decided|decide|decision)\s+to\b|\bdecided\s+on\b|\b(?:chose|picked|selected)\b|"
     r"\b(?:choose|opted|opt)\s+(?:to|for)\b|\b(?:switched|switching|switch)\s+(?:over\s+)?to\b|"
     r"\bsettled\s+on\b|\b(?:went|going)\s+with\b|\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going\s+to|gonna)\b|^gonna\b|"
     r"\bplan(?:ning)?\s+to\b|\bmade\s+(?:the|a)\s+(?:call|decision)\b",
@@ -127,8 +127,10 @@ _DECISION = re.compile(
 )
 # What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go".
 _CHOSEN = re.compile(
-    r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for)\s+"
-    r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them|not|\w+ly)\b)"
+    r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for|decided\s+on|(?:decided|chose|"
+    r"opted)\s+to\s+(?:use|adopt|buy|hire))\s+"
+    r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them|not|(?-i:[a-z]+ly))\b"
+    r"(?![.\w]))"
     r"(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)(?=\s+(?:for|because|as)\b|[,;:.!]|$)",
     re.IGNORECASE,
 )
@@ -279,8 +281,8 @@ _A_VERDICT = (
     r"(?:(?:a|an|the|definitely|clearly|really|probably|honestly|such\s+a|in\s+hindsight)\s+)+"
     r"(?:(?:[\w-]+\s+)?(?:mistake|blunder|win|success|failure|disaster)|(?:\w+\s+)?(?:right|"
     r"wrong|good|bad|great|best|worst|smart|wise|poor|terrible|excellent|brilliant|correct|dumb|"
-    r"stupid)\s+(?:call|choice|decision|move|bet|idea))\b"
-)
+    r"stupid)\s+(?:call|choice|decision|move|bet|idea|approach))\b(?!\s+(?:to|that)\b)"
+)  # not "It was a mistake to trust the vendor": that "it" is what follows
 # "Adding an index paid off: the query went from 2 s to 20 ms", "Switching to write-through was
 # a mistake": a verdict on something done, whose outcome is the sentence as told. Only a doing
 # is judged so (`_gate_passes`); "it paid off" is read as what was said before did.
@@ -548,7 +550,7 @@ _CUE_WORDS = word_set(
     difference effect impact stop reason reasons culprit culprits causes triggers stemmed stems
     stem stemming traced blocked blocks broke breaks fixed fixes resolved resolves solved solves
     slowed slows slow sped speeds speed took takes take paid pays backfired backfires mistake
-    call choice decision move blunder bet win success failure disaster"""
+    call choice decision move blunder bet win success failure disaster idea approach"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -721,10 +723,12 @@ _NO_VERDICT_BEFORE = re.compile(
 _A_DOING = re.compile(
     r"(?i)(?:(?!(?:nothing|something|everything|anything|morning|evening|during|thing|king|spring|"
     r"ring|ceiling|building|wedding|meeting|feeling|darling)\b)[a-z]+ing\b.*|(?:the|that|this|our|"
-    r"their|my|your|his|her|its|(?-i:[A-Z])[\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?(?:decision|"
-    r"choice|move|switch|rewrite|migration|change|bet|plan|fix|upgrade|refactor|rollout|rollback|"
-    r"redesign|hire|purchase)(?:\s+(?:to|of|on|for|from|in|at)\b.*)?)"
+    r"their|my|your|his|her|its|(?-i:[A-Z])[\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?"
+    rf"(?:{'|'.join(THINGS_DONE)})(?:\s+(?:to|of|on|for|from|in|at)\b.*)?)"
 )
+# ... and one named only by what it was: "The migration was a mistake" judges the migration told
+# before it.
+_BARE_DOING = re.compile(rf"(?i)(?:the|that|this)\s+(?:{'|'.join(THINGS_DONE)})")
 _GERUND_STOP = word_set(
     "nothing something everything anything morning evening during thing king spring ring "
     "ceiling building wedding meeting feeling evening darling"
@@ -1310,6 +1314,14 @@ class _Extractor:
             if also and forward:  # "Priya merged the change and it broke the login page"
                 cause_text = also.group(1)
             anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
+            judged = None  # "The migration was a mistake": the migration told before
+            if f.cue is _JUDGED and _BARE_DOING.fullmatch(cause_text):
+                judged = self._antecedent(k)
+                if judged is None or not self._agentive(
+                    self.drafts[judged].item.text, [*self.people]
+                ):
+                    continue  # no stub "The migration" of its own
+                anaphoric = True
             # "A retry storm took down X, so Y": what the cue before told caused Y
             chained = (
                 told_before is not None
@@ -1332,6 +1344,8 @@ class _Extractor:
                 cause_text, anaphoric, cause_lo = _clean(text[lo:left_lo]), False, lo
             if chained:
                 cause, left_lo = told_before, used[-1][0]
+            elif judged is not None:
+                cause = judged
             elif shared and doer is not None:
                 cause = doer[0]
             else:
@@ -1430,10 +1444,12 @@ class _Extractor:
     def _antecedent(self, k: int) -> int | None:
         """What 'that' refers to: where the latest statement of the last few turns ended,
         passing over comments ("It was fun.") that are no event themselves."""
+        effects = {d for _, d, r in self.links if r in CAUSAL}
         for msg, item in reversed(self.focus):
             if k - msg >= ANTECEDENT_TURNS:
                 break
-            if not _COMMENT.match(self.drafts[item].item.text):
+            # ... but a verdict is ("That was a mistake: checkout stalled. That led to …")
+            if not _COMMENT.match(self.drafts[item].item.text) or item in effects:
                 return item
         return None
 

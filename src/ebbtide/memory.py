@@ -548,6 +548,10 @@ class Memory(CausalOps):
                     link.confidence_source, provenance, learn=learn,
                 )  # fmt: skip
                 edges.append(rec.edge)
+                # As scored now: a later link from the outcome must not write back its older copy
+                # ("That was a mistake: checkout stalled. That led to …" kept no polarity).
+                scored = {rec.decision.id: rec.decision, rec.outcome.id: rec.outcome}
+                nodes = [scored.get(n.id, n) for n in nodes]
             else:
                 edges.append(
                     self._link(a.id, b.id, link.relation, link.weight, now=now,

@@ -38,7 +38,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Polarity", "outcome_polarity"]
+__all__ = ["THINGS_DONE", "Polarity", "outcome_polarity"]
+
+# What was done, named by what it was: "that decision", "the switch", "the migration". Extraction
+# writes what such a name stood for after it ("The migration (we moved to Kubernetes) ...").
+THINGS_DONE = (
+    "decision", "choice", "change", "move", "call", "switch", "bet", "approach", "plan", "fix",
+    "idea", "migration", "rewrite", "upgrade", "refactor", "rollout", "rollback", "redesign",
+    "hire", "purchase",
+)  # fmt: skip
 
 Label = Literal["negative", "neutral", "positive"]
 
@@ -136,20 +144,20 @@ BAD_TERMS: dict[str, float] = {
     "not help": 1.0, "never help": 1.0, "=no help": 1.0, "not hold up": 1.0,
     "not stick": 1.0, "not last": 0.7, "not pan out": 1.0,
     # a verdict on a decision: "that was a mistake", "the rewrite backfired"
-    "mistake": 1.0, "regret": 1.0, "backfire": 1.0, "blunder": 1.0, "waste of": 1.0,
+    "mistake": 1.5, "regret": 1.0, "backfire": 1.5, "blunder": 1.5, "waste of": 1.0,
     "burden": 0.7,
-    **{f"{bad} {thing}": 1.0 for bad in ("wrong", "bad", "poor", "terrible", "dumb", "stupid",
+    **{f"{bad} {thing}": 1.5 for bad in ("wrong", "bad", "poor", "terrible", "dumb", "stupid",
        "worst", "awful", "horrible") for thing in ("call", "choice", "decision", "move", "idea",
-       "bet")},
+       "bet", "approach")},
 }
 
 GOOD_TERMS: dict[str, float] = {
     # a verdict on a decision: "it paid off", "that was the right call"
-    "pay off": 1.0, "=paid off": 1.0, "right call": 1.0, "right choice": 1.0,
+    "pay off": 1.5, "=paid off": 1.5,
     "worth it": 0.7,
-    **{f"{good} {thing}": 1.0 for good in ("right", "good", "great", "smart", "wise", "brilliant",
+    **{f"{good} {thing}": 1.5 for good in ("right", "good", "great", "smart", "wise", "brilliant",
        "excellent", "correct", "best") for thing in ("call", "choice", "decision", "move", "idea",
-       "bet")},
+       "bet", "approach")},
     "=shipped": 1.0, "=ships": 1.0, "=shipping": 1.0, "=launched": 1.0,
     "=released": 0.5, "go live": 1.0, "went live": 1.0, "stable": 1.0,
     "faster": 1.0, "fast": 0.7, "fastest": 1.0, "quick": 0.5, "=quicker": 0.7,
@@ -198,7 +206,7 @@ FIX_TERMS: dict[str, float] = {
     "squash": 1.0, "=cleared": 1.0, "unblock": 1.0, "recover": 1.0,
     "stabilize": 1.0, "stabilise": 1.0, "=contained": 1.0, "=caught": 0.7,
     "=traced": 0.5, "root caused": 0.5, "solve": 1.0, "=solved": 1.0,
-    "plug": 1.0, "closed out": 1.0, "=removed": 0.5,
+    "plug": 1.0, "closed out": 1.0, "=removed": 0.5, "ease": 1.0, "=eased": 1.0,
     # coming through a bad event: "weathered the spike", "survived the failover"
     "survive": 1.0, "withstand": 1.0, "=withstood": 1.0, "=weathered": 1.0,
     "=absorbed": 0.7, "ride out": 1.0, "=rode out": 1.0, "served ~ spike": 1.0,
@@ -1157,15 +1165,24 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
 # What a pronoun stands for, written after it by extraction: "It (we rolled back the deploy)
 # was the right call" judges the rollback; the rollback's own words are no verdict.
 _ANTECEDENT = re.compile(
-    r"^\s*((?:(?:this|that|the)\s+(?:decision|choice|change|move|call|switch|bet|approach|plan|fix|"
-    r"idea)|it|this|that|these|those|they))\s*\((?:[^()]|\([^()]*\))*\)",
+    rf"^\s*((?:(?:this|that|the)\s+(?:{'|'.join(THINGS_DONE)})|it|this|that|these|those|they))"
+    r"\s*\((?:[^()]|\([^()]*\))*\)",
     re.IGNORECASE,
 )
 
 
 def outcome_polarity(text: str) -> Polarity:
-    """Score an outcome description: <0 bad, >0 good, 0 neutral."""
-    text = _ANTECEDENT.sub(r"\1", text)
+    """Score an outcome description: <0 bad, >0 good, 0 neutral. A pronoun's antecedent counts
+    only when the rest gives no verdict: "It (the site went down) lasted three hours" is bad."""
+    bare = _ANTECEDENT.sub(r"\1", text)
+    if bare != text:
+        told = _score(bare)
+        if told.label != "neutral":
+            return told
+    return _score(text)
+
+
+def _score(text: str) -> Polarity:
     spans = [s for sentence in _sentences(_tokenize(text)) for s in _sentence_spans(sentence)]
     scoring = [s for s in spans if s.active and s.kind in _SCORING]
     raw = sum(s.weight for s in scoring)
