@@ -301,6 +301,11 @@ def test_iterating_yields_everything_in_insertion_order(store):
 def test_meta_and_counts(store):
     store.set_meta("k", "v")
     assert store.get_meta("k") == "v" and store.get_meta("missing") is None
+    store.set_meta_many({"told:a": "1", "told:b": "2"})
+    assert store.get_meta_many(["told:a", "told:b", "told:c", "k"]) == {
+        "told:a": "1", "told:b": "2", "k": "v"
+    }
+    assert store.get_meta_many([]) == {}
     store.add_node(node("a", "a", kind="person"))
     assert store.counts()["kind"] == {"person": 1}
 

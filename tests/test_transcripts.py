@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ebbtide import ValidationError
+from ebbtide import ValidationError, open_memory
 
 STORY = [
     {"id": "t1", "speaker": "Ana", "text": "We skipped the load test before the sale."},
@@ -94,6 +96,81 @@ def test_a_verdict_told_whole_stays_apart_from_what_it_judges(memory):
     assert memory.intervention_query("skip the load test before a sale").verdict == "DANGER"
     # The middle outcome keeps its score although a later link starts from it.
     assert [n.polarity < 0 for n in memory.find(kind="outcome")] == [True, True]
+
+
+CHOICES = [
+    {"id": "c1", "speaker": "Ana", "text": "We went with SQLite because it needs no server."},
+    {"id": "c2", "speaker": "Ben", "text": "It paid off: no ops burden at all."},
+    {"id": "c3", "speaker": "Ana", "text": "We chose the managed queue because it was cheaper."},
+]
+VERDICT = {"id": "c4", "speaker": "Ben", "text": "That was a mistake: the vendor went down."}
+
+
+def q_values(memory):
+    return {n.text: n.q_value for n in memory.find(kind="decision")}
+
+
+def test_a_conversation_sent_again_teaches_nothing_twice(memory):
+    first = memory.remember(messages=CHOICES, date="2026-03-01T10:00:00+00:00")
+    learned, stored = q_values(memory), memory.stats().nodes
+    for date in ("2026-03-01T10:00:00+00:00", "2026-03-09T10:00:00+00:00"):
+        again = memory.remember(messages=CHOICES, date=date)
+        assert (again.known, again.nodes, again.edges) == (3, [], [])
+        assert q_values(memory) == learned and memory.stats().nodes == stored
+    assert first.known == 0 and learned["Ana and others went with SQLite"] > 0
+
+
+def test_an_overlapping_window_stores_only_what_is_new(memory):
+    memory.remember(messages=CHOICES, date="2026-03-01T10:00:00+00:00")
+    sqlite_q = q_values(memory)["Ana and others went with SQLite"]
+    result = memory.remember(messages=[*CHOICES[1:], VERDICT], date="2026-03-02T10:00:00+00:00")
+    assert result.known == 2
+    # The verdict is read against what it answers, told in the call before.
+    assert memory.intervention_query("choose the managed queue").verdict == "DANGER"
+    assert q_values(memory)["Ana and others went with SQLite"] == sqlite_q
+    assert len(memory.find(kind="outcome")) == 2
+
+
+SAYINGS = [
+    "We went with SQLite because it needs no server.",
+    "It paid off: no ops burden at all.",
+    "The deploy caused a checkout outage on Saturday.",
+    "That was a mistake.",
+    "I love hiking in the Alps.",
+    "Rolling back the config fixed the checkout.",
+    "We skipped the load test before the sale.",
+    "That led to an escalation from Acme Retail.",
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["Ana", "Ben"]), st.sampled_from(SAYINGS)), max_size=6),
+    st.integers(min_value=0, max_value=6),
+)
+def test_any_conversation_remembered_again_from_any_turn_changes_nothing(turns, start):
+    messages = [
+        {"id": f"t{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(turns)
+    ]
+    with open_memory(":memory:", embeddings="none") as mem:
+        mem.remember(messages=messages, date="2026-03-01T10:00:00+00:00")
+        before = ([n.model_dump() for n in mem.find(limit=200)], mem.stats().edges)
+        again = mem.remember(messages=messages[start:], date="2026-03-04T10:00:00+00:00")
+        assert again.known == len(messages[start:]) and again.nodes == []
+        assert ([n.model_dump() for n in mem.find(limit=200)], mem.stats().edges) == before
+
+
+def test_lines_without_ids_said_on_another_day_are_news(memory):
+    line = "Ana: We rolled back the deploy."
+    memory.remember(messages=line, date="2026-03-01T10:00:00+00:00")
+    assert memory.remember(messages=line, date="2026-03-01T10:00:00+00:00").known == 1
+    assert memory.remember(messages=line, date="2026-03-02T10:00:00+00:00").known == 0
+
+
+def test_a_message_told_in_one_scope_is_news_in_another(memory):
+    memory.remember(messages=CHOICES, date="2026-03-01T10:00:00+00:00", scope="team-a")
+    other = memory.remember(messages=CHOICES, date="2026-03-01T10:00:00+00:00", scope="team-b")
+    assert other.known == 0 and other.nodes
 
 
 def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):

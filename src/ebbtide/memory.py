@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
 import re
@@ -180,11 +181,16 @@ class Memory(CausalOps):
         With `messages` (a transcript: "speaker: text" lines, or a list of {id?, speaker,
         text, time?}) instead of text, the raw turns go to the audit log and what they say
         is extracted and stored: facts, events, preferences, lessons and causal links, each
-        keeping the ids of the messages it came from.
+        keeping the ids of the messages it came from. A message remembered before (same id,
+        speaker and text in the scope; a numbered one also said at the same time) is read
+        again as context only: what it says is not stored or learned from twice, so an agent
+        may send overlapping windows of one conversation.
         """
         if messages is not None:
             if text is not None:
                 raise ValidationError("text", "give either text or messages, not both")
+            scope = validate.text("scope", scope, max_len=200)
+            task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
             return self._remember_transcript(messages, date, scope=scope, task_tag=task_tag)
         if text is None:
             raise ValidationError("text", "is required (or give messages)")
@@ -269,11 +275,21 @@ class Memory(CausalOps):
                 log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
                 degraded = f"rules only: {exc}"
         now = self.now()
+        keys = {m.id: _told_key(m, session, scope) for m in turns}
         with self.store.transaction(), self._batch_embedding():
+            # Agents send overlapping windows of one conversation: a message told before is
+            # context for the new ones, not news (a Q-value learns from it once).
+            told = self.store.get_meta_many(list(keys.values()))
+            known = {m.id for m in turns if keys[m.id] in told}
+            new = [m for m in turns if m.id not in known]
+            if not new:
+                return TranscriptResult(
+                    messages=len(turns), nodes=[], edges=[], known=len(known), degraded=degraded
+                )
             audit = [
                 {"id": m.id, "speaker": m.speaker, "text": m.text,
                  "time": m.time.isoformat() if m.time else None}
-                for m in turns
+                for m in new
             ]  # fmt: skip
             self.store.append_audit(
                 "transcript",
@@ -281,10 +297,14 @@ class Memory(CausalOps):
                 now.timestamp(),
             )
             nodes, edges = self._store_extraction(
-                found, now=now, scope=scope, task_tag=task_tag, provenance="transcript"
-            )
+                found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
+                known=known,
+            )  # fmt: skip
+            self.store.set_meta_many({keys[m.id]: now.isoformat() for m in new})
         self._speakers = None  # the transcript may have new speakers
-        return TranscriptResult(messages=len(turns), nodes=nodes, edges=edges, degraded=degraded)
+        return TranscriptResult(
+            messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
+        )
 
     def remember_causes(
         self,
@@ -473,13 +493,16 @@ class Memory(CausalOps):
         owned: Callable[[Node], bool] | None = None,
         said_in: Node | None = None,
         formerly: Sequence[str] = (),
+        known: Collection[str] = (),
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
         (only this source told it) in other words. A causal link scores its outcome and, when
         `learn`, its decision's record; without it, a link made before is left as it was (or
         made valid again). `said_in`: the note a link is said in, listed in its context, so
-        that a link several notes make ends only when none makes it."""
+        that a link several notes make ends only when none makes it. `known`: ids of messages
+        stored before; what only they told is found, not stored again, and a link between two
+        such items is not made or learned from again."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -493,7 +516,13 @@ class Memory(CausalOps):
                 causes.setdefault(link.dst, set()).add(link.src)
         nodes: list[Node] = []
         edges: list[Edge] = []
+        old: set[int] = set()  # items only messages told before told, found as stored then
         for at, item in enumerate(found.items):
+            stored = self._told_before(item, scope, known) if known else None
+            if stored is not None:
+                nodes.append(stored)
+                old.add(at)
+                continue
             attrs = dict(item.attributes)
             if item.when is not None:
                 attrs["when"] = item.when.isoformat()
@@ -526,7 +555,7 @@ class Memory(CausalOps):
             nodes.append(node)
         for link in found.links:
             a, b = nodes[link.src], nodes[link.dst]
-            if a.id == b.id:
+            if a.id == b.id or (link.src in old and link.dst in old):
                 continue
             if link.relation in CAUSAL_RELATIONS:
                 known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
@@ -557,9 +586,23 @@ class Memory(CausalOps):
                     self._link(a.id, b.id, link.relation, link.weight, now=now,
                                provenance=provenance)
                 )  # fmt: skip
-        fresh = self.store.get_nodes([n.id for n in nodes])
+        # What this reading stored or changed: not an item told before that gained no link.
+        changed = {n.id for i, n in enumerate(nodes) if i not in old}
+        changed |= {e.src for e in edges} | {e.dst for e in edges}
+        fresh = self.store.get_nodes([n.id for n in nodes if n.id in changed])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return unique, edges
+
+    def _told_before(self, item: extract.Item, scope: str, known: Collection[str]) -> Node | None:
+        """The node stored for an item only messages told before told: same kind and text, and
+        one of its messages among the node's sources. None when there is none (the rules have
+        changed since, say): it is stored then."""
+        if not item.sources or not set(item.sources) <= set(known):
+            return None
+        for node in self.store.find_nodes(kind=item.kind, text=item.text, scope=scope, limit=5):
+            if item.kind == "person" or set(item.sources) & set(node.sources):
+                return node
+        return None
 
     def reembed(
         self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
@@ -1463,3 +1506,14 @@ def open_memory(
         embedder=chosen,
         extractor=extractor,
     )
+
+
+def _told_key(message: transcript.Message, session: datetime | None, scope: str) -> str:
+    """What a message is known by once remembered: its id, speaker and text in its scope; a
+    numbered one (no id given) also by when it was said, since "m1" starts every transcript."""
+    said = [scope, message.id, message.speaker, message.text, message.caption or ""]
+    if message.numbered:
+        when = message.time or session
+        said.append(when.isoformat() if when is not None else "")
+    digest = hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]
+    return f"told:{digest}"

@@ -482,6 +482,11 @@ class TranscriptResult(_Model):
     messages: int
     nodes: list[Node]
     edges: list[Edge]
+    known: int = Field(
+        default=0,
+        description="messages remembered before (same id, speaker and text in this scope): "
+        "read again to understand the new ones, but nothing they say is stored or learned twice",
+    )
     degraded: str | None = Field(
         default=None,
         description="set when the LLM extractor could not be used: what the rules found was "
@@ -495,6 +500,10 @@ class RememberResult(_Model):
     node: Node | None = None
     nodes: list[Node] = Field(default_factory=list)
     edges: list[Edge] = Field(default_factory=list)
+    known: int = Field(
+        default=0,
+        description="a transcript's messages remembered before: context only, not stored again",
+    )
     degraded: str | None = Field(
         default=None, description="a transcript stored without the LLM extractor, and why"
     )

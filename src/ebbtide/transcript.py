@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +26,8 @@ class Message:
     text: str
     time: datetime | None = None
     caption: str | None = None  # an image shared with the message, described in words
+    # Its id is its place in the transcript, not one it was given.
+    numbered: bool = field(default=False, compare=False)
 
     def said(self) -> str:
         """The message as one line: speaker (when someone is named), text and any image
@@ -69,7 +71,11 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
         if ident in seen:
             raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
         seen.add(ident)
-        out.append(Message(ident, d["speaker"], d["text"], d.get("time"), d.get("caption")))
+        out.append(
+            Message(
+                ident, d["speaker"], d["text"], d.get("time"), d.get("caption"), not d.get("id")
+            )
+        )
     return out
 
 

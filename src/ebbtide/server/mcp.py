@@ -171,7 +171,8 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
             Field(
                 description="a conversation instead of text: 'speaker: text' lines, or a list "
                 "of {speaker, text, id?, time?}; facts, events, preferences, lessons and causal "
-                "links are extracted from it (raw turns are kept in the audit log only)"
+                "links are extracted from it (raw turns are kept in the audit log only). Sending "
+                "messages again (same id, speaker, text) is safe: they are context, not news"
             ),
         ] = None,
         date: Annotated[
@@ -185,7 +186,9 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
             if text is not None:
                 raise ValidationError("text", "give either text or messages, not both")
             got = memory.remember(messages=messages, date=date, task_tag=task_tag)
-            return RememberResult(nodes=got.nodes, edges=got.edges, degraded=got.degraded)
+            return RememberResult(
+                nodes=got.nodes, edges=got.edges, known=got.known, degraded=got.degraded
+            )
         if text is None:
             raise ValidationError("text", "is required (or give messages)")
         node = memory.remember(

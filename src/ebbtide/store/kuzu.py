@@ -28,7 +28,7 @@ import importlib.util  # noqa: F401 - kuzu's parameter binding imports it lazily
 import json
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
@@ -778,6 +778,17 @@ class KuzuStore:
 
     def set_meta(self, key: str, value: str) -> None:
         self._q("MERGE (m:EbbMeta {key: $key}) SET m.value = $value", key=key, value=value)
+
+    def get_meta_many(self, keys: Sequence[str]) -> dict[str, str]:
+        rows = self._q(
+            "MATCH (m:EbbMeta) WHERE m.key IN $keys RETURN m.key, m.value",
+            keys=list(dict.fromkeys(keys)),
+        )
+        return {key: value for key, value in rows}
+
+    def set_meta_many(self, values: Mapping[str, str]) -> None:
+        for key, value in values.items():
+            self.set_meta(key, value)
 
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
         self._point(

@@ -30,7 +30,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
@@ -951,6 +951,22 @@ class Neo4jStore:
             value=value,
         )
         self._meta[key] = (time.monotonic(), value)
+
+    def get_meta_many(self, keys: Sequence[str]) -> dict[str, str]:
+        rows = self._run(
+            "UNWIND $keys AS k MATCH (m:EbbMeta {tenant: $t, key: k}) RETURN m.key, m.value",
+            keys=list(dict.fromkeys(keys)),
+        )
+        return {key: value for key, value in rows}
+
+    def set_meta_many(self, values: Mapping[str, str]) -> None:
+        self._run(
+            "UNWIND $rows AS r MERGE (m:EbbMeta {tenant: $t, key: r.key}) SET m.value = r.value",
+            write=True,
+            rows=[{"key": k, "value": v} for k, v in values.items()],
+        )
+        for key in values:
+            self._meta.pop(key, None)
 
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
         self._run(

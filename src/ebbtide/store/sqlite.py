@@ -841,6 +841,21 @@ class SQLiteStore:
         with self.transaction():
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
+    def get_meta_many(self, keys: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        keys = list(dict.fromkeys(keys))
+        for i in range(0, len(keys), 500):  # below SQLite's limit of bound variables
+            part = keys[i : i + 500]
+            marks = ",".join("?" * len(part))
+            found.update(self._read(f"SELECT key, value FROM meta WHERE key IN ({marks})", part))
+        return found
+
+    def set_meta_many(self, values: Mapping[str, str]) -> None:
+        with self.transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", list(values.items())
+            )
+
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
         with self.transaction():
             self._db.execute(
