@@ -1348,6 +1348,8 @@ def test_a_relative_after_a_time_clause_is_still_a_person_acting():
         "Ana: The fall broke my wrist.",
         "Ana: The issue Priya fixed the other day came back.",
         "Ana: The guy who fixed my bike was nice.",
+        "Ana: No deploy broke the login page.",
+        "Ana: No amount of restarts fixed it.",
         "Ana: The mechanic fixed the brakes.",
         "Ana: The detectives solved the case.",
         "Ana: The cause of the fire is being investigated.",

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ebbtide import open_memory
 from ebbtide.errors import NotFound, ValidationError
 from ebbtide.ingest import (
     SECTION_MAX,
@@ -355,6 +356,23 @@ def dump(tmp_path: Path, name: str, data: Any) -> Path:
     p = tmp_path / name
     p.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return p
+
+
+def test_a_jsonl_export_read_again_after_it_grew_stores_only_the_new_session(tmp_path):
+    line = lambda session, who, text: json.dumps(  # noqa: E731
+        {"session": session, "speaker": who, "text": text}
+    )
+    b = [line("b", "Ana", "We went with SQLite because it needs no server."),
+         line("b", "Ben", "It paid off: no ops burden at all.")]  # fmt: skip
+    p = dump(tmp_path, "chat.jsonl", "\n".join(b))
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_chat(mem, p)
+        q = {n.text: n.q_value for n in mem.find(kind="decision")}
+        # The export now starts with an older session "a".
+        p.write_text("\n".join([line("a", "Chi", "I love hiking."), *b]), encoding="utf-8")
+        ingest_chat(mem, p)
+        assert {n.text: n.q_value for n in mem.find(kind="decision")} == q
+        assert [n.text for n in mem.find(kind="preference")] == ["Chi loves hiking."]
 
 
 def test_a_json_list_of_messages_is_one_session(tmp_path):

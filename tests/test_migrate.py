@@ -12,6 +12,11 @@ from ebbtide.cli import main
 from ebbtide.consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN
 from ebbtide.migrate import migrate
 
+CHAT = [
+    {"id": "c1", "speaker": "Ana", "text": "We went with SQLite because it needs no server."},
+    {"id": "c2", "speaker": "Ben", "text": "It paid off: no ops burden at all."},
+]
+
 
 def populate(path, clock) -> None:
     """Every kind of record an export holds: links, episodes, superseded facts, archived and
@@ -23,6 +28,7 @@ def populate(path, clock) -> None:
         for i in range(12):
             m.remember(f"CI job {i} caches dependencies", links=[{"target": hub.id}])
         m.record_decision("Skipped the canary", "Weekend outage in checkout", task_tag="deploys")
+        m.remember(messages=CHAT, date="2026-01-02T10:00:00+00:00")
         m.record_fact("db.host", "pg1")
         m.record_fact("db.host", "pg2")
         clock.advance(days=200)
@@ -55,12 +61,15 @@ def test_a_round_trip_through_each_backend_is_lossless(store_url, tmp_path, cloc
     home = migrate(middle, back)
     assert there.nodes == home.nodes > 15 and there.edges == home.edges > 12
     assert there.reviews == home.reviews >= 2
+    assert there.told == home.told == len(CHAT)
     assert export(back, clock) == export(middle, clock) == export(origin, clock)
     assert bookkeeping(back, clock) == bookkeeping(middle, clock) == bookkeeping(origin, clock)
     assert {p for p, *_ in seen} == {"export", "import"}
-    assert seen[-1][1] == seen[-1][2] == there.nodes + there.edges + there.reviews
+    assert seen[-1][1] == seen[-1][2] == there.nodes + there.edges + there.reviews + there.told
     with open_memory(middle, clock=clock) as m:
         assert m.recall("weekend outage", include_cold=True).hits  # it works, not only exports
+        # ... and the conversation it was told is not learned from again.
+        assert m.remember(messages=CHAT, date="2026-01-02T10:00:00+00:00").known == len(CHAT)
 
 
 def test_a_non_empty_target_needs_merge_which_updates_by_id(tmp_path, clock):

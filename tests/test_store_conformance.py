@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -303,7 +304,9 @@ def test_meta_and_counts(store):
     assert store.get_meta("k") == "v" and store.get_meta("missing") is None
     store.set_meta_many({"told:a": "1", "told:b": "2"})
     assert store.get_meta_many(["told:a", "told:b", "told:c", "k"]) == {
-        "told:a": "1", "told:b": "2", "k": "v"
+        "told:a": "1",
+        "told:b": "2",
+        "k": "v",
     }
     assert store.get_meta_many([]) == {}
     store.add_node(node("a", "a", kind="person"))
@@ -604,6 +607,20 @@ def test_vector_search_respects_scope_and_returns_fewer_than_k(store):
     ]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "neo4j"], indirect=True)
+def test_two_writers_claiming_the_same_keys_at_once_split_them(store):
+    """Kùzu is left out: one read-write process per database, so no one claims beside it."""
+    other = open_store(store.url)
+    keys = {f"told:{i}": str(i) for i in range(300)}
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            mine, theirs = pool.map(lambda s: s.claim_meta(keys), [store, other])
+    finally:
+        other.close()
+    assert mine | theirs == set(keys) and not mine & theirs
+    assert store.get_meta_many(list(keys)) == keys
+
+
 def test_one_tenant_never_sees_another(store, store_url):
     """Same ids in two stores (two files, or two tenants of one Neo4j database): every read
     method of one sees only its own data."""
@@ -640,6 +657,7 @@ def test_one_tenant_never_sees_another(store, store_url):
         assert [p.reason for p in store.pending_reviews()] == ["mine"]
         assert store.review_cooldowns() == {"a": 2.0}
         assert store.get_meta("owner") == "mine"
+        assert store.get_meta_prefix("own") == store.get_meta_many(["owner"]) == {"owner": "mine"}
         assert sum(store.counts()["kind"].values()) == 2
         assert store.counts()["review"] == {"pending": 1}
         # Writes stay home too.

@@ -158,6 +158,29 @@ def test_any_conversation_remembered_again_from_any_turn_changes_nothing(turns, 
         again = mem.remember(messages=messages[start:], date="2026-03-04T10:00:00+00:00")
         assert again.known == len(messages[start:]) and again.nodes == []
         assert ([n.model_dump() for n in mem.find(limit=200)], mem.stats().edges) == before
+        # ... and beside a new message, the known ones change nothing they told.
+        news = {"id": "new", "speaker": "Chi", "text": "The office plants need water."}
+        mem.remember(messages=[*messages[start:], news], date="2026-03-05T10:00:00+00:00")
+        after = {n.id: n.model_dump() for n in mem.find(limit=200)}
+        assert [after.get(n["id"]) for n in before[0]] == before[0]
+
+
+def test_a_known_verdict_is_not_learned_again_through_a_repeated_or_reread_message(memory):
+    memory.remember(messages=[CHOICES[2], VERDICT], date="2026-03-01T10:00:00+00:00")
+    learned = q_values(memory)
+    repeat = {**CHOICES[2], "id": "c5"}  # the choice said again, word for word
+    memory.remember(messages=[CHOICES[2], VERDICT, repeat], date="2026-03-02T10:00:00+00:00")
+    assert q_values(memory) == learned
+    # Read without the message before it, "So we went with it" is another text than stored.
+    told = [
+        {"id": "k0", "speaker": "Ana", "text": "The managed queue was cheaper."},
+        {"id": "k1", "speaker": "Ben", "text": "So we went with it. That was a mistake."},
+    ]
+    memory.remember(messages=told, date="2026-03-03T10:00:00+00:00")
+    learned, stored = q_values(memory), memory.stats().nodes
+    noted = {"id": "k2", "speaker": "Ana", "text": "The office plants need water."}
+    memory.remember(messages=[told[1], noted], date="2026-03-03T10:00:00+00:00")
+    assert q_values(memory) == learned and memory.stats().nodes == stored + 1
 
 
 def test_lines_without_ids_said_on_another_day_are_news(memory):
@@ -165,6 +188,19 @@ def test_lines_without_ids_said_on_another_day_are_news(memory):
     memory.remember(messages=line, date="2026-03-01T10:00:00+00:00")
     assert memory.remember(messages=line, date="2026-03-01T10:00:00+00:00").known == 1
     assert memory.remember(messages=line, date="2026-03-02T10:00:00+00:00").known == 0
+
+
+def test_lines_without_ids_are_known_by_their_time_in_any_window_and_offset(memory):
+    lines = [
+        {"speaker": "Ana", "text": "We went with SQLite.", "time": "2026-03-01T10:00:00Z"},
+        {"speaker": "Ben", "text": "It paid off.", "time": "2026-03-01T10:05:00Z"},
+    ]
+    memory.remember(messages=lines)
+    learned = q_values(memory)
+    shifted = {**lines[1], "time": "2026-03-01T11:05:00+01:00"}  # the same instant
+    news = {"speaker": "Chi", "text": "The plants need water.", "time": "2026-03-01T10:09:00Z"}
+    again = memory.remember(messages=[shifted, news])
+    assert again.known == 1 and q_values(memory) == learned
 
 
 def test_a_message_told_in_one_scope_is_news_in_another(memory):

@@ -881,11 +881,9 @@ def _jsonl_sessions(text: str) -> list[_Session]:
             raise ValidationError(f"line {n}", "must be a JSON object")
         groups.setdefault(str(entry.get("session", "")), []).append(entry)
     several = len(groups) > 1
+    # Numbered by session name, not place: an export that gains a session before this one, or
+    # loses one, still numbers this one's messages alike (what they are known by once read).
     return [
-        _Session(
-            _parse(
-                entries, f"session[{key}]." if several else "", f"s{i + 1}.m" if several else "m"
-            )
-        )
-        for i, (key, entries) in enumerate(groups.items())
+        _Session(_parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"))
+        for key, entries in groups.items()
     ]

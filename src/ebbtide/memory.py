@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
 
@@ -65,6 +65,8 @@ SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "te
 EXPORT_FORMAT = "ebbtide-jsonl/1"
 # Kinds an episode's decision or outcome may already exist as.
 EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
+# Meta keys of the messages a memory was told (`_told_key`).
+TOLD = "told:"
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
@@ -266,6 +268,10 @@ class Memory(CausalOps):
     ) -> TranscriptResult:
         turns = transcript.parse_transcript(messages)
         session = self._at(date, "date") if date is not None else None
+        keys = {m.id: _told_key(m, session, scope) for m in turns}
+        if len(self.store.get_meta_many(list(keys.values()))) == len(turns):
+            # Sent again whole: nothing to read (nor to pay an LLM for).
+            return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
         found = extract.extract(turns, session)
         degraded = None
         if self.extractor is not None:  # asked before the write starts: it may take a while
@@ -275,12 +281,12 @@ class Memory(CausalOps):
                 log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
                 degraded = f"rules only: {exc}"
         now = self.now()
-        keys = {m.id: _told_key(m, session, scope) for m in turns}
         with self.store.transaction(), self._batch_embedding():
             # Agents send overlapping windows of one conversation: a message told before is
-            # context for the new ones, not news (a Q-value learns from it once).
-            told = self.store.get_meta_many(list(keys.values()))
-            known = {m.id for m in turns if keys[m.id] in told}
+            # context for the new ones, not news (a Q-value learns from it once). Claimed first,
+            # so that of two writers sending one window at once only one stores it.
+            claimed = self.store.claim_meta({key: now.isoformat() for key in keys.values()})
+            known = {m.id for m in turns if keys[m.id] not in claimed}
             new = [m for m in turns if m.id not in known]
             if not new:
                 return TranscriptResult(
@@ -300,7 +306,6 @@ class Memory(CausalOps):
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
                 known=known,
             )  # fmt: skip
-            self.store.set_meta_many({keys[m.id]: now.isoformat() for m in new})
         self._speakers = None  # the transcript may have new speakers
         return TranscriptResult(
             messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
@@ -516,12 +521,21 @@ class Memory(CausalOps):
                 causes.setdefault(link.dst, set()).add(link.src)
         nodes: list[Node] = []
         edges: list[Edge] = []
-        old: set[int] = set()  # items only messages told before told, found as stored then
+        # Items only messages told before told: found as stored then, never stored again (read
+        # anew without the messages before them, they may come out otherwise).
+        told = set(known)
+        old = {i for i, it in enumerate(found.items) if it.sources and set(it.sources) <= told}
+        lost: set[int] = set()  # ... and those of them no longer found
         for at, item in enumerate(found.items):
-            stored = self._told_before(item, scope, known) if known else None
-            if stored is not None:
+            if at in old:
+                stored = self._told_before(item, scope)
+                if stored is None:
+                    lost.add(at)
+                    stored = Node(  # stands in for it: links to it are not made
+                        id=f"lost:{at}", kind=item.kind, text=item.text, created_at=now,
+                        updated_at=now,
+                    )  # fmt: skip
                 nodes.append(stored)
-                old.add(at)
                 continue
             attrs = dict(item.attributes)
             if item.when is not None:
@@ -555,8 +569,12 @@ class Memory(CausalOps):
             nodes.append(node)
         for link in found.links:
             a, b = nodes[link.src], nodes[link.dst]
-            if a.id == b.id or (link.src in old and link.dst in old):
+            if a.id == b.id or {link.src, link.dst} <= old or {link.src, link.dst} & lost:
                 continue
+            if (link.src in old or link.dst in old) and self.store.get_edge(
+                a.id, b.id, link.relation
+            ):
+                continue  # a known item linked again by a retelling: learned from once
             if link.relation in CAUSAL_RELATIONS:
                 known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
                 if known is not None and known.valid_to is not None:
@@ -589,17 +607,16 @@ class Memory(CausalOps):
         # What this reading stored or changed: not an item told before that gained no link.
         changed = {n.id for i, n in enumerate(nodes) if i not in old}
         changed |= {e.src for e in edges} | {e.dst for e in edges}
+        changed -= {nodes[i].id for i in lost}
         fresh = self.store.get_nodes([n.id for n in nodes if n.id in changed])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return unique, edges
 
-    def _told_before(self, item: extract.Item, scope: str, known: Collection[str]) -> Node | None:
+    def _told_before(self, item: extract.Item, scope: str) -> Node | None:
         """The node stored for an item only messages told before told: same kind and text, and
-        one of its messages among the node's sources. None when there is none (the rules have
-        changed since, say): it is stored then."""
-        if not item.sources or not set(item.sources) <= set(known):
-            return None
-        for node in self.store.find_nodes(kind=item.kind, text=item.text, scope=scope, limit=5):
+        one of its messages among the node's sources. None when there is none (read again
+        without the messages before it, a message may say otherwise)."""
+        for node in self.store.find_nodes(kind=item.kind, text=item.text, scope=scope, limit=20):
             if item.kind == "person" or set(item.sources) & set(node.sources):
                 return node
         return None
@@ -1407,7 +1424,9 @@ class Memory(CausalOps):
     # export / import --------------------------------------------------------------------------
 
     def export_jsonl(self, out: IO[str]) -> int:
-        """Write every node and edge (facts, archived and superseded items included)."""
+        """Write every node and edge (facts, archived and superseded items included), the
+        pending reviews, and which messages the memory was told (so that a copy does not learn
+        them twice)."""
         out.write(json.dumps({"type": "header", "format": EXPORT_FORMAT}) + "\n")
         n = 0
         for node in self.store.iter_nodes():
@@ -1419,11 +1438,14 @@ class Memory(CausalOps):
         for p in self.store.pending_reviews():
             out.write(json.dumps({"type": "review", **p.__dict__}) + "\n")
             n += 1
+        for key, value in sorted(self.store.get_meta_prefix(TOLD).items()):
+            out.write(json.dumps({"type": "told", "key": key, "value": value}) + "\n")
+            n += 1
         return n
 
     def import_jsonl(self, lines: Iterable[str]) -> int:
         """Load an export. Records are validated first; the import is all or nothing."""
-        nodes, edges, reviews = [], [], []
+        nodes, edges, reviews, told = [], [], [], {}
         for lineno, line in enumerate(_nonblank(lines), start=1):
             try:
                 rec = json.loads(line)
@@ -1442,9 +1464,18 @@ class Memory(CausalOps):
                     edges.append(Edge.model_validate(rec))
                 elif kind == "review":
                     reviews.append(PendingReview(**rec))
+                elif kind == "told":
+                    key, value = rec.get("key"), rec.get("value")
+                    if not (isinstance(key, str) and key.startswith(TOLD)) or not isinstance(
+                        value, str
+                    ):
+                        raise ValidationError(
+                            f"line {lineno}", f"a told record needs a key starting {TOLD!r}"
+                        )
+                    told[key] = value
                 else:
                     raise ValidationError(
-                        f"line {lineno}", "type must be header, node, edge or review"
+                        f"line {lineno}", "type must be header, node, edge, review or told"
                     )
             except (ValueError, TypeError) as exc:
                 if isinstance(exc, ValidationError):
@@ -1463,7 +1494,9 @@ class Memory(CausalOps):
                     self.store.update_edge(edge)
             for p in reviews:
                 self.store.enqueue_review(p)
-        return len(nodes) + len(edges) + len(reviews)
+            if told:
+                self.store.set_meta_many(told)
+        return len(nodes) + len(edges) + len(reviews) + len(told)
 
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:
@@ -1509,11 +1542,15 @@ def open_memory(
 
 
 def _told_key(message: transcript.Message, session: datetime | None, scope: str) -> str:
-    """What a message is known by once remembered: its id, speaker and text in its scope; a
-    numbered one (no id given) also by when it was said, since "m1" starts every transcript."""
-    said = [scope, message.id, message.speaker, message.text, message.caption or ""]
-    if message.numbered:
-        when = message.time or session
-        said.append(when.isoformat() if when is not None else "")
+    """What a message is known by once remembered: its id, speaker and text in its scope. A
+    numbered one (no id given: "m1" starts every transcript) is known by when it was said
+    instead: its own time, else its place and the call's date."""
+    said = [scope, message.speaker, message.text, message.caption or ""]
+    if not message.numbered:
+        said.append(message.id)
+    elif message.time is not None:
+        said.append(message.time.astimezone(UTC).isoformat())
+    else:
+        said += [message.id, session.astimezone(UTC).isoformat() if session is not None else ""]
     digest = hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]
-    return f"told:{digest}"
+    return f"{TOLD}{digest}"

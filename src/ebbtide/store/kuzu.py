@@ -786,6 +786,19 @@ class KuzuStore:
         )
         return {key: value for key, value in rows}
 
+    def get_meta_prefix(self, prefix: str) -> dict[str, str]:
+        rows = self._q(
+            "MATCH (m:EbbMeta) WHERE starts_with(m.key, $p) RETURN m.key, m.value", p=prefix
+        )
+        return {key: value for key, value in rows}
+
+    def claim_meta(self, values: Mapping[str, str]) -> set[str]:
+        # One read-write process per database: nothing else claims a key meanwhile.
+        have = self.get_meta_many(list(values))
+        new = {k: v for k, v in values.items() if k not in have}
+        self.set_meta_many(new)
+        return set(new)
+
     def set_meta_many(self, values: Mapping[str, str]) -> None:
         for key, value in values.items():
             self.set_meta(key, value)

@@ -30,6 +30,7 @@ import json
 import random
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -958,6 +959,29 @@ class Neo4jStore:
             keys=list(dict.fromkeys(keys)),
         )
         return {key: value for key, value in rows}
+
+    def get_meta_prefix(self, prefix: str) -> dict[str, str]:
+        rows = self._run(
+            "MATCH (m:EbbMeta {tenant: $t}) WHERE m.key STARTS WITH $p RETURN m.key, m.value",
+            p=prefix,
+        )
+        return {key: value for key, value in rows}
+
+    def claim_meta(self, values: Mapping[str, str]) -> set[str]:
+        # MERGE on the unique (tenant, key) locks the key: a second writer waits, then matches.
+        # A value no other call writes tells which keys this call created.
+        stamp = f"claim:{uuid.uuid4().hex}"
+        rows = self._run(
+            "UNWIND $rows AS r MERGE (m:EbbMeta {tenant: $t, key: r.key}) "
+            "ON CREATE SET m.value = $stamp "
+            "WITH m, r WHERE m.value = $stamp SET m.value = r.value RETURN r.key",
+            write=True,
+            rows=[{"key": k, "value": v} for k, v in values.items()],
+            stamp=stamp,
+        )
+        for key in values:
+            self._meta.pop(key, None)
+        return {key for (key,) in rows}
 
     def set_meta_many(self, values: Mapping[str, str]) -> None:
         self._run(

@@ -850,6 +850,24 @@ class SQLiteStore:
             found.update(self._read(f"SELECT key, value FROM meta WHERE key IN ({marks})", part))
         return found
 
+    def get_meta_prefix(self, prefix: str) -> dict[str, str]:
+        # A range, not LIKE: the prefix may hold '%' or '_'.
+        upto = prefix + "\U0010ffff"
+        return dict(
+            self._read("SELECT key, value FROM meta WHERE key >= ? AND key < ?", (prefix, upto))
+        )
+
+    def claim_meta(self, values: Mapping[str, str]) -> set[str]:
+        claimed: set[str] = set()
+        with self.transaction():
+            for key, value in values.items():
+                cur = self._db.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", (key, value)
+                )
+                if cur.rowcount:
+                    claimed.add(key)
+        return claimed
+
     def set_meta_many(self, values: Mapping[str, str]) -> None:
         with self.transaction():
             self._db.executemany(
