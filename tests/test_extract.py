@@ -100,6 +100,19 @@ def test_list_of_speaker_strings():
     ]
 
 
+def test_a_numbered_message_passed_again_stays_numbered():
+    (first,) = parse_transcript(["Ana: first"])
+    (again,) = parse_transcript([first])
+    assert (again.id, again.numbered) == ("m1", True)
+    (given,) = parse_transcript([{"id": "x7", "speaker": "Ana", "text": "first"}])
+    assert not parse_transcript([given])[0].numbered
+
+
+def test_a_hyphenated_no_names_a_thing_that_did_it():
+    links = causal_links(run("Ana: No-code tooling broke the billing pipeline."))
+    assert [(c, r) for c, r, _ in links] == [("No-code tooling", "caused")]
+
+
 @pytest.mark.parametrize(
     ("value", "field"),
     [

@@ -375,6 +375,23 @@ def test_a_jsonl_export_read_again_after_it_grew_stores_only_the_new_session(tmp
         assert [n.text for n in mem.find(kind="preference")] == ["Chi loves hiking."]
 
 
+def test_a_timestamped_log_read_again_after_rotation_learns_nothing_twice(tmp_path):
+    rows = [
+        ("2026-03-01T10:00:00Z", "Ana", "We picked Postgres."),
+        ("2026-03-01T10:01:00Z", "Ben", "We went with SQLite because it needs no server."),
+        ("2026-03-01T10:02:00Z", "Ana", "It paid off: no ops burden at all."),
+    ]
+    lines = [json.dumps({"time": t, "speaker": w, "text": x}) for t, w, x in rows]
+    p = dump(tmp_path, "log.jsonl", "\n".join(lines))
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_chat(mem, p)
+        q, stored = {n.text: n.q_value for n in mem.find(kind="decision")}, mem.stats().nodes
+        p.write_text("\n".join(lines[1:]), encoding="utf-8")  # the first line rotated away
+        ingest_chat(mem, p)
+        assert {n.text: n.q_value for n in mem.find(kind="decision")} == q
+        assert mem.stats().nodes == stored
+
+
 def test_a_json_list_of_messages_is_one_session(tmp_path):
     p = dump(tmp_path, "chat.json", [{"speaker": "Ana", "text": "I adopted a dog."}, "Ben: Nice!"])
     mem = FakeMemory()

@@ -183,6 +183,30 @@ def test_a_known_verdict_is_not_learned_again_through_a_repeated_or_reread_messa
     assert q_values(memory) == learned and memory.stats().nodes == stored + 1
 
 
+def test_a_verdict_in_a_later_window_judges_a_choice_stored_before_any_verdict(memory):
+    skipped = {"id": "x1", "speaker": "Ana", "text": "We skipped the load test before the promo."}
+    verdict = {"id": "x2", "speaker": "Ben", "text": "That was a mistake: checkout stalled."}
+    memory.remember(messages=[skipped], date="2026-06-01T10:00:00+00:00")  # an event, so far
+    memory.remember(messages=[skipped, verdict], date="2026-06-01T10:05:00+00:00")
+    assert memory.intervention_query("skip the load test before a promo").verdict == "DANGER"
+
+
+def test_a_known_message_read_otherwise_in_a_later_window_still_carries_its_links(memory):
+    told = [
+        {"id": "s1", "speaker": "Ana", "text": "We went with SQLite."},
+        {"id": "s2", "speaker": "Ben", "text": "It paid off: no ops burden."},
+    ]
+    memory.remember(messages=told, date="2026-06-01T10:00:00+00:00")
+    # Without s1, s2 reads "It paid off: no ops burden." and not "It (…SQLite) paid off…".
+    more = {"id": "s3", "speaker": "Chi", "text": "That led to more time for features."}
+    memory.remember(messages=[told[1], more], date="2026-06-01T10:00:00+00:00")
+    chain = memory.trace_cause_chain("more time for features").chains[0]
+    assert [s.decision for s in chain.steps] == [
+        "Ana and others went with SQLite.",
+        "It (Ana and others went with SQLite) paid off: no ops burden.",
+    ]
+
+
 def test_lines_without_ids_said_on_another_day_are_news(memory):
     line = "Ana: We rolled back the deploy."
     memory.remember(messages=line, date="2026-03-01T10:00:00+00:00")

@@ -1217,7 +1217,7 @@ class _Extractor:
                     cue.agentive and _KIN.fullmatch(subject) and not _BY_GERUND.search(text, f.end)
                 ):
                     continue  # "If the migration breaks …"; "my mom helped me": a person
-                if cue is _DID and re.search(r"(?i)\b(?:who|that|which)$|^no\b", subject):
+                if cue is _DID and re.search(r"(?i)\b(?:who|that|which)$|^no\b(?!-)", subject):
                     continue  # "the guy who fixed my bike": who it is, not what happened; "No
                     # deploy broke the login page": nothing did
                 if (

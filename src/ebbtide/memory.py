@@ -613,11 +613,26 @@ class Memory(CausalOps):
         return unique, edges
 
     def _told_before(self, item: extract.Item, scope: str) -> Node | None:
-        """The node stored for an item only messages told before told: same kind and text, and
-        one of its messages among the node's sources. None when there is none (read again
-        without the messages before it, a message may say otherwise)."""
-        for node in self.store.find_nodes(kind=item.kind, text=item.text, scope=scope, limit=20):
-            if item.kind == "person" or set(item.sources) & set(node.sources):
+        """The node stored for an item only messages told before told: one of its messages
+        among the node's sources, and the same text; an episode may have been stored as
+        another kind of episode (an event no verdict had judged yet is a decision now). Read
+        again without the messages before it, a message may say otherwise ("It paid off"
+        for "It (we went with SQLite) paid off", a note for an outcome): then the node its
+        words find that the same message, said at the same time, made. None when there is
+        none."""
+        kinds = EPISODE_KINDS if item.kind in EPISODE_KINDS else frozenset({item.kind})
+        mine = set(item.sources)
+        for kind in sorted(kinds, key=lambda k: k != item.kind):
+            for node in self.store.find_nodes(kind=kind, text=item.text, scope=scope, limit=20):
+                if item.kind == "person" or mine & set(node.sources):
+                    return node
+        flt = SearchFilter(include_cold=True, scope=scope)  # any kind: it was read otherwise
+        ids = [i for i, _ in self.store.text_search(item.text, 20, flt)]
+        said = {k: item.attributes.get(k) for k in ("message", "said_at")}
+        for node in self.store.get_nodes(ids).values():
+            if mine & set(node.sources) and all(
+                node.attributes.get(k) == v for k, v in said.items()
+            ):
                 return node
         return None
 
@@ -1547,10 +1562,11 @@ def _told_key(message: transcript.Message, session: datetime | None, scope: str)
     instead: its own time, else its place and the call's date."""
     said = [scope, message.speaker, message.text, message.caption or ""]
     if not message.numbered:
-        said.append(message.id)
+        said.insert(1, message.id)
     elif message.time is not None:
         said.append(message.time.astimezone(UTC).isoformat())
     else:
-        said += [message.id, session.astimezone(UTC).isoformat() if session is not None else ""]
+        said.insert(1, message.id)
+        said.append(session.astimezone(UTC).isoformat() if session is not None else "")
     digest = hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]
     return f"{TOLD}{digest}"

@@ -71,10 +71,9 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
         if ident in seen:
             raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
         seen.add(ident)
+        numbered = d.get("numbered", not d.get("id"))
         out.append(
-            Message(
-                ident, d["speaker"], d["text"], d.get("time"), d.get("caption"), not d.get("id")
-            )
+            Message(ident, d["speaker"], d["text"], d.get("time"), d.get("caption"), numbered)
         )
     return out
 
@@ -103,8 +102,8 @@ def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any]]:
-    if isinstance(entry, Message):
-        return field_, {k: getattr(entry, k) for k in _ALIASES}
+    if isinstance(entry, Message):  # numbered stays numbered: its id is still its place
+        return field_, {**{k: getattr(entry, k) for k in _ALIASES}, "numbered": entry.numbered}
     if isinstance(entry, str):
         m = _LINE.match(entry)
         if m is None or not m["text"].strip():
