@@ -382,8 +382,8 @@ def test_a_choice_told_with_its_reason_stays_a_decision(line, reason, choice):
 def test_a_verdict_on_a_decision_is_its_outcome(verdict, told):
     ex = run(f"Ana: We went with SQLite.\nBen: {verdict}")
     assert causal_links(ex) == [("Ana and others went with SQLite.", "caused", told)]
-    assert ex.items[find(ex, "went with SQLite", "decision")]
-    assert ex.items[find(ex, told, "outcome")]
+    find(ex, "went with SQLite", "decision")  # one item each, of these kinds
+    find(ex, told, "outcome")
 
 
 @pytest.mark.parametrize(
@@ -446,11 +446,15 @@ def test_what_a_verdict_told_goes_on_to_cause_is_traced_through_it():
         "Ana: We skipped the load test.\nBen: That was a mistake: checkout stalled for an hour."
         "\nChi: That led to an angry escalation from Acme Retail."
     )
-    verdict = "That (Ana and others skipped the load test) was a mistake: checkout stalled for"
-    assert [(c[:40], o[:40]) for c, _, o in causal_links(ex)] == [
-        ("Ana and others skipped the load test.", verdict[:40]),
-        (verdict[:40], "An angry escalation from Acme Retail."),
+    verdict = (
+        "That (Ana and others skipped the load test) was a mistake: checkout stalled for an hour."
+    )
+    assert causal_links(ex) == [
+        ("Ana and others skipped the load test.", "caused", verdict),
+        (verdict, "caused", "An angry escalation from Acme Retail."),
     ]
+    # The verdict goes on to cause something and stays an outcome, scored.
+    assert ex.items[find(ex, verdict, "outcome")].attributes["polarity"] < 0
 
 
 def test_a_verdict_beside_another_claim_leaves_that_claim_whole():

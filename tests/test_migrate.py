@@ -72,6 +72,17 @@ def test_a_round_trip_through_each_backend_is_lossless(store_url, tmp_path, cloc
         assert m.remember(messages=CHAT, date="2026-01-02T10:00:00+00:00").known == len(CHAT)
 
 
+def test_an_export_of_the_first_format_still_imports(tmp_path, clock):
+    lines = export(str(tmp_path / "empty.db"), clock).splitlines()
+    old = [json.dumps({"type": "header", "format": "ebbtide-jsonl/1"}), *lines[1:]]
+    with open_memory(tmp_path / "b.db", clock=clock) as m:
+        assert m.import_jsonl(old) == 0
+        with pytest.raises(ValidationError, match="format must be one of"):
+            m.import_jsonl([json.dumps({"type": "header", "format": "ebbtide-jsonl/9"})])
+        with pytest.raises(ValidationError, match=r"line 2\.value"):
+            m.import_jsonl([lines[0], json.dumps({"type": "told", "key": "told:x", "value": 1})])
+
+
 def test_a_non_empty_target_needs_merge_which_updates_by_id(tmp_path, clock):
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     populate(a, clock)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ebbtide import ValidationError, open_memory
+from ebbtide import ValidationError, open_memory, told
+from ebbtide.transcript import Message
 
 STORY = [
     {"id": "t1", "speaker": "Ana", "text": "We skipped the load test before the sale."},
@@ -143,23 +146,34 @@ SAYINGS = [
 ]
 
 
-@settings(max_examples=25, deadline=None)
+def sent(turns, numbered: bool):
+    """The turns as an agent sends them: with ids, or with no id and a time each."""
+    if numbered:
+        return [
+            {"speaker": who, "text": text, "time": f"2026-03-01T10:{i:02d}:00Z"}
+            for i, (who, text) in enumerate(turns)
+        ]
+    return [{"id": f"t{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(turns)]
+
+
+@settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from(["Ana", "Ben"]), st.sampled_from(SAYINGS)), max_size=6),
     st.integers(min_value=0, max_value=6),
+    st.booleans(),
 )
-def test_any_conversation_remembered_again_from_any_turn_changes_nothing(turns, start):
-    messages = [
-        {"id": f"t{i}", "speaker": who, "text": text} for i, (who, text) in enumerate(turns)
-    ]
+def test_any_conversation_remembered_again_from_any_turn_changes_nothing(turns, start, numbered):
+    messages = sent(turns, numbered)
     with open_memory(":memory:", embeddings="none") as mem:
         mem.remember(messages=messages, date="2026-03-01T10:00:00+00:00")
         before = ([n.model_dump() for n in mem.find(limit=200)], mem.stats().edges)
+        # Another day, and (with no ids) the window's numbers shifted by `start`.
         again = mem.remember(messages=messages[start:], date="2026-03-04T10:00:00+00:00")
         assert again.known == len(messages[start:]) and again.nodes == []
         assert ([n.model_dump() for n in mem.find(limit=200)], mem.stats().edges) == before
         # ... and beside a new message, the known ones change nothing they told.
-        news = {"id": "new", "speaker": "Chi", "text": "The office plants need water."}
+        news = {"speaker": "Chi", "text": "The office plants need water."}
+        news |= {"time": "2026-03-01T11:00:00Z"} if numbered else {"id": "new"}
         mem.remember(messages=[*messages[start:], news], date="2026-03-05T10:00:00+00:00")
         after = {n.id: n.model_dump() for n in mem.find(limit=200)}
         assert [after.get(n["id"]) for n in before[0]] == before[0]
@@ -199,12 +213,43 @@ def test_a_known_message_read_otherwise_in_a_later_window_still_carries_its_link
     memory.remember(messages=told, date="2026-06-01T10:00:00+00:00")
     # Without s1, s2 reads "It paid off: no ops burden." and not "It (…SQLite) paid off…".
     more = {"id": "s3", "speaker": "Chi", "text": "That led to more time for features."}
-    memory.remember(messages=[told[1], more], date="2026-06-01T10:00:00+00:00")
+    memory.remember(messages=[told[1], more], date="2026-06-02T10:00:00+00:00")  # the day after
     chain = memory.trace_cause_chain("more time for features").chains[0]
     assert [s.decision for s in chain.steps] == [
         "Ana and others went with SQLite.",
         "It (Ana and others went with SQLite) paid off: no ops burden.",
     ]
+
+
+def test_a_verdict_in_a_shifted_window_of_timed_lines_reaches_the_choice(memory):
+    postgres = {"speaker": "Ana", "text": "We picked Postgres.", "time": "2026-03-01T10:00:00Z"}
+    sqlite = {"speaker": "Ben", "text": "We went with SQLite.", "time": "2026-03-01T10:01:00Z"}
+    paid = {"speaker": "Ben", "text": "It paid off: no ops work.", "time": "2026-03-01T10:02:00Z"}
+    memory.remember(messages=[postgres, sqlite])
+    # The window moved on: SQLite's line is numbered m1 now, not m2.
+    assert memory.remember(messages=[sqlite, paid]).known == 1
+    assert memory.intervention_query("go with SQLite").verdict == "SAFE"
+
+
+def test_lines_with_no_id_time_or_date_are_always_news(memory):
+    line = "Ana: The deploy failed again."
+    memory.remember(messages=line)
+    assert memory.remember(messages=line).known == 0  # another day's failure, for all we know
+
+
+def test_what_a_message_is_known_by_stays_as_stored():
+    """The keys are kept in stores and exports: changing them makes every message news."""
+    said = datetime(2026, 3, 1, 10, tzinfo=UTC)
+    sqlite = "We went with SQLite."
+    assert told.key(Message("c1", "Ana", sqlite), None, "default") == (
+        "told:d53a1371f8a3d8a484f88cff1db0a3e2"
+    )
+    assert told.key(Message("m1", "Ana", sqlite, said, numbered=True), None, "default") == (
+        "told:099abd42c167783e8a3290bd4090856d"
+    )
+    assert told.key(Message("m1", "Ana", sqlite, numbered=True), said, "default") == (
+        "told:197b3b13e37d746f16d1bf431deea197"
+    )
 
 
 def test_lines_without_ids_said_on_another_day_are_news(memory):

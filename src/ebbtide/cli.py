@@ -26,7 +26,6 @@ from .config import default_store_url
 from .errors import EbbtideError
 from .memory import Memory, open_memory
 from .model import RecallHit
-from .sameness import told
 from .text import shorten
 
 console = Console()
@@ -128,7 +127,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _chat_part(memory: Memory, clock: ManualClock) -> None:
-    from .demo import CHAT, CHAT_DAYS, PROVEN, RISKY, TRACED, chat_demo
+    from .demo import CHAT, CHAT_DAYS, PROVEN, RISKY, TRACED, chat_demo, shown
 
     console.print(
         f"\n{CHAT_DAYS} days later the team talks the quarter over in chat, and"
@@ -140,13 +139,14 @@ def _chat_part(memory: Memory, clock: ManualClock) -> None:
     console.print(f'\ntrace_cause_chain("{TRACED}"), root first:')
     _hanging(f"  {chat.chain.steps[0].decision}", "    ")
     for step in chat.chain.steps:
-        _hanging(f"    {step.relation} ({step.polarity:+.2f}) {told(step.outcome)}", "      ")
+        _hanging(f"    {step.relation} ({step.polarity:+.2f}) {shown(step.outcome)}", "      ")
     for action, answer in ((RISKY, chat.risky), (PROVEN, chat.proven)):
         colour = "red" if answer.verdict == "DANGER" else "green"
         console.print(f'intervention_query("{action}"): [{colour}]{answer.verdict}[/]')
         for then in answer.consequences[:2]:
-            how = "bad" if (then.node.polarity or 0.0) < 0 else "good"
-            _hanging(f"    {how}, hop {then.hops}: {told(then.node.text)}", "      ", style="dim")
+            score = then.node.polarity or 0.0
+            how = "bad" if score < 0 else "good" if score > 0 else "neutral"
+            _hanging(f"    {how}, hop {then.hops}: {shown(then.node.text)}", "      ", style="dim")
     console.print()
 
 

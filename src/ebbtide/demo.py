@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .clock import ManualClock
 from .memory import Memory
 from .model import Chain, InterventionResult, MaintainReport, Node, RecallResult
+from .sameness import told
 
 START = "2026-01-05T09:00:00+00:00"
 STALE_DAYS = 150
@@ -140,3 +141,9 @@ def chat_demo(memory: Memory, clock: ManualClock) -> ChatResult:
         risky=memory.intervention_query(RISKY),
         proven=memory.intervention_query(PROVEN),
     )
+
+
+def shown(text: str) -> str:
+    """A node's text as the demo prints it: "That was a mistake: …", not what "That" stood for
+    (the line above it says that)."""
+    return told(text)

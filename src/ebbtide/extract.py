@@ -28,7 +28,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from .polarity import THINGS_DONE, outcome_polarity
+from .polarity import BAD_JUDGEMENTS, GOOD_JUDGEMENTS, VERDICT_NOUNS, outcome_polarity
+from .sameness import told
 from .sentences import (
     ADVERBS,
     IRREGULAR_PAST,
@@ -38,7 +39,17 @@ from .sentences import (
     split_sentences,
     word_set,
 )
-from .text import STOPWORDS, normalize, shorten, similarity, stem, tokens
+from .text import (
+    DOINGS,
+    STOPWORDS,
+    THINGS_DONE,
+    WORKS,
+    normalize,
+    shorten,
+    similarity,
+    stem,
+    tokens,
+)
 from .timeparse import TimeSpan, describe, resolve
 from .transcript import Message
 
@@ -130,15 +141,15 @@ _CHOSEN = re.compile(
     r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for|decided\s+on|(?:decided|chose|"
     r"opted)\s+to\s+(?:use|adopt|buy|hire))\s+"
     r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them|not|(?-i:[a-z]+ly))\b"
-    r"(?![.\w]))"
+    r"(?!\.\w))"  # "Fly.io" is a name, "wisely" or "it." is none
     r"(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)(?=\s+(?:for|because|as)\b|[,;:.!]|$)",
     re.IGNORECASE,
 )
 # ... and a reason whose "it" may be it: not "it was raining", "it was late".
 _BARE_IT = re.compile(
-    r"It\s+(?!\()(?!(?:was|is|'s|got|gets|had\s+been)\s+(?:\w+ing|\w+day|late|early|cold|hot|warm|"
-    r"dark|sunny|windy|time|too|so|getting|obvious|clear|night|morning|evening|noon|midnight|"
-    r"\d)\b)(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
+    r"It\s+(?!\()(?!(?:was|is|got|gets|had\s+been)\s+(?:\w+ing|\w+day|late|early|cold|hot|warm|"
+    r"dark|sunny|windy|time|too|so|obvious|clear|night|morning|evening|noon|midnight|"
+    r"\d\w*)\b)(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
     re.IGNORECASE,
 )
 _FACT_VERB = re.compile(
@@ -279,9 +290,9 @@ _DID = _Cue(
 # A verdict on something done: "a mistake", "a huge win", "the right call" (not "a big decision").
 _A_VERDICT = (
     r"(?:(?:a|an|the|definitely|clearly|really|probably|honestly|such\s+a|in\s+hindsight)\s+)+"
-    r"(?:(?:[\w-]+\s+)?(?:mistake|blunder|win|success|failure|disaster)|(?:\w+\s+)?(?:right|"
-    r"wrong|good|bad|great|best|worst|smart|wise|poor|terrible|excellent|brilliant|correct|dumb|"
-    r"stupid)\s+(?:call|choice|decision|move|bet|idea|approach))\b(?!\s+(?:to|that)\b)"
+    r"(?:(?:[\w-]+\s+)?(?:mistake|blunder|win|success|failure|disaster)|(?:\w+\s+)?"
+    rf"(?:{'|'.join(GOOD_JUDGEMENTS + BAD_JUDGEMENTS)})\s+(?:{'|'.join(VERDICT_NOUNS)}))\b"
+    r"(?!\s+to\b)"
 )  # not "It was a mistake to trust the vendor": that "it" is what follows
 # "Adding an index paid off: the query went from 2 s to 20 ms", "Switching to write-through was
 # a mistake": a verdict on something done, whose outcome is the sentence as told. Only a doing
@@ -608,15 +619,14 @@ _LEAD_RELATION = {
     "owing to": "caused", "thanks to": "enabled", "after": "caused",
 }  # fmt: skip
 # What was done, named by what it was: "that decision", "the switch".
-_THINGS_DONE = ("decision", "choice", "change", "move", "call", "switch", "bet", "approach",
-                "plan", "fix", "idea")  # fmt: skip
 # What "that" can be when it stands for something said before.
 _ANAPHORS = frozenset(
     {
         "that", "this", "it", "which", "these", "those", "doing that", "doing this", "doing so",
         "all that", "all this", "that one", "this one",
         "that's what", "that is what", "this is what", "it's what", "what",
-        *(f"{the} {thing}" for the in ("the", "that", "this") for thing in _THINGS_DONE),
+        *(f"{the} {thing}" for the in ("the", "that", "this") for thing in DOINGS),
+        *(f"{the} {work}" for the in ("that", "this") for work in WORKS),
     }
 )  # fmt: skip
 _COUNTERFACTUAL = re.compile(
@@ -689,7 +699,10 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 # "It", "that", or what the thing was: "that decision", "the switch", "this fix".
-_IT = rf"(?P<it>(?:this|that|the)\s+(?:{'|'.join(_THINGS_DONE)})|it|this|that)"
+_IT = (
+    rf"(?P<it>(?:this|that|the)\s+(?:{'|'.join(DOINGS)})|(?:this|that)\s+(?:{'|'.join(WORKS)})|"
+    r"it|this|that)"
+)
 _ANAPHOR_ACTS = re.compile(_IT + r"\s+(?:\w+ly\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 # ... or a verdict on it: "That was a mistake", "it has been the best call". Not "that's a
 # great idea", said of a plan.
@@ -698,8 +711,6 @@ _VERDICT = re.compile(
     re.IGNORECASE,
 )
 _NOT_ACTS = word_set("was were had did said meant been seemed sounded looked")
-# What an "It (...)" stands for, which is not what the sentence itself says.
-_PAREN_ASIDE = re.compile(r"\s*\([^)]*\)")
 _COMMENT = re.compile(r"(?:\w+,\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|\s+\()", re.IGNORECASE)
 _BY_GERUND = re.compile(r"\bby\s+(\w+ing\b.*)$")
 # "we avoided a weekend outage": the effect of a cause is that something did not happen
@@ -719,20 +730,19 @@ _NO_VERDICT_BEFORE = re.compile(
     r"(?i)(?:n't|\b(?:not|never|hardly|barely|rarely|would|could|should|might|may|must|will|'ll|"
     r"always|usually|often|sometimes|can|if|whether))\s+(?:\w+\s+){0,2}$"
 )
+_GERUND_STOP = word_set(
+    "nothing something everything anything morning evening during thing king spring ring "
+    "ceiling building wedding meeting feeling darling"
+)
 # What a verdict judges: "Adding an index", "Hiring her", "Our switch to gRPC", "The rewrite".
 _A_DOING = re.compile(
-    r"(?i)(?:(?!(?:nothing|something|everything|anything|morning|evening|during|thing|king|spring|"
-    r"ring|ceiling|building|wedding|meeting|feeling|darling)\b)[a-z]+ing\b.*|(?:the|that|this|our|"
+    rf"(?i)(?:(?!(?:{'|'.join(sorted(_GERUND_STOP))})\b)[a-z]+ing\b.*|(?:the|that|this|our|"
     r"their|my|your|his|her|its|(?-i:[A-Z])[\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?"
     rf"(?:{'|'.join(THINGS_DONE)})(?:\s+(?:to|of|on|for|from|in|at)\b.*)?)"
 )
 # ... and one named only by what it was: "The migration was a mistake" judges the migration told
 # before it.
 _BARE_DOING = re.compile(rf"(?i)(?:the|that|this)\s+(?:{'|'.join(THINGS_DONE)})")
-_GERUND_STOP = word_set(
-    "nothing something everything anything morning evening during thing king spring ring "
-    "ceiling building wedding meeting feeling evening darling"
-)
 
 
 # "I think the cache caused it", "we suspect that caused it": the writer's own hedge before a
@@ -814,7 +824,8 @@ def _is_list_head(head: str, last: str) -> bool:
 
 
 def _says_what_it_did(text: str) -> bool:
-    """'It kept the builds reproducible': an earlier thing, acting. 'It was fun' is not."""
+    """'It kept the builds reproducible': an earlier thing, acting; 'That was a mistake': a
+    verdict on it. 'It was fun' is neither."""
     if _VERDICT.match(text):
         return True
     m = _ANAPHOR_ACTS.match(text)
@@ -1436,7 +1447,9 @@ class _Extractor:
         if antecedent is None:
             return self._add("event", text, k, msg, {}, spans)
         # "It kept the builds reproducible": what was said before did this
-        it = (_VERDICT.match(text) or _ANAPHOR_ACTS.match(text))["it"]  # type: ignore[index]
+        said = _VERDICT.match(text) or _ANAPHOR_ACTS.match(text)
+        assert said is not None  # _says_what_it_did(text) held
+        it = said["it"]
         named = f"{it} ({shorten(self.drafts[antecedent].item.text.rstrip('.'), 70)})"
         item = self._add("event", named + text[len(it) :], k, msg, {}, spans)
         self._link(antecedent, item, "caused", WEAK)
@@ -1550,7 +1563,7 @@ class _Extractor:
             elif i in causal_dst:
                 # "We went with SQLite because it needs no server": a choice told with its
                 # reason is still a choice, which its own outcomes can follow.
-                who, rest = _subject(_PAREN_ASIDE.sub("", d.effect_text or item.text), names)
+                who, rest = _subject(told(d.effect_text or item.text), names)
                 item.kind = "decision" if who is not None and _DECISION.match(rest) else "outcome"
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
@@ -1586,7 +1599,7 @@ class _Extractor:
     @staticmethod
     def _agentive(text: str, names: Sequence[str]) -> bool:
         """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision."""
-        text = _PAREN_ASIDE.sub("", text)
+        text = told(text)  # not what an "It (...)" stands for
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)

@@ -881,9 +881,21 @@ def _jsonl_sessions(text: str) -> list[_Session]:
             raise ValidationError(f"line {n}", "must be a JSON object")
         groups.setdefault(str(entry.get("session", "")), []).append(entry)
     several = len(groups) > 1
-    # Numbered by session name, not place: an export that gains a session before this one, or
-    # loses one, still numbers this one's messages alike (what they are known by once read).
+    # Named by their session and place in it: an export that gains a session before this one,
+    # or loses one, names this one's messages alike, which is what they are known by once read.
     return [
-        _Session(_parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"))
+        _Session(
+            _named(
+                _parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"),
+                key,
+            )
+        )
         for key, entries in groups.items()
     ]
+
+
+def _named(messages: list[Message], session: str) -> list[Message]:
+    """A named session's numbers are ids it gives its messages, not places in one window."""
+    if not session:
+        return messages
+    return [dataclasses.replace(m, numbered=False) if m.numbered else m for m in messages]

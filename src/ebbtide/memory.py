@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import logging
 import re
@@ -11,11 +10,11 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
 
-from . import causal, claims, extract, predictions, sameness, scoring, transcript, validate
+from . import causal, claims, extract, predictions, sameness, scoring, told, transcript, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
@@ -33,6 +32,7 @@ from .llm_extract import LlmExtractor, get_extractor
 from .memory_causal import CausalOps
 from .model import (
     CAUSAL_RELATIONS,
+    EPISODE_KINDS,
     RELATIONS,
     DecisionRecord,
     Edge,
@@ -62,11 +62,9 @@ from .text import normalize, paragraphs, similarity
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
-EXPORT_FORMAT = "ebbtide-jsonl/1"
+EXPORT_FORMAT = "ebbtide-jsonl/2"  # 2 adds `told` records; a /1 file still imports
+READABLE_FORMATS = frozenset({"ebbtide-jsonl/1", EXPORT_FORMAT})
 # Kinds an episode's decision or outcome may already exist as.
-EPISODE_KINDS = frozenset({"decision", "outcome", "event"})
-# Meta keys of the messages a memory was told (`_told_key`).
-TOLD = "told:"
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
 SPEAKERS_TTL = 5.0
@@ -183,10 +181,11 @@ class Memory(CausalOps):
         With `messages` (a transcript: "speaker: text" lines, or a list of {id?, speaker,
         text, time?}) instead of text, the raw turns go to the audit log and what they say
         is extracted and stored: facts, events, preferences, lessons and causal links, each
-        keeping the ids of the messages it came from. A message remembered before (same id,
-        speaker and text in the scope; a numbered one also said at the same time) is read
-        again as context only: what it says is not stored or learned from twice, so an agent
-        may send overlapping windows of one conversation.
+        keeping the ids of the messages it came from. A message remembered before (`told.key`:
+        same id, speaker and text in the scope; with no id, same speaker and text at the same
+        time, or at the same place on the same date) is read again as context only: what it
+        says is not stored or learned from twice, and only new messages go to the audit log,
+        so an agent may send overlapping windows of one conversation.
         """
         if messages is not None:
             if text is not None:
@@ -268,9 +267,10 @@ class Memory(CausalOps):
     ) -> TranscriptResult:
         turns = transcript.parse_transcript(messages)
         session = self._at(date, "date") if date is not None else None
-        keys = {m.id: _told_key(m, session, scope) for m in turns}
-        if len(self.store.get_meta_many(list(keys.values()))) == len(turns):
-            # Sent again whole: nothing to read (nor to pay an LLM for).
+        keys = {m.id: k for m in turns if (k := told.key(m, session, scope)) is not None}
+        if len(keys) == len(turns) and len(self.store.get_meta_many(list(keys.values()))) == len(
+            turns
+        ):  # sent again whole: nothing to read (nor to pay an LLM for)
             return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
         found = extract.extract(turns, session)
         degraded = None
@@ -286,7 +286,7 @@ class Memory(CausalOps):
             # context for the new ones, not news (a Q-value learns from it once). Claimed first,
             # so that of two writers sending one window at once only one stores it.
             claimed = self.store.claim_meta({key: now.isoformat() for key in keys.values()})
-            known = {m.id for m in turns if keys[m.id] not in claimed}
+            known = {m.id for m in turns if m.id in keys and keys[m.id] not in claimed}
             new = [m for m in turns if m.id not in known]
             if not new:
                 return TranscriptResult(
@@ -304,7 +304,7 @@ class Memory(CausalOps):
             )
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
-                known=known,
+                told_ids=known,
             )  # fmt: skip
         self._speakers = None  # the transcript may have new speakers
         return TranscriptResult(
@@ -498,16 +498,20 @@ class Memory(CausalOps):
         owned: Callable[[Node], bool] | None = None,
         said_in: Node | None = None,
         formerly: Sequence[str] = (),
-        known: Collection[str] = (),
+        told_ids: Collection[str] = (),
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
         (only this source told it) in other words. A causal link scores its outcome and, when
         `learn`, its decision's record; without it, a link made before is left as it was (or
         made valid again). `said_in`: the note a link is said in, listed in its context, so
-        that a link several notes make ends only when none makes it. `known`: ids of messages
-        stored before; what only they told is found, not stored again, and a link between two
-        such items is not made or learned from again."""
+        that a link several notes make ends only when none makes it.
+
+        `told_ids`: messages remembered before (`told`). What only they told is the node
+        stored then, never stored again, and not returned unless a new link reaches it; one
+        no longer found (read otherwise) is left out with its links. A link between two such
+        items is not made again, nor one from such an item that exists already: each is
+        learned from once."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -523,12 +527,12 @@ class Memory(CausalOps):
         edges: list[Edge] = []
         # Items only messages told before told: found as stored then, never stored again (read
         # anew without the messages before them, they may come out otherwise).
-        told = set(known)
-        old = {i for i, it in enumerate(found.items) if it.sources and set(it.sources) <= told}
+        before = set(told_ids)
+        old = {i for i, it in enumerate(found.items) if it.sources and set(it.sources) <= before}
         lost: set[int] = set()  # ... and those of them no longer found
         for at, item in enumerate(found.items):
             if at in old:
-                stored = self._told_before(item, scope)
+                stored = told.stored_for(self.store, item, scope)
                 if stored is None:
                     lost.add(at)
                     stored = Node(  # stands in for it: links to it are not made
@@ -547,10 +551,10 @@ class Memory(CausalOps):
                 )
                 self.store.update_node(node)
             elif item.kind in EPISODE_KINDS:
-                told, said = time_spans(attrs)
+                told_then, said = time_spans(attrs)
                 node = self._episode_node(
                     item.text, item.kind, scope, task_tag, now, rarity,
-                    tried=bool(item.attributes.get("tried")), told=told, said=said,
+                    tried=bool(item.attributes.get("tried")), told=told_then, said=said,
                     people=people, provenance=provenance, owned=owned,
                     apart={nodes[i].id for i in causes.get(at, ()) if i < at},
                 )  # fmt: skip
@@ -611,30 +615,6 @@ class Memory(CausalOps):
         fresh = self.store.get_nodes([n.id for n in nodes if n.id in changed])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return unique, edges
-
-    def _told_before(self, item: extract.Item, scope: str) -> Node | None:
-        """The node stored for an item only messages told before told: one of its messages
-        among the node's sources, and the same text; an episode may have been stored as
-        another kind of episode (an event no verdict had judged yet is a decision now). Read
-        again without the messages before it, a message may say otherwise ("It paid off"
-        for "It (we went with SQLite) paid off", a note for an outcome): then the node its
-        words find that the same message, said at the same time, made. None when there is
-        none."""
-        kinds = EPISODE_KINDS if item.kind in EPISODE_KINDS else frozenset({item.kind})
-        mine = set(item.sources)
-        for kind in sorted(kinds, key=lambda k: k != item.kind):
-            for node in self.store.find_nodes(kind=kind, text=item.text, scope=scope, limit=20):
-                if item.kind == "person" or mine & set(node.sources):
-                    return node
-        flt = SearchFilter(include_cold=True, scope=scope)  # any kind: it was read otherwise
-        ids = [i for i, _ in self.store.text_search(item.text, 20, flt)]
-        said = {k: item.attributes.get(k) for k in ("message", "said_at")}
-        for node in self.store.get_nodes(ids).values():
-            if mine & set(node.sources) and all(
-                node.attributes.get(k) == v for k, v in said.items()
-            ):
-                return node
-        return None
 
     def reembed(
         self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
@@ -1453,14 +1433,14 @@ class Memory(CausalOps):
         for p in self.store.pending_reviews():
             out.write(json.dumps({"type": "review", **p.__dict__}) + "\n")
             n += 1
-        for key, value in sorted(self.store.get_meta_prefix(TOLD).items()):
+        for key, value in sorted(self.store.get_meta_prefix(told.TOLD).items()):
             out.write(json.dumps({"type": "told", "key": key, "value": value}) + "\n")
             n += 1
         return n
 
     def import_jsonl(self, lines: Iterable[str]) -> int:
         """Load an export. Records are validated first; the import is all or nothing."""
-        nodes, edges, reviews, told = [], [], [], {}
+        nodes, edges, reviews, messages = [], [], [], {}
         for lineno, line in enumerate(_nonblank(lines), start=1):
             try:
                 rec = json.loads(line)
@@ -1471,8 +1451,10 @@ class Memory(CausalOps):
                 ) from None
             try:
                 if kind == "header":
-                    if rec.get("format") != EXPORT_FORMAT:
-                        raise ValidationError(f"line {lineno}", f"format must be {EXPORT_FORMAT}")
+                    if rec.get("format") not in READABLE_FORMATS:
+                        raise ValidationError(
+                            f"line {lineno}", f"format must be one of {sorted(READABLE_FORMATS)}"
+                        )
                 elif kind == "node":
                     nodes.append(Node.model_validate(rec))
                 elif kind == "edge":
@@ -1481,13 +1463,13 @@ class Memory(CausalOps):
                     reviews.append(PendingReview(**rec))
                 elif kind == "told":
                     key, value = rec.get("key"), rec.get("value")
-                    if not (isinstance(key, str) and key.startswith(TOLD)) or not isinstance(
-                        value, str
-                    ):
+                    if not (isinstance(key, str) and key.startswith(told.TOLD)):
                         raise ValidationError(
-                            f"line {lineno}", f"a told record needs a key starting {TOLD!r}"
+                            f"line {lineno}.key", f"must be a string starting {told.TOLD!r}", key
                         )
-                    told[key] = value
+                    if not isinstance(value, str):
+                        raise ValidationError(f"line {lineno}.value", "must be a string", value)
+                    messages[key] = value
                 else:
                     raise ValidationError(
                         f"line {lineno}", "type must be header, node, edge, review or told"
@@ -1509,9 +1491,9 @@ class Memory(CausalOps):
                     self.store.update_edge(edge)
             for p in reviews:
                 self.store.enqueue_review(p)
-            if told:
-                self.store.set_meta_many(told)
-        return len(nodes) + len(edges) + len(reviews) + len(told)
+            if messages:
+                self.store.set_meta_many(messages)
+        return len(nodes) + len(edges) + len(reviews) + len(messages)
 
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:
@@ -1554,19 +1536,3 @@ def open_memory(
         embedder=chosen,
         extractor=extractor,
     )
-
-
-def _told_key(message: transcript.Message, session: datetime | None, scope: str) -> str:
-    """What a message is known by once remembered: its id, speaker and text in its scope. A
-    numbered one (no id given: "m1" starts every transcript) is known by when it was said
-    instead: its own time, else its place and the call's date."""
-    said = [scope, message.speaker, message.text, message.caption or ""]
-    if not message.numbered:
-        said.insert(1, message.id)
-    elif message.time is not None:
-        said.append(message.time.astimezone(UTC).isoformat())
-    else:
-        said.insert(1, message.id)
-        said.append(session.astimezone(UTC).isoformat() if session is not None else "")
-    digest = hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]
-    return f"{TOLD}{digest}"

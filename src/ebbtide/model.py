@@ -49,6 +49,8 @@ RELATIONS: frozenset[str] = frozenset(
 )
 # Relations an agent records between a decision and what followed it.
 CAUSAL_RELATIONS: frozenset[str] = frozenset({"caused", "enabled", "prevented", "no_effect"})
+# What happened or was done: one event, whichever of these it was last told as.
+EPISODE_KINDS: frozenset[str] = frozenset({"decision", "outcome", "event"})
 CONFIDENCE_SOURCES: frozenset[str] = frozenset(
     {"temporal", "rule", "llm_inferred", "user_feedback"}
 )
@@ -476,16 +478,18 @@ class SleepReport(_Model):
 
 
 class TranscriptResult(_Model):
-    """What remembering a transcript stored: the extracted items (raw turns go to the audit
-    log only) and the links found between them."""
+    """What remembering a transcript stored or changed: the items extracted from its new
+    messages, an item known messages told when a new link reaches it, and the links made (the
+    new messages' raw turns go to the audit log only)."""
 
     messages: int
     nodes: list[Node]
     edges: list[Edge]
     known: int = Field(
         default=0,
-        description="messages remembered before (same id, speaker and text in this scope): "
-        "read again to understand the new ones, but nothing they say is stored or learned twice",
+        description="messages remembered before (same id, speaker and text in this scope; with "
+        "no id, the same at the same time, or place and date): read again to understand the new "
+        "ones, but nothing they say is stored or learned twice",
     )
     degraded: str | None = Field(
         default=None,

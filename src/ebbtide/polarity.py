@@ -28,7 +28,7 @@ readable rule engine:
      neutral       "results were mixed", "within noise" -> damped
 4. sum, snap small sums to 0, squash with tanh into [-1, 1].
 
-Pure and stdlib-only; everything is compiled at import.
+Pure (stdlib and the project's text helpers); everything is compiled at import.
 """
 
 from __future__ import annotations
@@ -38,15 +38,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["THINGS_DONE", "Polarity", "outcome_polarity"]
+from .sameness import told
 
-# What was done, named by what it was: "that decision", "the switch", "the migration". Extraction
-# writes what such a name stood for after it ("The migration (we moved to Kubernetes) ...").
-THINGS_DONE = (
-    "decision", "choice", "change", "move", "call", "switch", "bet", "approach", "plan", "fix",
-    "idea", "migration", "rewrite", "upgrade", "refactor", "rollout", "rollback", "redesign",
-    "hire", "purchase",
-)  # fmt: skip
+__all__ = ["BAD_JUDGEMENTS", "GOOD_JUDGEMENTS", "VERDICT_NOUNS", "Polarity", "outcome_polarity"]
+
+# A verdict on something done: "the right call", "a terrible choice". Extraction reads a
+# sentence that gives one as the outcome of what it judges.
+VERDICT_NOUNS = ("call", "choice", "decision", "move", "idea", "bet", "approach")
+GOOD_JUDGEMENTS = ("right", "good", "great", "smart", "wise", "brilliant", "excellent",
+                   "correct", "best")  # fmt: skip
+BAD_JUDGEMENTS = ("wrong", "bad", "poor", "terrible", "dumb", "stupid", "worst", "awful",
+                  "horrible")  # fmt: skip
 
 Label = Literal["negative", "neutral", "positive"]
 
@@ -145,19 +147,16 @@ BAD_TERMS: dict[str, float] = {
     "not stick": 1.0, "not last": 0.7, "not pan out": 1.0,
     # a verdict on a decision: "that was a mistake", "the rewrite backfired"
     "mistake": 1.5, "regret": 1.0, "backfire": 1.5, "blunder": 1.5, "waste of": 1.0,
+    **{f"{bad} {thing}": 1.5 for bad in BAD_JUDGEMENTS for thing in VERDICT_NOUNS},
+    # a load carried: "no ops burden" is good, "eased the burden" too (FIX_TERMS)
     "burden": 0.7,
-    **{f"{bad} {thing}": 1.5 for bad in ("wrong", "bad", "poor", "terrible", "dumb", "stupid",
-       "worst", "awful", "horrible") for thing in ("call", "choice", "decision", "move", "idea",
-       "bet", "approach")},
 }
 
 GOOD_TERMS: dict[str, float] = {
     # a verdict on a decision: "it paid off", "that was the right call"
     "pay off": 1.5, "=paid off": 1.5,
     "worth it": 0.7,
-    **{f"{good} {thing}": 1.5 for good in ("right", "good", "great", "smart", "wise", "brilliant",
-       "excellent", "correct", "best") for thing in ("call", "choice", "decision", "move", "idea",
-       "bet", "approach")},
+    **{f"{good} {thing}": 1.5 for good in GOOD_JUDGEMENTS for thing in VERDICT_NOUNS},
     "=shipped": 1.0, "=ships": 1.0, "=shipping": 1.0, "=launched": 1.0,
     "=released": 0.5, "go live": 1.0, "went live": 1.0, "stable": 1.0,
     "faster": 1.0, "fast": 0.7, "fastest": 1.0, "quick": 0.5, "=quicker": 0.7,
@@ -206,7 +205,8 @@ FIX_TERMS: dict[str, float] = {
     "squash": 1.0, "=cleared": 1.0, "unblock": 1.0, "recover": 1.0,
     "stabilize": 1.0, "stabilise": 1.0, "=contained": 1.0, "=caught": 0.7,
     "=traced": 0.5, "root caused": 0.5, "solve": 1.0, "=solved": 1.0,
-    "plug": 1.0, "closed out": 1.0, "=removed": 0.5, "ease": 1.0, "=eased": 1.0,
+    "plug": 1.0, "closed out": 1.0, "=removed": 0.5,
+    "ease": 1.0, "=eased": 1.0,  # "eased the burden on on-call"
     # coming through a bad event: "weathered the spike", "survived the failover"
     "survive": 1.0, "withstand": 1.0, "=withstood": 1.0, "=weathered": 1.0,
     "=absorbed": 0.7, "ride out": 1.0, "=rode out": 1.0, "served ~ spike": 1.0,
@@ -1162,23 +1162,16 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     return spans
 
 
-# What a pronoun stands for, written after it by extraction: "It (we rolled back the deploy)
-# was the right call" judges the rollback; the rollback's own words are no verdict.
-_ANTECEDENT = re.compile(
-    rf"^\s*((?:(?:this|that|the)\s+(?:{'|'.join(THINGS_DONE)})|it|this|that|these|those|they))"
-    r"\s*\((?:[^()]|\([^()]*\))*\)",
-    re.IGNORECASE,
-)
-
-
 def outcome_polarity(text: str) -> Polarity:
     """Score an outcome description: <0 bad, >0 good, 0 neutral. A pronoun's antecedent counts
     only when the rest gives no verdict: "It (the site went down) lasted three hours" is bad."""
-    bare = _ANTECEDENT.sub(r"\1", text)
+    # What a pronoun stood for ("It (we rolled back the deploy) was the right call") is no
+    # verdict of its own: it counts only when the rest gives none.
+    bare = told(text)
     if bare != text:
-        told = _score(bare)
-        if told.label != "neutral":
-            return told
+        verdict = _score(bare)
+        if verdict.label != "neutral":
+            return verdict
     return _score(text)
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .text import STOPWORDS, content_tokens, named, root, similarity, tokens
+from .text import DOINGS, STOPWORDS, WORKS, content_tokens, named, root, similarity, tokens
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
 # server" / "… added the cache to the build server").
@@ -28,8 +28,13 @@ TRIED_FIX = 0.2
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
-# What a pronoun stood for, written after it by extraction: "It (adding caching) helped".
-_REFERENT = re.compile(r"\b(?:it|that|this|they|these|those)\s+\(([^()]*)\)", re.IGNORECASE)
+# What a pronoun or a thing done stood for, written after it by extraction: "It (adding
+# caching) helped", "That migration (we moved the cluster (prod) to Kubernetes) broke …".
+_REFERENT = re.compile(
+    rf"\b(?:(?:this|that|the)\s+(?:{'|'.join(DOINGS)})|(?:this|that)\s+(?:{'|'.join(WORKS)})|it|"
+    r"that|this|they|these|those)\s+\(((?:[^()]|\([^()]*\))*)\)",
+    re.IGNORECASE,
+)
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 

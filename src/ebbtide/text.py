@@ -19,6 +19,16 @@ very just also ever
 """
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 
+# What was done, named by what it was: "that decision", "the switch", "that migration". The
+# first are no more than "it" ("the change" is what was just told); the others name a kind of
+# work ("The migration broke the login page" may be news). Extraction writes what such a name
+# stood for after it: "That migration (we moved to Kubernetes) broke …".
+DOINGS = ("decision", "choice", "change", "move", "call", "switch", "bet", "approach", "plan",
+          "fix", "idea")  # fmt: skip
+WORKS = ("migration", "rewrite", "upgrade", "refactor", "rollout", "rollback", "redesign", "hire",
+         "purchase")  # fmt: skip
+THINGS_DONE = DOINGS + WORKS
+
 
 def paragraphs(text: str) -> list[str]:
     """The paragraphs of a text (apart by blank lines), each on one line."""

@@ -56,6 +56,7 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
     A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker
     continues the message before it. Dicts take speaker (or role), text (or content), and
     optional id, time and caption. Missing ids become f"{id_prefix}1", f"{id_prefix}2", ...
+    (`numbered`; a Message passed in keeps what it was).
     Anything else raises ValidationError naming the field ("messages[3].text").
     """
     if isinstance(value, str):

@@ -172,7 +172,8 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
                 description="a conversation instead of text: 'speaker: text' lines, or a list "
                 "of {speaker, text, id?, time?}; facts, events, preferences, lessons and causal "
                 "links are extracted from it (raw turns are kept in the audit log only). Sending "
-                "messages again (same id, speaker, text) is safe: they are context, not news"
+                "messages again (same id, speaker, text; or, with no id, same time) is safe: "
+                "they are context, not news"
             ),
         ] = None,
         date: Annotated[

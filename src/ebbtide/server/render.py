@@ -115,7 +115,11 @@ def _(r: FactRecord) -> str:
 def _(r: RememberResult) -> str:
     if r.node is not None and len(r.nodes) <= 1:
         return summary(r.node)
-    return f"stored {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the conversation"
+    known = f"; {r.known} message(s) known already" if r.known else ""
+    return (
+        f"stored or changed {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the"
+        f" conversation{known}"
+    )
 
 
 @summary.register

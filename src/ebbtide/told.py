@@ -1,0 +1,68 @@
+"""Which messages a memory was told, so that a conversation sent again teaches nothing twice.
+
+Agents send overlapping windows of one conversation. A message remembered before is known by a
+key kept in the store's meta table (`key`); read again, it is context for the new messages
+beside it, and what only it told is the node stored then (`stored_for`), never a new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+
+from .extract import Item
+from .model import EPISODE_KINDS, Node
+from .store import SearchFilter, Store
+from .transcript import Message
+
+__all__ = ["TOLD", "key", "stored_for"]
+
+TOLD = "told:"  # meta keys of the messages a memory was told
+SAME_TEXT = 20  # nodes of one text looked through for the one a message made
+
+
+def key(message: Message, session: datetime | None, scope: str) -> str | None:
+    """What a message is known by once remembered: its id, speaker and text in its scope. A
+    numbered one (no id given: "m1" starts every transcript) is known by when it was said
+    instead: its own time (in UTC), else its place and the call's date. One with none of these
+    cannot be told from a new one that says the same ("The deploy failed again"): None, it is
+    always news."""
+    said: list[str] = [scope, message.speaker, message.text, message.caption or ""]
+    if not message.numbered:
+        said.insert(1, message.id)
+    elif message.time is not None:
+        said.append(message.time.astimezone(UTC).isoformat())
+    elif session is not None:
+        said.insert(1, message.id)
+        said.append(session.astimezone(UTC).isoformat())
+    else:
+        return None
+    digest = hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]
+    return f"{TOLD}{digest}"
+
+
+def stored_for(store: Store, item: Item, scope: str) -> Node | None:
+    """The node stored for an item only known messages told: made by the same message (one of
+    its ids among the node's sources, or the same message said at the same time, whatever its
+    place in this window) with the same text; an episode may have been stored as another kind
+    of episode (an event no verdict had judged yet is a decision now). Read again without the
+    messages before it, a message may say otherwise ("It paid off" for "It (we went with
+    SQLite) paid off", a note for an outcome): then the node its words find that the same
+    message made. None when there is none."""
+    kinds = EPISODE_KINDS if item.kind in EPISODE_KINDS else frozenset({item.kind})
+    mine = set(item.sources)
+    message, said_at = item.attributes.get("message"), item.attributes.get("said_at")
+
+    def made_by_it(node: Node) -> bool:
+        if node.attributes.get("message") != message:
+            return False
+        return bool(mine & set(node.sources)) or node.attributes.get("said_at") == said_at
+
+    for kind in sorted(kinds, key=lambda k: k != item.kind):
+        for node in store.find_nodes(kind=kind, text=item.text, scope=scope, limit=SAME_TEXT):
+            if item.kind == "person" or made_by_it(node) or mine & set(node.sources):
+                return node
+    flt = SearchFilter(include_cold=True, scope=scope)  # any kind: it was read otherwise
+    ids = [i for i, _ in store.text_search(item.text, SAME_TEXT, flt)]
+    return next((n for n in store.get_nodes(ids).values() if made_by_it(n)), None)
