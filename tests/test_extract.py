@@ -100,6 +100,44 @@ def test_list_of_speaker_strings():
     ]
 
 
+def test_a_thing_done_named_by_what_it_was_is_the_latest_thing_someone_did():
+    ex = run(
+        "Ana: We migrated the DB to Aurora.\nBen: Checkout went down.\n"
+        "Ana: That migration caused the outage."
+    )
+    assert causal_links(ex) == [
+        ("Ana and others migrated the DB to Aurora.", "caused", "The outage.")
+    ]
+    assert ex.items[find(ex, "Checkout went down")].kind == "note"
+
+
+def test_what_that_stands_for_in_that_is_what_is_the_latest_statement_not_a_doing():
+    ex = run(
+        "Ben: John did an amazing job staying focused.\nAna: For me, it's writing and reading."
+        "\nAna: That's what helps me stay motivated."
+    )
+    ((cause, _, effect),) = causal_links(ex)
+    assert cause == "For Ana, it's writing and reading."
+    assert effect.startswith("That's what (For Ana, it's writing and reading) helps")
+
+
+def test_an_aside_in_brackets_does_not_hide_who_acted_or_chose():
+    rolled = run("Ana: Ben (on-call) rolled back the deploy, which fixed the errors.")
+    assert rolled.items[find(rolled, "rolled back the deploy", "decision")]
+    chose = run("Ana: Ana (our lead) chose Postgres because it supports JSONB.")
+    assert causal_links(chose) == [
+        ("It (Postgres) supports JSONB.", "caused", "Ana (Ana's lead) chose Postgres")
+    ]
+    assert chose.items[find(chose, "chose Postgres")].kind == "decision"
+
+
+def test_a_number_in_a_reason_is_no_clock_time():
+    cheaper = run("Ana: We went with Linode because it was 3x cheaper.")
+    assert causal_links(cheaper)[0][0] == "It (Linode) was 3x cheaper."
+    late = run("Ana: We chose the late flight because it was 10pm already.")
+    assert causal_links(late)[0][0] == "It was 10pm already."
+
+
 def test_a_numbered_message_passed_again_stays_numbered():
     (first,) = parse_transcript(["Ana: first"])
     (again,) = parse_transcript([first])

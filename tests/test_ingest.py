@@ -37,7 +37,7 @@ class FakeMemory:
         if "messages" in kw:
             self.sessions.append(kw)
             n = len(kw["messages"])
-            return SimpleNamespace(nodes=[None] * (2 * n), edges=[None] * n)
+            return SimpleNamespace(nodes=[None] * (2 * n), edges=[None] * n, known=0)
         node_id = kw["node_id"]
         self.nodes[node_id] = {"text": text, "kind": kind, **kw}
         return SimpleNamespace(id=node_id)
@@ -359,20 +359,31 @@ def dump(tmp_path: Path, name: str, data: Any) -> Path:
 
 
 def test_a_jsonl_export_read_again_after_it_grew_stores_only_the_new_session(tmp_path):
-    line = lambda session, who, text: json.dumps(  # noqa: E731
-        {"session": session, "speaker": who, "text": text}
+    line = lambda session, who, text, minute: json.dumps(  # noqa: E731
+        {"session": session, "speaker": who, "text": text, "time": f"2026-03-01T10:{minute}Z"}
     )
-    b = [line("b", "Ana", "We went with SQLite because it needs no server."),
-         line("b", "Ben", "It paid off: no ops burden at all.")]  # fmt: skip
+    b = [line("b", "Ana", "We went with SQLite because it needs no server.", "01"),
+         line("b", "Ben", "It paid off: no ops burden at all.", "02")]  # fmt: skip
     p = dump(tmp_path, "chat.jsonl", "\n".join(b))
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         ingest_chat(mem, p)
         q = {n.text: n.q_value for n in mem.find(kind="decision")}
         # The export now starts with an older session "a".
-        p.write_text("\n".join([line("a", "Chi", "I love hiking."), *b]), encoding="utf-8")
+        p.write_text("\n".join([line("a", "Chi", "I love hiking.", "00"), *b]), encoding="utf-8")
         ingest_chat(mem, p)
         assert {n.text: n.q_value for n in mem.find(kind="decision")} == q
         assert [n.text for n in mem.find(kind="preference")] == ["Chi loves hiking."]
+        assert {s for n in mem.find(kind="decision") for s in n.sources} == {"b.m1"}
+
+
+def test_a_named_session_exported_again_without_times_is_news(tmp_path):
+    day = json.dumps({"session": "ops", "speaker": "Ben", "text": "The deploy failed again."})
+    p = dump(tmp_path, "ops.jsonl", day)
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        assert ingest_chat(mem, p).known == 0
+        # The next day's export, for all we know: no id, time or date tells them apart.
+        again = ingest_chat(mem, p)
+        assert (again.known, again.nodes) == (0, 1)
 
 
 def test_a_timestamped_log_read_again_after_rotation_learns_nothing_twice(tmp_path):

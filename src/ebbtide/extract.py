@@ -29,7 +29,6 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .polarity import BAD_JUDGEMENTS, GOOD_JUDGEMENTS, VERDICT_NOUNS, outcome_polarity
-from .sameness import told
 from .sentences import (
     ADVERBS,
     IRREGULAR_PAST,
@@ -149,7 +148,8 @@ _CHOSEN = re.compile(
 _BARE_IT = re.compile(
     r"It\s+(?!\()(?!(?:was|is|got|gets|had\s+been)\s+(?:\w+ing|\w+day|late|early|cold|hot|warm|"
     r"dark|sunny|windy|time|too|so|obvious|clear|night|morning|evening|noon|midnight|"
-    r"\d\w*)\b)(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d)\b)"  # a clock time, not "3x cheaper"
+    r"(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
     re.IGNORECASE,
 )
 _FACT_VERB = re.compile(
@@ -618,7 +618,6 @@ _LEAD_RELATION = {
     "because": "caused", "because of": "caused", "due to": "caused",
     "owing to": "caused", "thanks to": "enabled", "after": "caused",
 }  # fmt: skip
-# What was done, named by what it was: "that decision", "the switch".
 # What "that" can be when it stands for something said before.
 _ANAPHORS = frozenset(
     {
@@ -734,6 +733,9 @@ _GERUND_STOP = word_set(
     "nothing something everything anything morning evening during thing king spring ring "
     "ceiling building wedding meeting feeling darling"
 )
+# What is said in brackets: what a pronoun stood for ("It (we rolled back) …"), or an aside of
+# the teller's ("Ben (on-call) rolled back the deploy"); neither says who did what.
+_ASIDES = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
 # What a verdict judges: "Adding an index", "Hiring her", "Our switch to gRPC", "The rewrite".
 _A_DOING = re.compile(
     rf"(?i)(?:(?!(?:{'|'.join(sorted(_GERUND_STOP))})\b)[a-z]+ing\b.*|(?:the|that|this|our|"
@@ -1091,8 +1093,11 @@ class _Extractor:
     def _judges_a_doing(self, text: str, k: int) -> bool:
         """A verdict ("That was a mistake") judges something done: not "Bob is my brother" or
         "The server crashed"."""
-        if not _VERDICT.match(text):
+        verdict = _VERDICT.match(text)
+        if verdict is None:
             return True
+        if _BARE_DOING.fullmatch(verdict["it"]):  # "That decision was a mistake": the latest doing
+            return self._antecedent(k, done=True) is not None
         before = self._antecedent(k)
         return before is not None and self._agentive(self.drafts[before].item.text, [*self.people])
 
@@ -1328,10 +1333,8 @@ class _Extractor:
             anaphoric = not cause_text or cause_text.lower() in _ANAPHORS
             judged = None  # "The migration was a mistake": the migration told before
             if f.cue is _JUDGED and _BARE_DOING.fullmatch(cause_text):
-                judged = self._antecedent(k)
-                if judged is None or not self._agentive(
-                    self.drafts[judged].item.text, [*self.people]
-                ):
+                judged = self._antecedent(k, done=True)
+                if judged is None:
                     continue  # no stub "The migration" of its own
                 anaphoric = True
             # "A retry storm took down X, so Y": what the cue before told caused Y
@@ -1439,31 +1442,41 @@ class _Extractor:
     def _segment(self, text: str, k: int, msg: Message, spans: Sequence[TimeSpan]) -> int | None:
         """The item a cause (or effect) clause stands for: an earlier one, or a new one."""
         if not text or text.lower() in _ANAPHORS:
-            return self._antecedent(k)
+            # "that change": a doing; "that's what" or "all that": what was said
+            return self._antecedent(k, done=bool(_BARE_DOING.fullmatch(text.strip())))
         known = self._recent_np(text, k)
         if known is not None:
             return known
-        antecedent = self._antecedent(k) if _says_what_it_did(text) else None
-        if antecedent is None:
+        said = (
+            (_VERDICT.match(text) or _ANAPHOR_ACTS.match(text)) if _says_what_it_did(text) else None
+        )
+        done = said is not None and bool(_BARE_DOING.fullmatch(said["it"]))
+        antecedent = self._antecedent(k, done=done) if said is not None else None
+        if said is None or antecedent is None:
             return self._add("event", text, k, msg, {}, spans)
         # "It kept the builds reproducible": what was said before did this
-        said = _VERDICT.match(text) or _ANAPHOR_ACTS.match(text)
-        assert said is not None  # _says_what_it_did(text) held
         it = said["it"]
         named = f"{it} ({shorten(self.drafts[antecedent].item.text.rstrip('.'), 70)})"
         item = self._add("event", named + text[len(it) :], k, msg, {}, spans)
         self._link(antecedent, item, "caused", WEAK)
         return item
 
-    def _antecedent(self, k: int) -> int | None:
+    def _antecedent(self, k: int, done: bool = False) -> int | None:
         """What 'that' refers to: where the latest statement of the last few turns ended,
-        passing over comments ("It was fun.") that are no event themselves."""
+        passing over comments ("It was fun.") that are no event themselves. `done`: what was
+        named by what it was ("that migration", "the change"), so the latest thing someone did
+        ("We migrated the DB. Checkout went down. That migration caused the outage.")."""
         effects = {d for _, d, r in self.links if r in CAUSAL}
+        names = [*self.people]
         for msg, item in reversed(self.focus):
             if k - msg >= ANTECEDENT_TURNS:
                 break
+            text = self.drafts[item].item.text
+            if done:
+                if self._agentive(text, names, known=True):
+                    return item
             # ... but a verdict is ("That was a mistake: checkout stalled. That led to …")
-            if not _COMMENT.match(self.drafts[item].item.text) or item in effects:
+            elif not _COMMENT.match(text) or item in effects:
                 return item
         return None
 
@@ -1563,7 +1576,7 @@ class _Extractor:
             elif i in causal_dst:
                 # "We went with SQLite because it needs no server": a choice told with its
                 # reason is still a choice, which its own outcomes can follow.
-                who, rest = _subject(told(d.effect_text or item.text), names)
+                who, rest = _subject(_ASIDES.sub("", d.effect_text or item.text), names)
                 item.kind = "decision" if who is not None and _DECISION.match(rest) else "outcome"
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
@@ -1597,9 +1610,11 @@ class _Extractor:
                 reason.item.text = f"It ({thing}){reason.item.text[2:]}"
 
     @staticmethod
-    def _agentive(text: str, names: Sequence[str]) -> bool:
-        """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision."""
-        text = told(text)  # not what an "It (...)" stands for
+    def _agentive(text: str, names: Sequence[str], *, known: bool = False) -> bool:
+        """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision.
+        `known`: by someone known to have acted, not any capitalised first word ("Checkout
+        went down" is no one's doing)."""
+        text = _ASIDES.sub("", text)  # not what an "It (...)" stands for, nor "Ben (on-call)"
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)
@@ -1607,7 +1622,7 @@ class _Extractor:
             return True
         if re.match(r"(?:I|We|we)\s+(?!(?:was|were|am|are|got|had)\b)[a-z]", text):
             return True  # a note's own "we rolled back", kept as written; "we were hit" is not
-        named = re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
+        named = None if known else re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
         if named and named.group(1) not in _NOT_NAMES and is_past(named.group(2)):
             return True  # "Esme applied the migration": a name, then what they did
         first = re.match(r"\s*([A-Za-z]+)\s+\w", text)

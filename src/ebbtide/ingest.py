@@ -83,6 +83,7 @@ class IngestSummary:
     causal_links: int = 0  # what notes say caused, enabled or prevented what
     sessions: int = 0
     messages: int = 0
+    known: int = 0  # messages remembered before: read again as context only
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
     warning: str | None = None  # what a person should know: nothing was marked gone, say
@@ -772,8 +773,8 @@ def ingest_chat(
 ) -> IngestSummary:
     """Remember a chat export session by session.
 
-    `memory.remember(messages=..., date=...)` must return something with `nodes` and `edges`
-    (a `TranscriptResult`); the summary counts them.
+    `memory.remember(messages=..., date=...)` must return something with `nodes`, `edges`
+    and `known` (a `TranscriptResult`); the summary counts them.
     """
     started = time.perf_counter()
     p = Path(path)
@@ -786,6 +787,7 @@ def ingest_chat(
         summary.messages += len(session.messages)
         summary.nodes += len(result.nodes)
         summary.links += len(result.edges)
+        summary.known += result.known
         if progress:
             progress(1, len(sessions))
     summary.seconds = time.perf_counter() - started
@@ -881,21 +883,10 @@ def _jsonl_sessions(text: str) -> list[_Session]:
             raise ValidationError(f"line {n}", "must be a JSON object")
         groups.setdefault(str(entry.get("session", "")), []).append(entry)
     several = len(groups) > 1
-    # Named by their session and place in it: an export that gains a session before this one,
-    # or loses one, names this one's messages alike, which is what they are known by once read.
+    # Numbered in their named session: an export that gains a session before this one, or
+    # loses one, numbers this one's messages alike. They are still places, not ids: a message
+    # is known again by its time (`told.key`).
     return [
-        _Session(
-            _named(
-                _parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"),
-                key,
-            )
-        )
+        _Session(_parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"))
         for key, entries in groups.items()
     ]
-
-
-def _named(messages: list[Message], session: str) -> list[Message]:
-    """A named session's numbers are ids it gives its messages, not places in one window."""
-    if not session:
-        return messages
-    return [dataclasses.replace(m, numbered=False) if m.numbered else m for m in messages]

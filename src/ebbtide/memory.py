@@ -62,7 +62,7 @@ from .text import normalize, paragraphs, similarity
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
-EXPORT_FORMAT = "ebbtide-jsonl/2"  # 2 adds `told` records; a /1 file still imports
+EXPORT_FORMAT = "ebbtide-jsonl/2"  # /2 may hold `told` records; a /1 file still imports
 READABLE_FORMATS = frozenset({"ebbtide-jsonl/1", EXPORT_FORMAT})
 # Kinds an episode's decision or outcome may already exist as.
 # Nodes a new episode text is compared with (the best full-text matches).

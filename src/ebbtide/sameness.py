@@ -31,8 +31,8 @@ _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGN
 # What a pronoun or a thing done stood for, written after it by extraction: "It (adding
 # caching) helped", "That migration (we moved the cluster (prod) to Kubernetes) broke …".
 _REFERENT = re.compile(
-    rf"\b(?:(?:this|that|the)\s+(?:{'|'.join(DOINGS)})|(?:this|that)\s+(?:{'|'.join(WORKS)})|it|"
-    r"that|this|they|these|those)\s+\(((?:[^()]|\([^()]*\))*)\)",
+    rf"\b(?:(?:this|that|the)\s+(?:{'|'.join(DOINGS + WORKS)})|it|that|this|they|these|those)\s+"
+    r"\(((?:[^()]|\([^()]*\))*)\)",
     re.IGNORECASE,
 )
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
