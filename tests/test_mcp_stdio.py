@@ -131,6 +131,35 @@ def test_an_agent_loop_over_stdio(tmp_path):
     run(go)
 
 
+def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
+    chat = [
+        {
+            "id": "c1",
+            "speaker": "Ana",
+            "text": "We chose the managed queue because it was cheaper.",
+        },
+        {"id": "c2", "speaker": "Ben", "text": "It paid off: not one page in three weeks."},
+        {"id": "c3", "speaker": "Ana", "text": "We skipped the load test before the promo."},
+        {"id": "c4", "speaker": "Ben", "text": "That was a mistake: checkout stalled."},
+    ]
+
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            first = await client.call_tool("remember", {"messages": chat[:3]})
+            assert not first.is_error and first.structured_content["known"] == 0
+            second = await client.call_tool("remember", {"messages": chat[1:]})
+            assert second.structured_content["known"] == 2
+            assert "2 message(s) known already" in second.content[0].text
+            risky = await client.call_tool(
+                "intervention_query", {"action": "skip the load test before a promo"}
+            )
+            assert risky.structured_content["verdict"] == "DANGER"
+            again = await client.call_tool("remember", {"messages": chat})
+            assert (again.structured_content["known"], again.structured_content["nodes"]) == (4, [])
+
+    run(go)
+
+
 @pytest.mark.parametrize(
     ("tool", "args", "needle"),
     [
