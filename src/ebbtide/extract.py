@@ -146,9 +146,11 @@ _CHOSEN = re.compile(
 )
 # ... and a reason whose "it" may be it: not "it was raining", "it was late".
 _BARE_IT = re.compile(
-    r"It\s+(?!\()(?!(?:was|is|got|gets|had\s+been)\s+(?:\w+ing|\w+day|late|early|cold|hot|warm|"
-    r"dark|sunny|windy|time|too|so|obvious|clear|night|morning|evening|noon|midnight|"
-    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d)\b)"  # a clock time, not "3x cheaper"
+    r"It\s+(?!\()(?!(?:was|is|got|gets|had\s+been)\s+(?:(?:\w+ing|\w+day|late|early|cold|hot|warm|"
+    r"dark|sunny|windy|time|too|so|obvious|clear|night|morning|evening|noon|midnight)\b|"
+    # a time, not "3x cheaper": "10pm", "3 a.m.", "9:30", "3 in the morning", "2024"
+    r"\d{1,2}(?::\d\d)?\s*(?:am\b|pm\b|a\.m\.|p\.m\.|o'clock)|\d{1,2}:\d\d\b|\d{1,2}\s+in\s+the\s+"
+    r"(?:morning|afternoon|evening|night)\b|\d{4}\b))"
     r"(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
     re.IGNORECASE,
 )
@@ -732,6 +734,20 @@ _NO_VERDICT_BEFORE = re.compile(
 _GERUND_STOP = word_set(
     "nothing something everything anything morning evening during thing king spring ring "
     "ceiling building wedding meeting feeling darling"
+)
+# Being, wishing or not doing, after who it is: "(Ben) was asleep", "could migrate", "didn't".
+_NOT_DOING = re.compile(
+    r"(?:and\s+others\s+)?(?:\w+ly\s+)?(?:was|were|is|are|am|has|have|had|could|would|should|"
+    r"might|may|must|can|will|need|needs|wants?|wanted|thinks?|thought|hopes?|didn't|did\s+not|"
+    r"don't|do\s+not|doesn't|never|'s|'re|'d|'ll)\b",
+    re.IGNORECASE,
+)
+# Someone doing something to something: "Carol rolled back the deploy", "They applied a fix".
+_SOMEONE_DID = re.compile(
+    r"(?P<who>[A-Z][a-z]+|They|Someone|Somebody|(?:The|Our|My)\s+(?:team|ops|sre|oncall|"
+    r"on-call|lead|manager|colleague)(?:\s+[A-Z][a-z]+)?)\s+(?:\w+ly\s+)?(?P<verb>[a-z]+)"
+    r"(?:\s+(?:back|out|up|down|off|over|in))?\s+(?:the|a|an|our|their|its|his|her|my|this|that|"
+    r"(?-i:[A-Z])\w*)\b"
 )
 # What is said in brackets: what a pronoun stood for ("It (we rolled back) …"), or an aside of
 # the teller's ("Ben (on-call) rolled back the deploy"); neither says who did what.
@@ -1612,16 +1628,21 @@ class _Extractor:
     @staticmethod
     def _agentive(text: str, names: Sequence[str], *, known: bool = False) -> bool:
         """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision.
-        `known`: by someone known to have acted, not any capitalised first word ("Checkout
-        went down" is no one's doing)."""
+        `known`: what someone surely did, for "that migration" to stand for: not any
+        capitalised first word ("Checkout went down"), nor being, wishing or not doing ("Ben
+        was asleep", "We could migrate", "We didn't migrate")."""
         text = _ASIDES.sub("", text)  # not what an "It (...)" stands for, nor "Ben (on-call)"
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)
         if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
-            return True
+            return not known or not _NOT_DOING.match(rest)
         if re.match(r"(?:I|We|we)\s+(?!(?:was|were|am|are|got|had)\b)[a-z]", text):
             return True  # a note's own "we rolled back", kept as written; "we were hit" is not
+        if known:  # "Carol rolled back the deploy": someone, a past verb, what it was done to
+            named = _SOMEONE_DID.match(text)
+            if named and named["who"] not in _NOT_NAMES and is_past(named["verb"]):
+                return True
         named = None if known else re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
         if named and named.group(1) not in _NOT_NAMES and is_past(named.group(2)):
             return True  # "Esme applied the migration": a name, then what they did
