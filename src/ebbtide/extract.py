@@ -1482,7 +1482,6 @@ class _Extractor:
         passing over comments ("It was fun.") that are no event themselves. `done`: what was
         named by what it was ("that migration", "the change"), so the latest thing someone did
         ("We migrated the DB. Checkout went down. That migration caused the outage.")."""
-        effects = {d for _, d, r in self.links if r in CAUSAL}
         names = [*self.people]
         for msg, item in reversed(self.focus):
             if k - msg >= ANTECEDENT_TURNS:
@@ -1492,7 +1491,9 @@ class _Extractor:
                 if self._agentive(text, names, known=True):
                     return item
             # ... but a verdict is ("That was a mistake: checkout stalled. That led to …")
-            elif not _COMMENT.match(text) or item in effects:
+            elif not _COMMENT.match(text) or any(
+                d == item and r in CAUSAL for _, d, r in self.links
+            ):
                 return item
         return None
 

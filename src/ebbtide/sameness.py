@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .text import DOINGS, STOPWORDS, WORKS, content_tokens, named, root, similarity, tokens
+from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
 # server" / "… added the cache to the build server").
@@ -31,7 +31,7 @@ _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGN
 # What a pronoun or a thing done stood for, written after it by extraction: "It (adding
 # caching) helped", "That migration (we moved the cluster (prod) to Kubernetes) broke …".
 _REFERENT = re.compile(
-    rf"\b(?:(?:this|that|the)\s+(?:{'|'.join(DOINGS + WORKS)})|it|that|this|they|these|those)\s+"
+    rf"\b(?:(?:this|that|the)\s+(?:{'|'.join(THINGS_DONE)})|it|that|this|they|these|those)\s+"
     r"\(((?:[^()]|\([^()]*\))*)\)",
     re.IGNORECASE,
 )
