@@ -180,6 +180,23 @@ def test_search_memory_returns_knowledge_and_lessons(memory, incident):
     assert any("Acme" in x.outcome for x in result.lessons)
 
 
+def test_search_memory_in_one_scope_returns_no_lesson_of_another(memory):
+    memory.record_decision("Globex skipped the load test", "Globex checkout outage", scope="globex")
+    memory.record_decision("Acme skipped the load test", "Acme checkout outage", scope="acme")
+    result = memory.search_memory("checkout outage", scope="acme")
+    assert [x.outcome for x in result.lessons] == ["Acme checkout outage"]
+    assert {h.node.scope for h in result.hits} == {"acme"}
+
+
+def test_search_memory_for_a_task_finds_its_items_below_other_tasks_matches(memory):
+    for i in range(3):
+        memory.remember(f"checkout deploy checklist {i} checkout deploy", task_tag="web")
+    mobile = memory.remember("checkout deploy for the mobile app", task_tag="mobile")
+    shared = memory.remember("checkout deploy needs a change ticket")
+    hits = memory.search_memory("checkout deploy", task_tag="mobile", limit=3).hits
+    assert {h.node.id for h in hits} == {mobile.id, shared.id}
+
+
 def test_search_facts_returns_current_values_only(memory):
     memory.record_fact("deploy window", "Tuesdays 10-12")
     memory.record_fact("deploy window", "Wednesdays 14-16")
@@ -226,6 +243,8 @@ def test_reconstruct_lesson_reads_like_advice(memory, incident):
         (lambda m: m.counterfactual_query("a", ""), "alternative"),
         (lambda m: m.search_causal(limit=0), "limit"),
         (lambda m: m.search_memory("x", detail_level="l9"), "detail_level"),
+        (lambda m: m.search_memory("x", limit=500), "limit"),
+        (lambda m: m.recall("x", task_tag=""), "task_tag"),
     ],
 )
 def test_empty_or_bad_fields_are_clear_errors(memory, call, field):

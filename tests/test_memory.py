@@ -355,3 +355,11 @@ def test_stats_counts_what_is_there(memory):
     s = memory.stats()
     assert (s.nodes, s.edges) == (2, 1)
     assert s.by_kind == {"person": 1, "project": 1} and s.by_relation == {"about": 1}
+
+
+def test_a_clock_without_a_timezone_is_refused_when_the_memory_opens(tmp_path):
+    from datetime import datetime
+
+    with pytest.raises(ValidationError) as exc:
+        open_memory(tmp_path / "m.db", clock=datetime.now, embeddings="none")
+    assert exc.value.field == "clock" and "timezone-aware" in exc.value.rule

@@ -442,7 +442,15 @@ def test_search_filters_cover_scope_tag_kind_status_and_validity(store):
     assert ids(exclude_kinds=frozenset()) == {"a", "b", "c"}
     assert ids(kinds=frozenset({"decision"})) == {"b"}
     assert ids(scope="s1") == {"a"}
-    assert ids(task_tag="t1") == {"a"}
+    assert ids(task_tag="t1") == {"a", "b"}  # b is tagged for no task: it holds for any
+    assert ids(task_tag="t2") == {"b"}
+
+
+def test_a_possessive_finds_its_noun_either_way(store):
+    store.add_node(node("a", "Ana Ruiz, platform lead"))
+    store.add_node(node("b", "Ben's laptop holds the signing key"))
+    assert [h[0] for h in store.text_search("What is Ana's title?", 5, SearchFilter())] == ["a"]
+    assert [h[0] for h in store.text_search("where is Ben laptop", 5, SearchFilter())] == ["b"]
 
 
 def test_text_search_of_only_stop_words_matches_nothing_it_should_not(store):

@@ -182,6 +182,18 @@ def test_query_window_is_none_without_time():
 
 
 @pytest.mark.parametrize(
+    "query",
+    [
+        "which job timed out after 1800 seconds?",
+        "what got rate limited after 2000 requests",
+        "the pool ran dry at 1900 connections, before 2000 users",
+    ],
+)
+def test_a_count_after_a_preposition_is_no_year(query):
+    assert query_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(
     ("value", "expected"),
     [
         ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56, tzinfo=UTC)),

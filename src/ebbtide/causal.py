@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -209,8 +209,9 @@ def strength(ctx: Ctx, weight: float, relation: str, reinforced_at: float) -> fl
     )
 
 
-def lessons(ctx: Ctx, edges: Sequence[Edge | EdgeRow]) -> list[Lesson]:
-    """Causal edges as lessons, with both ends' texts; edges with a missing end are skipped."""
+def lessons(ctx: Ctx, edges: Sequence[Edge | EdgeRow], scope: str | None = None) -> list[Lesson]:
+    """Causal edges as lessons, with both ends' texts; edges with a missing end, or with an end
+    outside `scope` when one is given, are skipped."""
     full = ctx.store.get_edges([e.id for e in edges])
     nodes = ctx.store.get_nodes([x for e in edges for x in (e.src, e.dst)])
     out = []
@@ -219,6 +220,8 @@ def lessons(ctx: Ctx, edges: Sequence[Edge | EdgeRow]) -> list[Lesson]:
         if edge is None or e.src not in nodes or e.dst not in nodes:
             continue
         d, o = nodes[e.src], nodes[e.dst]
+        if scope is not None and (d.scope != scope or o.scope != scope):
+            continue
         out.append(
             Lesson(
                 edge_id=edge.id,
@@ -249,21 +252,24 @@ def causal_edges(
 
 
 def search_causal(
-    ctx: Ctx, query: str | None, task_tag: str | None, limit: int
+    ctx: Ctx, query: str | None, task_tag: str | None, limit: int, scope: str | None = None
 ) -> CausalSearchResult:
     remedy = bool(query and REMEDY.search(query))
     asked_names = names(query) if query else set()
     if query:
-        found = ctx.store.text_search(query, 50, CAUSAL_FILTER)
+        flt = CAUSAL_FILTER if scope is None else replace(CAUSAL_FILTER, scope=scope)
+        found = ctx.store.text_search(query, 50, flt)
         ids = [i for i, _ in found]
         rank = {ident: r for r, ident in enumerate(ids, 1)}
         top = found[0][1] if found and found[0][1] > 0 else 1.0
         relative = {i: s / top for i, s in found}
-        candidates = lessons(ctx, causal_edges(ctx, ids, "both"))
+        candidates = lessons(ctx, causal_edges(ctx, ids, "both"), scope)
     else:
         rank, relative = {}, {}
         candidates = lessons(
-            ctx, ctx.store.find_edges(relations=CAUSAL_RELATIONS, task_tag=task_tag, limit=5000)
+            ctx,
+            ctx.store.find_edges(relations=CAUSAL_RELATIONS, task_tag=task_tag, limit=5000),
+            scope,
         )
     hits = []
     for lesson in candidates:

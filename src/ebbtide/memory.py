@@ -55,6 +55,7 @@ from .model import (
     new_id,
 )
 from .polarity import outcome_polarity
+from .recall import MAX_K
 from .recall import recall as _recall
 from .store import PendingReview, SearchFilter, Store, open_store
 from .store.base import time_spans
@@ -102,6 +103,14 @@ class Memory(CausalOps):
     # When the model last failed and why; whether the store owes vectors (None: not read yet).
     _embed_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
     _owed: bool | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Every time in the memory is compared as an instant: a naive clock has no instant.
+        sample = self.clock()
+        if not isinstance(sample, datetime) or sample.tzinfo is None:
+            raise ValidationError(
+                "clock", "must return a timezone-aware datetime, e.g. datetime.now(UTC)", sample
+            )
 
     # lifecycle ------------------------------------------------------------------------------
 
@@ -857,11 +866,14 @@ class Memory(CausalOps):
         include_cold: bool = False,
         kinds: Iterable[str] | None = None,
         scope: str | None = None,
+        task_tag: str | None = None,
         touch: bool = True,
     ) -> RecallResult:
-        """Find what matters for `query`. Cold and frozen knowledge stays out unless asked."""
+        """Find what matters for `query`. Cold and frozen knowledge stays out unless asked;
+        `task_tag` keeps that task's knowledge and what is tagged for no task."""
         query = validate.text("query", query, max_len=10_000)
-        k = validate.count("k", k, high=200)
+        k = validate.count("k", k, high=MAX_K)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         include_cold = validate.flag("include_cold", include_cold)
         kind_set = frozenset(validate.kind(x, "kinds") for x in kinds) if kinds else None
         self._maybe_maintain()
@@ -872,7 +884,9 @@ class Memory(CausalOps):
             query,
             k=k,
             now=self.now(),
-            flt=SearchFilter(include_cold=include_cold, kinds=kind_set, scope=scope),
+            flt=SearchFilter(
+                include_cold=include_cold, kinds=kind_set, scope=scope, task_tag=task_tag
+            ),
             activation_ref=self._activation_ref(),
             embedder=embedder,
             speakers=self._speaker_names(),
@@ -1529,10 +1543,14 @@ def open_memory(
     if extraction == "llm" and extractor is None:
         raise ValidationError("EBBTIDE_EXTRACT_URL", "is required for extraction='llm'")
     store = open_store(str(url) if url is not None else default_store_url(), config)
-    return Memory(
-        store=store,
-        config=config,
-        clock=clock or system_clock,
-        embedder=chosen,
-        extractor=extractor,
-    )
+    try:
+        return Memory(
+            store=store,
+            config=config,
+            clock=clock or system_clock,
+            embedder=chosen,
+            extractor=extractor,
+        )
+    except BaseException:
+        store.close()
+        raise

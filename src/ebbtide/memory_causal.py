@@ -28,6 +28,7 @@ from .model import (
     TraceResult,
     UpdatesResult,
 )
+from .recall import MAX_K
 from .store import SearchFilter, Store
 from .text import containment, shorten
 
@@ -91,12 +92,10 @@ class CausalOps:
     ) -> MemorySearchResult:
         """Everything relevant to `query`: knowledge of any kind plus the lessons about it."""
         query = validate.text("query", query, max_len=10_000)
-        limit = validate.count("limit", limit)
+        limit = validate.count("limit", limit, high=MAX_K)
         width = _detail(detail_level)
-        hits = self.recall(query, limit, scope=scope).hits
-        if task_tag is not None:
-            hits = [h for h in hits if h.node.task_tag in (task_tag, None)]
-        found = causal.search_causal(self._ctx(), query, task_tag, limit)
+        hits = self.recall(query, limit, scope=scope, task_tag=task_tag).hits
+        found = causal.search_causal(self._ctx(), query, task_tag, limit, scope)
         lessons = [h.lesson for h in found.hits]
         for hit in hits:
             if width is not None:

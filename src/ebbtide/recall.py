@@ -52,6 +52,8 @@ from .store import EdgeRow, SearchFilter, Store
 from .store.base import time_spans
 from .timeparse import TimeSpan, query_window, years_earlier
 
+# The most hits one call returns.
+MAX_K = 200
 # How many candidates each ranked list contributes, relative to k.
 CANDIDATE_FACTOR = 2
 MIN_CANDIDATES = 60

@@ -127,10 +127,24 @@ def containment(query: str, text: str) -> float:
     return len(q & {root(t) for t in tokens(text)}) / len(q) if q else 0.0
 
 
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def indexed_words(text: str) -> list[str]:
+    """The words a text is searched by: a possessive stands for its noun ("Ana's title" is
+    about Ana)."""
+    return [_POSSESSIVE.sub("", t) for t in tokens(text)]
+
+
+def search_words(text: str) -> list[str]:
+    """The words a search looks for: content words if there are any."""
+    words = indexed_words(text)
+    return [w for w in words if w not in STOPWORDS] or words
+
+
 def query_terms(text: str) -> list[str]:
-    """The distinct words a full-text query searches for (content words if there are any)."""
-    terms = content_tokens(text) or tokens(text)
-    return list(dict.fromkeys(t.replace('"', "") for t in terms if t))
+    """The distinct words a full-text query searches for."""
+    return list(dict.fromkeys(t.replace('"', "") for t in search_words(text) if t))
 
 
 def fts_query(terms: list[str], op: str = "OR") -> str | None:

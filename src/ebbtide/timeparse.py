@@ -272,6 +272,13 @@ def _vague(back_days: int, until_days: int = 0) -> Callable[[re.Match[str], _Ctx
 
 
 _M = frozenset(MONTHS)
+# What a number counts when it is no year.
+_MEASURES = (
+    r"(?:[kmgt]?b|bytes|ms|s|secs?|seconds|mins?|minutes|h|hrs?|hours|days|weeks|requests|"
+    r"reqs|rows|records|users|items|errors|lines|files|words|pages|calls|queries|retries|"
+    r"messages|events|connections|tokens|times|points|km|miles|meters|metres|dollars|euros|"
+    r"people|tickets|tests|builds|jobs|nodes|pods|servers|instances|threads|cores)\b"
+)
 _UNITS = frozenset(
     f"{u}{s}" for u in ("day", "week", "month", "year", "weekend") for s in ("", "s")
 )
@@ -296,7 +303,8 @@ _RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]]
     ),
     (
         frozenset({_DIGIT}),
-        rf"\b(?:in|during|since|of|by|until|till|before|after|from|through|around)\s+{_YEAR}\b",
+        rf"\b(?:in|during|since|of|by|until|till|before|after|from|through|around)\s+{_YEAR}\b"
+        rf"(?!\s*(?:%|{_MEASURES}))",  # "after 1800 seconds" is no year
         _plain_year,
     ),
     (frozenset({"yesterday"}), r"\b(?:the\s+)?day\s+before\s+yesterday\b", _day_word(-2)),

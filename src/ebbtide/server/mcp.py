@@ -324,9 +324,11 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     @tool(READ)
     def search_memory(
         query: Annotated[str, Field(description="what you need to know")],
-        task_tag: Annotated[str | None, Field(description="only this task's lessons")] = None,
+        task_tag: Annotated[
+            str | None, Field(description="only this task's knowledge and lessons, and untagged")
+        ] = None,
         scope: Annotated[str | None, Field(description="only this namespace")] = None,
-        limit: Annotated[int, Field(description="results per list (1-1000)")] = 10,
+        limit: Annotated[int, Field(description="results per list (1-200)")] = 10,
         detail_level: Annotated[
             Literal["l0", "l1", "l2"], Field(description="l0 short texts, l1 medium, l2 full")
         ] = "l1",

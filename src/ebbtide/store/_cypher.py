@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..text import content_tokens, tokens
+from ..text import search_words
 from ._props import unique
 from .base import SearchFilter
 
@@ -62,7 +62,7 @@ def tenant_token(tenant: str) -> str:
 
 def lucene_query(query: str, token: str) -> str | None:
     """Any of the query's content words, each a quoted term, AND the tenant's token."""
-    words = [t for t in (content_tokens(query) or tokens(query)) if t not in LUCENE_STOPWORDS]
+    words = [t for t in search_words(query) if t not in LUCENE_STOPWORDS]
     terms = unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
     if not terms:
         return None
@@ -89,7 +89,7 @@ def search_filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]
         where.append(f"{a}.scope = $f_scope")
         params["f_scope"] = flt.scope
     if flt.task_tag is not None:
-        where.append(f"{a}.task_tag = $f_task_tag")
+        where.append(f"({a}.task_tag = $f_task_tag OR {a}.task_tag IS NULL)")
         params["f_task_tag"] = flt.task_tag
     return " AND ".join(where), params
 

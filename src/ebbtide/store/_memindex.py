@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..text import content_tokens, stem, tokens
+from ..text import indexed_words, search_words, stem
 from ._props import unique
 from .base import COMMON_DF, TIME_KEYS, SearchFilter, rank_by_time
 
@@ -22,7 +22,7 @@ K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
 
 
 def _terms(text: str) -> list[str]:
-    return [stem(t) for t in tokens(text)]
+    return [stem(t) for t in indexed_words(text)]
 
 
 @dataclass
@@ -52,7 +52,7 @@ class NodeInfo:
             and self.kind not in flt.exclude_kinds
             and (not flt.kinds or self.kind in flt.kinds)
             and (flt.scope is None or self.scope == flt.scope)
-            and (flt.task_tag is None or self.task_tag == flt.task_tag)
+            and (flt.task_tag is None or self.task_tag in (flt.task_tag, None))
         )
 
 
@@ -148,7 +148,7 @@ class MemoryIndex:
     def holding_any(self, words: str, cap: int, flt: SearchFilter) -> int:
         """How many nodes passing `flt` hold any of `words`, counted up to `cap`."""
         found: set[str] = set()
-        for word in unique([stem(t) for t in (content_tokens(words) or tokens(words))]):
+        for word in unique([stem(t) for t in search_words(words)]):
             for doc in self.postings.get(word, ()):
                 if doc not in found and self.nodes[doc].passes(flt):
                     found.add(doc)
@@ -160,7 +160,7 @@ class MemoryIndex:
         """BM25 over the query's words, planned as the SQLite store plans it: a word held by
         COMMON_DF nodes or more only adds to the score of nodes that hold a rarer one, and when
         every word is common the nodes must hold them all (failing that, any)."""
-        words = unique([stem(t) for t in (content_tokens(query) or tokens(query))])
+        words = unique([stem(t) for t in search_words(query)])
         n = len(self.lengths)
         postings = {w: self.postings[w] for w in words if self.postings.get(w)}
         if not n or not postings:

@@ -26,6 +26,7 @@ class SearchFilter:
     include_invalid: bool = False
     kinds: frozenset[str] | None = None
     scope: str | None = None
+    # One task's knowledge and what is tagged for no task (it holds for every task).
     task_tag: str | None = None
 
 

@@ -577,7 +577,7 @@ class SQLiteStore:
             where.append(f"{alias}.scope = ?")
             params.append(flt.scope)
         if flt.task_tag is not None:
-            where.append(f"{alias}.task_tag = ?")
+            where.append(f"({alias}.task_tag = ? OR {alias}.task_tag IS NULL)")
             params.append(flt.task_tag)
         return (" AND ".join(where) or "1"), params
 
