@@ -243,6 +243,15 @@ def test_a_timeline_entry_keeps_its_time_with_its_cause():
         ("Thank you so much", "Thank you so much"),
         ("It must have taken you ages", "It must have taken Melanie ages"),
         ("The US is big", "The US is big"),
+        ("I no longer use Redis", "Caroline no longer uses Redis"),
+        ("I kind of like Go", "Caroline kind of likes Go"),
+        ("I almost deleted prod", "Caroline almost deleted prod"),
+        ("I must go", "Caroline must go"),
+        ("I literally rewrote it", "Caroline literally rewrote it"),
+        ("I first met Ben in 2019", "Caroline first met Ben in 2019"),
+        ("Should I use the ORM?", "Should Caroline use the ORM?"),
+        ("Can I force-push to main?", "Can Caroline force-push to main?"),
+        ("Did you break it?", "Did Melanie break it?"),
     ],
 )
 def test_pronouns_become_names(sentence, expected):
@@ -273,6 +282,55 @@ def test_acknowledgements_are_dropped_but_content_is_kept():
         "Ana has got guts.",
         "Wow, love that painting!",
     ]
+
+
+def test_status_updates_and_answers_are_kept_and_chatter_is_not():
+    ex = run(
+        "Ana: Prod is back up.\n"
+        "Ben: Grafana is up.\n"
+        "Ana: Should I use Memcached for sessions?\n"
+        "Ben: Nope, Redis.\n"
+        "Ana: lgtm, thanks\n"
+        "Ben: Makes sense.\n"
+        "Ana: Good catch.\n"
+        "Ben: Let me check.\n"
+        "Ana: One sec."
+    )
+    assert [it.text for it in ex.items if it.kind != "person"] == [
+        "Prod is back up.",
+        "Grafana is up.",
+        "Should Ana use Memcached for sessions?",
+        "Nope, Redis.",
+    ]
+
+
+def test_among_three_or_more_you_is_whom_the_message_names_or_nobody():
+    ex = run(
+        "Ana: Staging is back.\n"
+        "Ben: Rerunning e2e.\n"
+        "Carol: @Dan your laptop holds the signing key.\n"
+        "Carol: Can you and Ben pair on the release?\n"
+        "Dan: Ben, thanks for your help. You saved us hours."
+    )
+    assert "Dan's laptop holds the signing key." in ex.items[find(ex, "laptop")].text
+    assert ex.items[find(ex, "pair")].text == "Can you and Ben pair on the release?"
+    assert ex.items[find(ex, "saved")].text.startswith("Ben saved Dan and others hours")
+
+
+def test_a_numbered_list_gives_its_items_not_its_numbers():
+    ex = run("Ana: Action items from the retro:\n1. Add disk alerts\n2) Pin the backup image")
+    assert [it.text for it in ex.items if it.kind != "person"] == [
+        "Action items from the retro:",
+        "Add disk alerts",
+        "Pin the backup image",
+    ]
+
+
+def test_a_clock_time_with_dots_does_not_end_the_sentence_nor_make_two_events_one():
+    ex = run("Ana: We rolled back at 3 p.m. yesterday.\nAna: The pager fired at 3 a.m. on Sunday.")
+    rolled, fired = ex.items[find(ex, "rolled back")], ex.items[find(ex, "pager")]
+    assert rolled.text.endswith("(7 May 2023).") and fired.text.endswith("(7 May 2023).")
+    assert rolled.sources == ["m1"] and fired.sources == ["m2"]
 
 
 def test_every_content_turn_yields_an_item():
@@ -370,10 +428,31 @@ def test_feeling_like_is_not_a_preference():
         "Ana: Next time we should run the load test first.",
         "Ana: Never deploy on a Friday.",
         "Ana: The lesson is to keep backups offsite.",
+        "Ana: Lesson learned: always pin versions.",
+        "Ana: Lessons learned: test the restore, not the backup.",
+        "Ana: Takeaway: every alert needs an owner.",
+        "Ana: Key takeaway: keep the runbook next to the alert.",
+        "Ana: Note to self: never rotate keys on a Friday.",
+        "Ana: Next time, check the cache first.",
+        "Ana: From now on, always run the migration on staging first.",
+        "Ana: Going forward we need to review the on-call load.",
+        "Ana: In the future, we should page the database team earlier.",
     ],
 )
 def test_lessons(line):
     assert run(line).items[0].kind == "lesson"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: See you next time!",
+        "Ana: From now on, Ben owns the release checklist.",
+        "Ana: In the future there will be flying cars.",
+    ],
+)
+def test_time_words_alone_make_no_lesson(line):
+    assert all(item.kind != "lesson" for item in run(line).items)
 
 
 @pytest.mark.parametrize(

@@ -109,7 +109,10 @@ class Extraction:
 
 _LESSON = re.compile(
     r"\b(?:i|we)\s+(?:(?:have|'ve)\s+)?(?:learned|learnt|realized|realised)\b|\blessons?\s+"
-    r"learn[et]\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\b|"
+    r"learn(?:ed|t)\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\b|^next\s+time,|"
+    r"^(?:(?:the\s+)?(?:key\s+)?(?:lessons?|takeaways?)|note\s+to\s+self)\s*:|"
+    r"\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future),?\s+(?:(?:i|we|you)\s+)?"
+    r"(?:should|must|need\s+to|have\s+to|always|never)\b|"
     r"\bnever\s+again\b|\b(?:i|we|you)\s+should\s+(?:always|never)\b|\b(?:it|that|this)\s+"
     r"taught\s+(?:me|us)\b|\brule\s+of\s+thumb\b|^(?:always|never)\s+\w+",
     re.IGNORECASE,
@@ -152,6 +155,12 @@ _BARE_IT = re.compile(
     r"\d{1,2}(?::\d\d)?\s*(?:am\b|pm\b|a\.m\.|p\.m\.|o'clock)|\d{1,2}:\d\d\b|\d{1,2}\s+in\s+the\s+"
     r"(?:morning|afternoon|evening|night)\b|\d{4}\b))"
     r"(?!(?:turned|rained|snowed|seems|seemed|appears|appeared|looks|looked)\b)",
+    re.IGNORECASE,
+)
+# A name said to someone: "@Dan", "Ana, you …", "Hey Ana", "… next time, Ana."
+_VOCATIVE = re.compile(
+    r"@(?P<at>[A-Za-z][\w.-]*[A-Za-z0-9])|(?:^|[.!?]\s+)(?:(?:hey|hi|thanks|ok|okay|so),?\s+)?"
+    r"(?P<start>[A-Z][a-z]+)\s*[,:!]|,\s*(?P<end>[A-Z][a-z]+)\s*[.!?]*\s*$",
     re.IGNORECASE,
 )
 _FACT_VERB = re.compile(
@@ -959,8 +968,13 @@ class _Extractor:
             first = len(self.drafts)
             ref = msg.time or self.date
             addressee = self._addressee(k)
+            answer = (
+                k > 0
+                and self.messages[k - 1].speaker != msg.speaker
+                and (self.messages[k - 1].text.rstrip().endswith("?"))
+            )
             for sentence in split_sentences(msg.text):
-                if not is_acknowledgement(sentence, self.name_words):
+                if not is_acknowledgement(sentence, self.name_words, answer=answer):
                     self._sentence(k, msg, sentence, ref, addressee)
             if msg.caption:
                 caption = msg.caption.strip().rstrip(".")
@@ -970,14 +984,18 @@ class _Extractor:
         return self._finish()
 
     def _addressee(self, k: int) -> str | None:
-        speaker = self.messages[k].speaker
-        if not speaker:
+        """Who "you" is: the other of two speakers; among more, the one the message names
+        ("Ana, you own the checklist", "@Dan your laptop …"), else nobody (kept as "you")."""
+        msg = self.messages[k]
+        if not msg.speaker:
             return None
         if len(self.speakers) == 2:
-            return next(s for s in self.speakers if s != speaker)
-        for prev in reversed(self.messages[max(0, k - self.turns) : k]):
-            if prev.speaker != speaker:
-                return prev.speaker
+            return next(s for s in self.speakers if s != msg.speaker)
+        known = {n.split()[0]: n for n in self.people if n != msg.speaker}
+        for m in _VOCATIVE.finditer(msg.text):
+            name = m["at"] or m["start"] or m["end"]
+            if m["at"] or name in known:
+                return known.get(name, name)
         return None
 
     def _sentence(

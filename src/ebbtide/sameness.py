@@ -152,6 +152,11 @@ def different_people(a: frozenset[str], b: frozenset[str]) -> bool:
     return bool(a) and bool(b) and not a & b
 
 
+_CLOCK_TIME = re.compile(
+    r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.m\.|[ap]m\b|o'clock)|\b\d{1,2}:\d\d\b", re.IGNORECASE
+)
+
+
 def same_event(
     a: str, a_mention: Mention, b: str, b_mention: Mention, weight: Callable[[str], float]
 ) -> float:
@@ -161,7 +166,8 @@ def same_event(
     and "Kai added an index" share little once Kai is set aside)."""
     if conflict(a_mention, b_mention):
         return 0.0
-    a, b = told(a), told(b)
+    # A clock time is when, not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
+    a, b = _CLOCK_TIME.sub(" ", told(a)), _CLOCK_TIME.sub(" ", told(b))
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
     # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
     # won a trophy" and "John and others won!" share one word, not three.

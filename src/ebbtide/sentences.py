@@ -27,8 +27,11 @@ def word_set(text: str) -> frozenset[str]:
 # After . ! ? … a space ends a sentence; after the full-width 。！？ (CJK) none is written.
 _BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|(?<=[。！？])[」』”）]*\s*|\s*\n+\s*")
 _ABBREVIATIONS = word_set(
-    "mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s"
+    "mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s a.m p.m"
 )
+# A list item's number or bullet ("1.", "b)", "-") opens its line; it is no sentence.
+_LIST_MARKER = re.compile(r"\(?(?:\d{1,3}|[a-z])[.)]|[-*•]")
+_OPENING_MARKER = re.compile(r"^(?:\(?(?:\d{1,3}|[a-z])\)|[-*•])\s+")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -40,11 +43,11 @@ def split_sentences(text: str) -> list[str]:
         last = piece.rsplit(None, 1)[-1].lower().rstrip(".") if piece else ""
         if last in _ABBREVIATIONS and "\n" not in m.group():
             continue  # the period belongs to the abbreviation: keep reading
-        if piece:
-            out.append(piece)
+        if piece and not _LIST_MARKER.fullmatch(piece):
+            out.append(_OPENING_MARKER.sub("", piece))
         pos = m.end()
     if text[pos:].strip():
-        out.append(text[pos:].strip())
+        out.append(_OPENING_MARKER.sub("", text[pos:].strip()))
     return out
 
 
@@ -58,29 +61,30 @@ _ACK_WORDS = word_set(
     definitely absolutely exactly indeed true agreed right alright glad good hear see soon later
     take care welcome anytime really super pretty quite sounds sound seems anything something new
     up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
-    back let know talk fun luck happy hope agree looks look thing"""
+    back let know talk fun luck happy hope agree looks look thing lgtm sgtm np makes sense catch
+    course ahead else sec check one"""
 )
 
 
 _FILLER = STOPWORDS | _ACK_WORDS
 
 
-def is_acknowledgement(sentence: str, names: frozenset[str]) -> bool:
+def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = False) -> bool:
+    """Nothing but backchannel, greeting or praise ("Thanks, Mel!", "Sounds good"). An `answer`
+    to a question keeps a name it gives: "Nope, Redis." tells which."""
     words = list(_ACK_TOKEN.finditer(sentence.lower().replace("’", "'")))
     if len(words) > 12:
         return False
     rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
     if not rest:
         return True
-    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
-    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
+    # A lone leftover capitalised word said to someone is a nickname: "Thanks, Mel!", "Mel!";
+    # one that goes on is a subject: "Prod is back up."
+    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper() and not answer:
         before = sentence[: rest[0].start()].rstrip().lower()
         after = sentence[rest[0].end() :].lstrip()
-        return (
-            not before
-            or before.endswith((",", "hey", "hi", "bye", "thanks"))
-            or not after
-            or after[0] in ",!?."
+        return (not after or after[0] in ",!?.") and (
+            not before or before.endswith((",", "hey", "hi", "bye", "thanks"))
         )
     return False
 
@@ -142,8 +146,24 @@ IRREGULAR_PAST = word_set(
 )
 _NOT_VERBS = word_set(
     """guys all both two too later soon again here there today tomorrow yesterday tonight now
-    then back home alone ok okay so very much once twice lol haha out up"""
+    then back home alone ok okay so very much once twice lol haha out up
+    must can could should would will shall may might ought cannot can't won't"""
 )
+# Words between a subject and its verb that are no verb themselves: "I no longer use",
+# "I kind of like", "I almost deleted", "I first met".
+_BEFORE_VERB = ADVERBS | word_set("no longer kind sort of almost nearly first once barely")
+# After these the verb keeps its base form: "Should I use …?", "Did you break it?".
+_BASE_AFTER = word_set(
+    "must can could should would will shall may might did didn't does doesn't let make help"
+)
+# A past form with a prefix: "rewrote", "overslept", "misread".
+_PAST_PREFIXES = ("re", "over", "under", "out", "mis", "un", "with", "fore", "up")
+
+
+def _past_form(word: str) -> bool:
+    return word in IRREGULAR_PAST or any(
+        word.startswith(p) and word[len(p) :] in IRREGULAR_PAST for p in _PAST_PREFIXES
+    )
 
 
 def _conjugate(verb: str) -> str:
@@ -161,7 +181,7 @@ def _is_base_verb(word: str) -> bool:
     return (
         word.isalpha()
         and word not in STOPWORDS
-        and word not in IRREGULAR_PAST
+        and not _past_form(word)
         and word not in _NOT_VERBS
         and not (word.endswith("ed") and not word.endswith("eed"))
         and not word.endswith(("ing", "ly"))
@@ -199,9 +219,13 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
         out[i] = template.format(p=person, would=would)
         if prev in _INVERTED and agrees:
             out[i - 1] = _case_like(words[i - 1].group(), _INVERTED[prev])
-        elif agrees and (w != "you" or prev is None or prev in _CLAUSE_OPENERS):
+        elif (
+            agrees
+            and prev not in _BASE_AFTER
+            and (w != "you" or prev is None or prev in _CLAUSE_OPENERS)
+        ):
             j = i + 1
-            while j < len(low) and (low[j] in ADVERBS or low[j].endswith("ly")) and j < i + 4:
+            while j < len(low) and (low[j] in _BEFORE_VERB or low[j].endswith("ly")) and j < i + 4:
                 j += 1
             if j < len(low) and _adjacent(sentence, words[j - 1], words[j]):
                 if low[j] in _AGREE:
