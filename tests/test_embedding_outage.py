@@ -156,3 +156,38 @@ def test_a_server_that_never_answered_leaves_writes_and_recall_working(tmp_path)
     found = mem.recall("deploys fridays", k=3)
     assert [h.node.id for h in found.hits] == [note.id]
     assert found.degraded is not None and "cannot connect" in found.degraded
+
+
+def test_a_text_changed_during_an_outage_is_not_found_by_its_old_vector(store_url, server):
+    mem = memory(store_url(), server)
+    note = mem.remember("Our team lunch is every Friday at the Thai place")
+    server.down = True
+    mem.remember("The production database is PostgreSQL 16", node_id=note.id)
+    server.down = False
+    assert mem.stats().vectors_missing == 1  # owed, not kept from the old text
+    hits = mem.recall("Our team lunch is every Friday at the Thai place", k=3).hits
+    assert all("vector" not in h.why.lists for h in hits if h.node.id == note.id)
+    assert mem.reembed() == 1
+    assert "vector" in mem.recall("The production database is PostgreSQL 16", k=1).hits[0].why.lists
+
+
+def test_vectors_of_another_size_under_one_name_are_refused_not_compared(
+    store_url, server, monkeypatch
+):
+    url = store_url()
+    mem = memory(url, server)
+    first = mem.remember("Ana prefers written proposals")
+    mem.close()
+
+    monkeypatch.setattr(FakeOpenAI, "DIM", 16)  # the server now runs another model
+    mem = memory(url, server)
+    second = mem.remember("Bob likes short meetings")  # kept, its vector owed
+    result = mem.recall("written proposals", k=3)
+    assert result.hits[0].node.id == first.id  # found by its words; nothing crashed
+    assert result.degraded is not None and "reembed --all" in result.degraded
+    assert mem.stats().vectors_missing == 1
+
+    assert mem.reembed(everything=True) == 2
+    assert mem.stats().vectors_missing == 0
+    hits = mem.recall("Bob likes short meetings", k=1).hits
+    assert hits[0].node.id == second.id and "vector" in hits[0].why.lists

@@ -252,6 +252,10 @@ def test_a_timeline_entry_keeps_its_time_with_its_cause():
         ("Should I use the ORM?", "Should Caroline use the ORM?"),
         ("Can I force-push to main?", "Can Caroline force-push to main?"),
         ("Did you break it?", "Did Melanie break it?"),
+        ('Ben said "I hate YAML configs."', 'Ben said "Ben hates YAML configs."'),
+        ("Ben told me: I will fix it tonight.", "Ben told Caroline: Ben will fix it tonight."),
+        ('She wrote "my team is done"', 'She wrote "my team is done"'),
+        ('The sign said "I love NY"', 'The sign said "I love NY"'),
     ],
 )
 def test_pronouns_become_names(sentence, expected):
@@ -409,6 +413,12 @@ def test_vague_time_sets_no_date():
         ("Ana: I'm a big fan of jazz.", "positive"),
         ("Ana: I hate flaky tests.", "negative"),
         ("Ana: I don't like horror movies.", "negative"),
+        ("Ana: I'm not a big fan of GraphQL.", "negative"),
+        ("Ana: I'd rather not use ORMs.", "negative"),
+        ("Ana: I wouldn't say I love Kubernetes.", "negative"),
+        ("Ana: I like it when tests don't flake.", "positive"),
+        ("Ana: I really love that the new CI never times out.", "positive"),
+        ("Ana: I prefer tabs, and please don't use mocks.", "positive"),
     ],
 )
 def test_preferences_and_their_sentiment(line, sentiment):

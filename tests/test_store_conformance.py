@@ -5,8 +5,10 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
+from ebbtide.errors import EmbeddingUnavailable
 from ebbtide.model import Edge, Node
 from ebbtide.store import PendingReview, SearchFilter, open_store
 
@@ -326,8 +328,6 @@ def test_get_and_find_edges(store):
 
 
 def unit(*xs):
-    import numpy as np
-
     v = np.array(xs, dtype=np.float32)
     return v / np.linalg.norm(v)
 
@@ -613,6 +613,33 @@ def test_vector_search_respects_scope_and_returns_fewer_than_k(store):
     assert [h[0] for h in store.vector_search("m", unit(1, 0), 10, SearchFilter(scope="s2"))] == [
         "b"
     ]
+
+
+def test_dropped_vectors_are_found_no_more_and_owed_again(store):
+    for ident in "ab":
+        store.add_node(node(ident, ident))
+    store.put_vectors("m", [("a", unit(1, 0)), ("b", unit(1, 1))])
+    store.put_vectors("other", [("a", unit(1, 0))])
+    assert [h[0] for h in store.vector_search("m", unit(1, 0), 1, SearchFilter())] == ["a"]
+    store.drop_vectors(["a"])  # a's text changed: every model's vector of it goes
+    assert [h[0] for h in store.vector_search("m", unit(1, 0), 5, SearchFilter())] == ["b"]
+    assert store.vector_search("other", unit(1, 0), 5, SearchFilter()) == []
+    assert [i for i, _ in store.missing_vectors("m", 5)] == ["a"]
+    store.drop_vectors(None, "m")
+    assert store.vector_counts().get("m", 0) == 0
+    assert [i for i, _ in store.missing_vectors("m", 5)] == ["a", "b"]
+
+
+def test_vectors_of_another_size_under_one_model_are_refused_and_never_compared(store):
+    store.add_node(node("a", "a"))
+    store.add_node(node("b", "b"))
+    store.put_vectors("m", [("a", unit(1, 0))])
+    wider = np.ones(2 * unit(1, 0).size, dtype=np.float32) / np.sqrt(2 * unit(1, 0).size)
+    with pytest.raises(EmbeddingUnavailable, match="reembed --all"):
+        store.put_vectors("m", [("b", wider)])
+    with pytest.raises(EmbeddingUnavailable, match="reembed --all"):
+        store.vector_search("m", wider, 5, SearchFilter())
+    assert [i for i, _ in store.missing_vectors("m", 5)] == ["b"]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "neo4j"], indirect=True)

@@ -117,6 +117,27 @@ def test_a_bare_weekday_follows_the_tense():
     assert one("We will meet on Saturday").start.date() == date(2023, 5, 13)
 
 
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("The security audit is on May 20.", date(2023, 5, 20)),
+        ("Our anniversary is on 21 June.", date(2023, 6, 21)),
+        ("The freeze starts May 25", date(2023, 5, 25)),
+        ("The contract renews on 30 May", date(2023, 5, 30)),
+        ("The launch is scheduled for 1 June", date(2023, 6, 1)),
+        ("Due Friday.", date(2023, 5, 12)),
+        ("The board meeting is on Thursday.", date(2023, 5, 11)),
+        ("Q3 planning starts in July", date(2023, 7, 1)),
+    ],
+)
+def test_a_schedule_told_in_the_present_is_to_come(text, day):
+    assert one(text).start.date() == day
+
+
+def test_due_to_is_a_cause_not_a_schedule():
+    assert one("It rained on Friday due to the storm").start.date() == date(2023, 5, 5)
+
+
 def test_seasons():
     assert days(one("last summer")) == (date(2022, 6, 1), date(2022, 8, 31))
     assert describe(one("in the winter of 2022")) == "winter 2022/23"

@@ -297,7 +297,10 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     with open_memory(args.store) as memory, Progress(console=err, transient=True) as bar:
         model = memory.embedder.name if memory.embedder else "none"
         task = bar.add_task(f"embedding with {model}", total=None)
-        n = memory.reembed(progress=lambda adv, total: bar.update(task, advance=adv, total=total))
+        n = memory.reembed(
+            progress=lambda adv, total: bar.update(task, advance=adv, total=total),
+            everything=args.all,
+        )
     console.print(f"embedded {n} node(s) with {model}")
     return 0
 
@@ -437,9 +440,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path")
     p.set_defaults(fn=cmd_ingest)
-    sub.add_parser(
+    p = sub.add_parser(
         "reembed", parents=[common], help="embed nodes that lack a vector for the current model"
-    ).set_defaults(fn=cmd_reembed)
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="embed every node anew (the model changed under the same name)",
+    )
+    p.set_defaults(fn=cmd_reembed)
     sub.add_parser(
         "sleep", parents=[common], help="consolidate: maintain, mine patterns, find updates"
     ).set_defaults(fn=cmd_sleep)

@@ -126,9 +126,16 @@ _PREFERENCE = re.compile(
     r"\b(?:i'd|i\s+would)\s+rather\b",
     re.IGNORECASE,
 )
+# What makes a preference a dislike, read in the preference's own words (`_sentiment`): a
+# "don't" elsewhere ("I like it when tests don't flake") says nothing of it.
 _DISLIKE = re.compile(
-    r"\b(?:hate|dislike|detest|can't\s+stand|cannot\s+stand|not\s+a\s+fan|no\s+fan|don't|"
-    r"do\s+not|never|didn't|did\s+not)\b",
+    r"\b(?:hate|dislike|detest|can't\s+stand|cannot\s+stand|not|no|don't|do\s+not|never|"
+    r"didn't|did\s+not)\b",
+    re.IGNORECASE,
+)
+_DENIED_AFTER = re.compile(r"\s+not\b", re.IGNORECASE)  # "I'd rather not"
+_DENIED_BEFORE = re.compile(  # "I wouldn't say I love it", "I don't think I like it"
+    r"\b(?:wouldn't|won't|don't|do\s+not|can't|couldn't|not)\s+(?:say|think|claim|pretend)\b[^,;]*$",
     re.IGNORECASE,
 )
 _DECISION = re.compile(
@@ -191,6 +198,18 @@ def _subject(text: str, names: Sequence[str]) -> tuple[str | None, str]:
             tail = tail[len(" and others") :] if tail.startswith(" and others") else tail
             return name, tail.strip()
     return None, rest
+
+
+def _sentiment(sentence: str) -> str:
+    m = _PREFERENCE.search(sentence)
+    if m is None:
+        return "negative" if _DISLIKE.search(sentence) else "positive"
+    denied = (
+        _DISLIKE.search(m.group())
+        or _DENIED_AFTER.match(sentence, m.end())
+        or _DENIED_BEFORE.search(sentence, 0, m.start())
+    )
+    return "negative" if denied else "positive"
 
 
 def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Kind:
@@ -1026,7 +1045,7 @@ class _Extractor:
         kind = _classify(sentence, text, names, dated)
         attrs: dict[str, Any] = {}
         if kind == "preference":
-            attrs["sentiment"] = "negative" if _DISLIKE.search(sentence) else "positive"
+            attrs["sentiment"] = _sentiment(sentence)
         i = self._add(kind, text, k, msg, attrs, spans)
         self.focus.append((k, i))
 

@@ -244,6 +244,8 @@ class Memory(CausalOps):
                     # Told again, it is in use: a pending deletion would remove live knowledge.
                     self.store.remove_review(node.id)
                 if node.text != existing.text:
+                    # Every model's vector was of the old text: none may find the new one by it.
+                    self.store.drop_vectors([node.id])
                     self._embed([node])
             else:
                 node = Node(
@@ -626,13 +628,20 @@ class Memory(CausalOps):
         return unique, edges
 
     def reembed(
-        self, *, batch_size: int = 256, progress: Callable[[int, int], None] | None = None
+        self,
+        *,
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+        everything: bool = False,
     ) -> int:
         """Give every node a vector from the current embedding model (after switching models,
-        or for nodes stored with embeddings off). Returns how many were embedded."""
+        or for nodes stored with embeddings off); `everything` embeds every node anew (the
+        model changed under the same name). Returns how many were embedded."""
         if self.embedder is None:
             raise ValidationError("EBBTIDE_EMBEDDINGS", "is none: there is no model to embed with")
-        total = self.stats().nodes
+        if everything:
+            self.store.drop_vectors(None, self.embedder.name)
+        total = self.stats().nodes - self.store.vector_counts().get(self.embedder.name, 0)
         done = 0
         while batch := self.store.missing_vectors(self.embedder.name, batch_size):
             ids = [ident for ident, _ in batch]
@@ -711,13 +720,13 @@ class Memory(CausalOps):
             return False
         try:
             vectors = item_vectors(embedder, [(n.text, n.attributes) for n in nodes])
+            self.store.put_vectors(
+                embedder.name, list(zip([n.id for n in nodes], vectors, strict=True))
+            )
         except EmbeddingUnavailable as exc:
             self._embedding_failed(str(exc))
             return False
         self._embed_down = None
-        self.store.put_vectors(
-            embedder.name, list(zip([n.id for n in nodes], vectors, strict=True))
-        )
         return True
 
     def _live_embedder(self) -> Embedder | None:

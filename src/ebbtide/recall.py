@@ -206,16 +206,13 @@ def _candidates(
             )
         model, pending = vector
         try:
-            query_vector = pending.result()[0]
+            near = store.vector_search(model, pending.result()[0], n, flt)
         except EmbeddingUnavailable as exc:
-            # An unreachable model costs the vector list, not the answer.
+            # An unreachable model (or one whose vectors no longer fit) costs the vector list,
+            # not the answer.
             degraded = f"no vector search: {exc}"
         else:
-            lists["vector"] = [
-                i
-                for i, cos in store.vector_search(model, query_vector, n, flt)
-                if cos >= MIN_COSINE
-            ]
+            lists["vector"] = [i for i, cos in near if cos >= MIN_COSINE]
     fused = scoring.rrf(lists, config.rrf_k)
     if window is not None:
         # What was told of or said then, matched or not: a question that is mostly a time

@@ -200,10 +200,17 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
     """
     words = list(_WORD.finditer(sentence))
     low = [w.group().lower().replace("’", "'") for w in words]
+    quotes = _quoted(sentence, speaker)
     out: dict[int, str] = {}
     for i, w in enumerate(low):
         prev = low[i - 1] if i and _adjacent(sentence, words[i - 1], words[i]) else None
-        if w in _FIRST and words[i].group() != "US":
+        quoted = next((q for q in quotes if q[0] <= words[i].start() < q[1]), None)
+        if quoted is not None:
+            # Reported speech: its "I" is who said it ('Ben said "I hate YAML"'), if named.
+            if w not in _FIRST or quoted[2] is None or words[i].group() == "US":
+                continue
+            person, (template, agrees) = quoted[2], _FIRST[w]
+        elif w in _FIRST and words[i].group() != "US":
             person, (template, agrees) = speaker, _FIRST[w]
         elif w in _SECOND and addressee is not None:
             if w == "you" and (
@@ -241,6 +248,34 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
             pos = w.end()
     parts.append(sentence[pos:])
     return "".join(parts)
+
+
+_OTHER_SUBJECTS = word_set("he she they it you someone everyone nobody somebody")
+_QUOTE = re.compile(r"\"[^\"]+\"?|“[^”]+”?")
+_REPORTED = re.compile(
+    r"\b([A-Z][a-z]+|I)\s+(?:said|says|told\s+\w+|asked|wrote|replied|texted)\s*[,:]?\s*$"
+)
+_REPORTED_COLON = re.compile(
+    r"\b([A-Z][a-z]+|I)\s+(?:said|says|told\s+\w+|asked|wrote|replied|texted)\s*:\s*"
+)
+
+
+def _quoted(sentence: str, speaker: str) -> list[tuple[int, int, str | None]]:
+    """Spans of reported speech and who said them (None when no one is named): quoted text,
+    and what follows "Ben said:" or "Ben told me:"."""
+
+    def who(m: re.Match[str] | None) -> str | None:
+        if m is None or m[1].lower() in _FIRST or m[1].lower() in _OTHER_SUBJECTS:
+            return speaker if m is not None and m[1] == "I" else None
+        return m[1]
+
+    spans: list[tuple[int, int, str | None]] = []
+    for q in _QUOTE.finditer(sentence):
+        spans.append((q.start(), q.end(), who(_REPORTED.search(sentence, 0, q.start()))))
+    colon = _REPORTED_COLON.search(sentence)
+    if colon and not any(a <= colon.start() < b for a, b, _ in spans):
+        spans.append((colon.end(), len(sentence), who(colon)))
+    return spans
 
 
 def _adjacent(sentence: str, a: re.Match[str], b: re.Match[str]) -> bool:

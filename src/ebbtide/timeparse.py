@@ -10,7 +10,8 @@ Conventions, where English is ambiguous:
   (spring = March to May, winter = December to February);
 * "last Saturday" is the latest Saturday before today, "next Friday" the first one after today;
 * a bare month or weekday ("in May", "on Saturday") is the latest one, unless the text speaks
-  of the future ("will", "going to", "next", ...), then the coming one.
+  of the future ("will", "going to", "next", ...) or of a schedule ("is on", "due", "starts",
+  "renews", ...), then the coming one.
 """
 
 from __future__ import annotations
@@ -76,7 +77,11 @@ _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _REL = r"(?P<mod>this past|this coming|the past|the coming|last|this|next|past|coming|previous)"
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|gonna|going to|plan(?:s|ning)? to|about to|hop(?:e|ing) to|"
-    r"can't wait|cannot wait|looking forward|upcoming|next|tomorrow)\b|['’]ll\b",
+    r"can't wait|cannot wait|looking forward|upcoming|next|tomorrow|"
+    # a schedule told in the present: "the audit is on March 20", "due Friday", "starts in May"
+    r"(?:is|are)\s+(?:on|scheduled|planned|set|due|booked|leaving|coming\s+up)|scheduled\s+for|"
+    r"due(?!\s+to\b)|starts|begins|renews|expires|go(?:es)?\s+live|launches|kicks?\s+off|"
+    r"deadline)\b|['’]ll\b",
     re.IGNORECASE,
 )
 

@@ -90,6 +90,17 @@ def graph_arrays_from_rows(
     )
 
 
+# Counts the times vectors were dropped: a store reading vectors incrementally reads them anew.
+META_VECTORS_DROPPED = "vectors_dropped"
+
+
+def wrong_size(model: str, got: int, stored: int) -> str:
+    return (
+        f"{model} gives vectors of {got} numbers, the store holds vectors of {stored} for it "
+        "(another model under the same name?): run `ebbtide reembed --all`"
+    )
+
+
 # Attribute keys that date an item: the time it tells of, and the time it was said.
 TIME_KEYS = ("when", "said_at")
 
@@ -277,6 +288,13 @@ class Store(Protocol):
     ) -> list[tuple[str, float]]: ...
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]: ...
     def vector_counts(self) -> dict[str, int]: ...
+    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
+        """Forget the vectors of `node_ids` (None: every node), of `model` or of every model:
+        a changed text's vectors, or a model's after its vectors changed size. `put_vectors`
+        refuses (EmbeddingUnavailable) a vector whose size differs from the model's stored
+        ones, and `vector_search` a query of another size: vectors of two sizes are of two
+        models, never compared."""
+        ...
 
     # usage and maintenance
     def touch(self, node_ids: Iterable[str], edge_ids: Iterable[str], at: float) -> None: ...

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..clock import from_ts
-from ..errors import NotFound, StoreUnavailable
+from ..errors import EmbeddingUnavailable, NotFound, StoreUnavailable
 from ..model import Edge, Node
 from ._memindex import MemoryIndex, VectorSet
 from ._nodecache import NodeCache
@@ -61,6 +61,7 @@ from .base import (
     PendingReview,
     SearchFilter,
     graph_arrays_from_rows,
+    wrong_size,
 )
 from .sqlite import NODE_COLUMNS
 
@@ -612,6 +613,11 @@ class KuzuStore:
 
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         latest = {i: np.asarray(v, dtype=np.float32) for i, v in items}
+        have = self._vectors(model)
+        size = have.matrix.shape[1] if have.ids else next(iter(latest.values()), np.zeros(0)).size
+        for vec in latest.values():
+            if vec.size != size:
+                raise EmbeddingUnavailable(wrong_size(model, vec.size, size))
         with self.transaction():
             nodes = self.index().nodes
             for ident, vec in latest.items():
@@ -637,6 +643,10 @@ class KuzuStore:
         vs = self._vectors(model)
         if not vs.ids:
             return []
+        if vs.matrix.shape[1] != np.asarray(query).size:
+            raise EmbeddingUnavailable(
+                wrong_size(model, np.asarray(query).size, vs.matrix.shape[1])
+            )
         matrix = vs.matrix[: len(vs.ids)]
         scores = matrix @ np.asarray(query, dtype=np.float32)
         nodes = self.index().nodes
@@ -658,6 +668,19 @@ class KuzuStore:
 
     def vector_counts(self) -> dict[str, int]:
         return {m: int(c) for m, c in self._q("MATCH (v:EbbVector) RETURN v.model, count(*)")}
+
+    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
+        which, params = ("", {}) if model is None else (" AND v.model = $m", {"m": model})
+        with self.transaction():
+            if node_ids is None:
+                self._q(f"MATCH (v:EbbVector) WHERE true{which} DELETE v", **params)
+            for batch in chunked(unique(node_ids or []), 500):
+                self._q(
+                    f"MATCH (v:EbbVector) WHERE v.node_id IN $ids{which} DELETE v",
+                    ids=list(batch),
+                    **params,
+                )
+            self.index().vectors.clear()  # read again when next asked
 
     # usage and maintenance ------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NotFound, StoreUnavailable
+from ..errors import EmbeddingUnavailable, NotFound, StoreUnavailable
 from ..model import Edge, Node
 from ._cypher import (
     SCHEMA,
@@ -69,6 +69,7 @@ from .base import (
     SearchFilter,
     graph_arrays_from_rows,
     time_spans,
+    wrong_size,
 )
 
 try:
@@ -767,8 +768,16 @@ class Neo4jStore:
         by_dim: dict[int, list[dict[str, Any]]] = {}
         for ident, vec in latest.items():
             by_dim.setdefault(int(vec.size), []).append({"id": ident, "vec": vec.tolist()})
-        labels = {dim: self._ensure_vector_index(model, dim)[0] for dim in by_dim}
         with self.transaction():
+            stored = self._run(
+                "MATCH (v:EbbVector {tenant: $t, model: $model}) RETURN size(v.embedding) LIMIT 1",
+                model=model,
+            )
+            size = int(stored[0][0]) if stored else next(iter(by_dim), 0)
+            for dim in by_dim:
+                if dim != size:
+                    raise EmbeddingUnavailable(wrong_size(model, dim, size))
+            labels = {dim: self._ensure_vector_index(model, dim)[0] for dim in by_dim}
             for dim, rows in by_dim.items():
                 for batch in chunked(rows, BATCH):
                     self._run(
@@ -808,7 +817,17 @@ class Neo4jStore:
             except neo4j.exceptions.ClientError as exc:
                 msg = str(exc).lower()
                 if "index" in msg and ("exist" in msg or "no such" in msg):
-                    return []  # nothing was ever stored for this model and dimension
+                    # Nothing was ever stored for this model at this size: at another?
+                    stored = self._run(
+                        "MATCH (v:EbbVector {tenant: $t, model: $model}) "
+                        "RETURN size(v.embedding) LIMIT 1",
+                        model=model,
+                    )
+                    if stored:
+                        raise EmbeddingUnavailable(
+                            wrong_size(model, int(q.size), int(stored[0][0]))
+                        ) from exc
+                    return []
                 raise
             seen, hits = rows[0]
             if len(hits) >= k or seen < want:
@@ -833,6 +852,24 @@ class Neo4jStore:
             "MATCH (v:EbbVector {tenant: $t}) WHERE v.model IS NOT NULL RETURN v.model, count(*)"
         )
         return {r[0]: int(r[1]) for r in rows}
+
+    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
+        which = "" if model is None else " AND v.model = $model"
+        with self.transaction():
+            if node_ids is None:
+                self._run(
+                    f"MATCH (v:EbbVector {{tenant: $t}}) WHERE true{which} DETACH DELETE v",
+                    write=True,
+                    model=model,
+                )
+            for batch in chunked(unique(node_ids or []), BATCH):
+                self._run(
+                    "UNWIND $ids AS i MATCH (v:EbbVector {tenant: $t, node_id: i}) "
+                    f"WHERE true{which} DETACH DELETE v",
+                    write=True,
+                    ids=list(batch),
+                    model=model,
+                )
 
     # usage and maintenance ------------------------------------------------------------------
 

@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from ..clock import from_ts
-from ..errors import StoreUnavailable
+from ..errors import EmbeddingUnavailable, StoreUnavailable
 from ..model import Edge, Node
 from ..text import fts_query, query_terms
 from ._nodecache import NodeCache
 from .base import (
     COMMON_DF,
+    META_VECTORS_DROPPED,
     Direction,
     EdgeRow,
     GraphArrays,
@@ -29,6 +30,7 @@ from .base import (
     SearchFilter,
     graph_arrays_from_rows,
     time_spans,
+    wrong_size,
 )
 
 SCHEMA_VERSION = "1"
@@ -707,6 +709,12 @@ class SQLiteStore:
     def put_vectors(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
         # A new row (new seq) per write, so readers in any process pick it up incrementally.
         with self.transaction():
+            stored = self._read("SELECT length(vec) FROM vectors WHERE model = ? LIMIT 1", (model,))
+            for _, v in items[:1]:
+                if stored and stored[0][0] != 4 * np.asarray(v).size:
+                    raise EmbeddingUnavailable(
+                        wrong_size(model, np.asarray(v).size, stored[0][0] // 4)
+                    )
             self._db.executemany(
                 "INSERT OR REPLACE INTO vectors(node_id, model, vec) VALUES (?, ?, ?)",
                 [(i, model, np.asarray(v, dtype=np.float32).tobytes()) for i, v in items],
@@ -718,6 +726,8 @@ class SQLiteStore:
         ids, matrix = self._vectors.refresh(self, model)
         if not ids:
             return []
+        if matrix.shape[1] != np.asarray(query).size:
+            raise EmbeddingUnavailable(wrong_size(model, np.asarray(query).size, matrix.shape[1]))
         scores = cosines(matrix, np.asarray(query, dtype=np.float32))
         out: list[tuple[str, float]] = []
         # Over-fetch, then filter: most top candidates usually pass.
@@ -745,6 +755,24 @@ class SQLiteStore:
 
     def vector_counts(self) -> dict[str, int]:
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
+
+    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
+        which, params = ("model = ?", [model]) if model is not None else ("1", [])
+        with self.transaction():
+            if node_ids is None:
+                self._db.execute(f"DELETE FROM vectors WHERE {which}", params)
+            ids = list(dict.fromkeys(node_ids or []))
+            for part in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+                marks = ",".join("?" * len(part))
+                self._db.execute(
+                    f"DELETE FROM vectors WHERE {which} AND node_id IN ({marks})", [*params, *part]
+                )
+            # Every process's matrix of vectors is read again (rows only ever grow otherwise).
+            self._db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET "
+                "value = CAST(value AS INTEGER) + 1",
+                (META_VECTORS_DROPPED,),
+            )
 
     def _vector_count(self, model: str) -> int:
         return int(self._read("SELECT count(*) FROM vectors WHERE model = ?", (model,))[0][0])
@@ -926,14 +954,17 @@ class _VectorCache:
 
     def __init__(self, model: str | None = None) -> None:
         self.model = model
+        self.dropped: str | None = None  # META_VECTORS_DROPPED when the matrix was read
         self.last_seq = 0
         self.ids: list[str] = []
         self.index: dict[str, int] = {}
         self.buffer = np.zeros((0, 0), dtype=np.float32)
 
     def refresh(self, store: SQLiteStore, model: str) -> tuple[list[str], np.ndarray]:
-        if model != self.model:
+        dropped = store.get_meta(META_VECTORS_DROPPED)
+        if model != self.model or dropped != self.dropped:
             self.__init__(model)  # type: ignore[misc]
+            self.dropped = dropped
         # A first fill is sized at once (growing by doubling would hold up to three times the
         # matrix while copying), and read in slices: the rows of a large store, read at once,
         # would take as much memory again as the matrix they fill.
@@ -944,6 +975,9 @@ class _VectorCache:
                 first_fill = False
             for seq, node_id, blob in rows:
                 vec = np.frombuffer(blob, dtype=np.float32)
+                self.last_seq = seq
+                if self.buffer.shape[1] not in (0, vec.size):
+                    continue  # written before sizes were checked: of another model
                 row = self.index.get(node_id)
                 if row is None:
                     row = self.index[node_id] = len(self.ids)
