@@ -22,6 +22,8 @@ class FakeOpenAI:
         self.script: list[tuple[int, object]] = []  # (status, body) answered first, in order
         self.delay = 0.0
         self.down = False  # answer every request 503 Service Unavailable
+        self.max_batch: int | None = None  # more texts in one request: 400, as TEI answers
+        self.max_chars: int | None = None  # a longer text: 400, as OpenAI's context limit
         self.reply = '{"items": []}'  # what /chat/completions answers, as the message content
         fake = self
 
@@ -40,6 +42,8 @@ class FakeOpenAI:
                     status, payload = 503, {"error": {"message": "overloaded"}}
                 elif fake.script:
                     status, payload = fake.script.pop(0)
+                elif (refused := fake.refusal(body)) is not None:
+                    status, payload = 400, {"error": {"message": refused}}
                 elif self.path.endswith("/chat/completions"):
                     status, payload = 200, fake.chat_answer(body)
                 else:
@@ -66,6 +70,14 @@ class FakeOpenAI:
     def vector(cls, text: str) -> list[float]:
         rng = np.random.default_rng(sum(map(ord, text)) + len(text))
         return (rng.normal(size=cls.DIM) * 3.0).tolist()  # deliberately not unit length
+
+    def refusal(self, body: dict) -> str | None:
+        texts = body.get("input", [])
+        if self.max_batch is not None and len(texts) > self.max_batch:
+            return f"batch size {len(texts)} > maximum allowed batch size {self.max_batch}"
+        if self.max_chars is not None and any(len(t) > self.max_chars for t in texts):
+            return "This model's maximum context length is 8192 tokens"
+        return None
 
     def answer(self, body: dict) -> dict:
         items = [

@@ -319,6 +319,53 @@ def test_http_via_settings(fake, monkeypatch):
     assert get_embedder(model="kw-model").name == "http:kw-model"
 
 
+def test_http_tuning_from_the_environment_and_its_errors_name_the_setting(fake):
+    env = {"EBBTIDE_EMBED_URL": fake.url, "EBBTIDE_EMBED_MODEL": "m"}
+    emb = get_embedder(
+        environ={
+            **env,
+            "EBBTIDE_EMBED_TIMEOUT": "2.5",
+            "EBBTIDE_EMBED_RETRIES": "0",
+            "EBBTIDE_EMBED_BATCH": "16",
+        }
+    )
+    assert (emb.timeout, emb.max_retries, emb.batch_size) == (2.5, 0, 16)
+    for var, value in [("EBBTIDE_EMBED_TIMEOUT", "soon"), ("EBBTIDE_EMBED_BATCH", "0")]:
+        with pytest.raises(ValidationError) as err:
+            get_embedder(environ={**env, var: value})
+        assert err.value.field == var
+
+
+def test_a_server_that_takes_fewer_texts_per_request_gets_smaller_batches(fake):
+    fake.max_batch = 16  # text-embeddings-inference's default is 32
+    texts = [f"note {i}" for i in range(40)]
+    out = HttpEmbedder(fake.url, "m", batch_size=64).embed(texts)
+    for row, text in zip(out, texts, strict=True):
+        np.testing.assert_allclose(row, unit(FakeOpenAI.vector(text)), atol=1e-6)
+
+
+def test_a_text_longer_than_the_server_takes_is_cut_not_refused(fake):
+    fake.max_chars = 2000
+    out = HttpEmbedder(fake.url, "m").embed(["short", "long " * 1000])
+    assert out.shape == (2, FakeOpenAI.DIM)
+    assert max(len(t) for r in fake.requests[-1:] for t in r["body"]["input"]) <= 2000
+
+
+def test_a_refusal_for_something_else_is_not_retried_in_pieces(fake):
+    fake.script = [(400, {"error": {"message": "unknown field 'encoding'"}})]
+    with pytest.raises(EmbeddingUnavailable, match="HTTP 400"):
+        HttpEmbedder(fake.url, "m").embed(["a", "b", "c", "d"])
+    assert len(fake.requests) == 1
+
+
+def test_an_embedder_of_ones_own_is_not_asked_anything_when_the_memory_opens():
+    from ebbtide import open_memory
+
+    dead = HttpEmbedder("http://127.0.0.1:9/v1", "m", max_retries=0, timeout=0.5)
+    with open_memory(":memory:", embeddings=dead) as memory:
+        assert memory.remember("kept while the server is away").text
+
+
 def test_http_retries_then_succeeds(fake):
     fake.script = [(503, {"error": {"message": "overloaded"}})]
     out = HttpEmbedder(fake.url, "m", max_retries=1).embed(["x"])

@@ -191,3 +191,35 @@ def test_vectors_of_another_size_under_one_name_are_refused_not_compared(
     assert mem.stats().vectors_missing == 0
     hits = mem.recall("Bob likes short meetings", k=1).hits
     assert hits[0].node.id == second.id and "vector" in hits[0].why.lists
+
+
+def test_causal_questions_are_answered_by_words_and_links_while_the_server_is_down(
+    tmp_path, server
+):
+    mem = memory(tmp_path / "m.db", server, retry_s=60.0)
+    mem.record_decision("Skipped performance testing before launch", "Checkout slowed to a crawl")
+    server.down = True
+    asked = len(server.requests)
+    # Words that match no node: the meaning match is tried, fails, and is not an error.
+    assert mem.trace_cause_chain("customer complaint").chains == []
+    assert mem.intervention_query("ignore the perf suite").verdict == "UNKNOWN"
+    chain = mem.trace_cause_chain("checkout slowed").chains[0]
+    assert chain.steps[0].decision.startswith("Skipped")
+    assert len(server.requests) == asked + 1  # asked once, then left alone for retry_s
+
+
+def test_a_migrated_memory_gets_its_vectors_from_the_next_write(tmp_path, server, monkeypatch):
+    from ebbtide.migrate import migrate
+
+    src = memory(tmp_path / "a.db", server)
+    for text in ["Ana owns billing", "Bo owns search", "Cy owns the data platform"]:
+        src.remember(text)
+    src.close()
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")  # the copy itself embeds nothing
+    migrate(str(tmp_path / "a.db"), str(tmp_path / "b.db"))
+
+    dst = memory(tmp_path / "b.db", server)
+    assert dst.stats().vectors_missing == 3
+    dst.remember("Di owns the mobile app")  # pays the copy's debt, as after an outage
+    assert dst.stats().vectors_missing == 0
+    assert "vector" in dst.recall("Bo owns search", k=1).hits[0].why.lists

@@ -218,6 +218,11 @@ def test_with_the_model_servers_down_the_agent_loop_goes_on_without_them(tmp_pat
             found = hits.structured_content
             assert found["hits"][0]["node"]["id"] == note.structured_content["node"]["id"]
             assert "cannot connect" in found["degraded"]
+            none = await client.call_tool("recall", {"query": "kubernetes ingress"})
+            assert none.structured_content["hits"] == []
+            assert "embedding model is unavailable" in none.content[0].text
+            chain = await client.call_tool("trace_cause_chain", {"outcome_description": "outage"})
+            assert not chain.is_error
             talk = await client.call_tool(
                 "remember", {"messages": "Ana: I switched the backups to hourly.\nBen: Why?"}
             )

@@ -63,7 +63,9 @@ def post_json(
                 if detail:
                     text += f": {detail}"
                 hint = (hints or {}).get(exc.code)
-                raise error(f"{text} ({hint})" if hint else text) from None
+                failure = error(f"{text} ({hint})" if hint else text)
+                failure.status = exc.code  # type: ignore[attr-defined]
+                raise failure from None
         except TimeoutError as exc:
             problem = f"no answer within {timeout:g} s"
             if attempt >= max_retries:

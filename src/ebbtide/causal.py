@@ -9,8 +9,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from . import scoring
 from .config import DAY, Config
 from .graph import Subgraph, spread_from
@@ -80,8 +78,8 @@ class Ctx:
     store: Store
     config: Config
     now: float
-    # Embeds a text for vector search, when embeddings are on: (model name, vector).
-    embed: Callable[[str], tuple[str, np.ndarray]] | None = None
+    # The nodes nearest a text by meaning, best first ([] when the model cannot answer).
+    nearest: Callable[[str, int, SearchFilter], list[tuple[str, float]]] | None = None
 
 
 def node_polarity(node: Node) -> float:
@@ -123,8 +121,8 @@ def match_nodes(
         partial = [(n, cover, rank) for n, _, cover, rank in scored if cover >= MIN_COVER]
         best = max((c for _, c, _ in partial), default=0.0)
         pool = [p for p in partial if p[1] >= MIN_RELATIVE * best]
-    if not pool and ctx.embed is not None:
-        found = dict(ctx.store.vector_search(*ctx.embed(text), 10, flt))
+    if not pool and ctx.nearest is not None:
+        found = dict(ctx.nearest(text, 10, flt))
         close = _usable([i for i, c in found.items() if c >= CLOSE_MEANING], eligible)
         near = ctx.store.get_nodes(close)
         pool = [(near[i], found[i], rank) for rank, i in enumerate(close) if i in near]

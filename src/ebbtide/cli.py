@@ -365,7 +365,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         source = sys.stdin if args.path == "-" else open(args.path, encoding="utf-8")  # noqa: SIM115
         with source:
             n = memory.import_jsonl(source)
-    err.print(f"imported {n} records")
+    err.print(f"imported {n} records" + _VECTORS_HINT)
     return 0
 
 
@@ -509,9 +509,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     else:
         err.print(
             f"migrated {report.nodes} nodes, {report.edges} edges, {report.reviews} reviews "
-            f"from {report.source} to {report.target} in {report.seconds:.1f} s"
+            f"from {report.source} to {report.target} in {report.seconds:.1f} s" + _VECTORS_HINT
         )
     return 0
+
+
+# Exports carry no vectors (they are derived from the text by a model).
+_VECTORS_HINT = "; vectors are filled in by later writes, or at once by `ebbtide reembed`"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -79,6 +79,7 @@ MAX_SPEAKERS = 1000
 EMBED_RETRY_S = 30.0
 DEFERRED_BATCH = 64
 META_VECTORS_OWED = "vectors_owed:"  # + model name; "1" while some node lacks its vector
+META_VECTORS_OWED_ANY = META_VECTORS_OWED + "*"  # owed to any model: written by an import
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -700,15 +701,26 @@ class Memory(CausalOps):
             if paid and len(owed) < DEFERRED_BATCH:
                 self._mark_owed(False)
 
+    def vectors_owed(self) -> None:
+        """Mark that nodes were written without vectors (an import, a migration), for
+        whichever model embeds next: its next writes fill them in, or `reembed` at once."""
+        self.store.set_meta(META_VECTORS_OWED_ANY, "1")
+        self._owed = None
+
     def _vectors_owed(self) -> bool:
         if self._owed is None and self.embedder is not None:
-            self._owed = self.store.get_meta(META_VECTORS_OWED + self.embedder.name) == "1"
+            owed = self.store.get_meta_many(
+                [META_VECTORS_OWED + self.embedder.name, META_VECTORS_OWED_ANY]
+            )
+            self._owed = "1" in owed.values()
         return bool(self._owed)
 
     def _mark_owed(self, owed: bool) -> None:
         """Mark in the store, inside the caller's transaction, whether vectors are owed."""
         if self.embedder is not None and (owed or self._vectors_owed()):
             self.store.set_meta(META_VECTORS_OWED + self.embedder.name, "1" if owed else "0")
+            if not owed:  # this model's vectors are all there: the import's debt is paid too
+                self.store.set_meta(META_VECTORS_OWED_ANY, "0")
         self._owed = owed
 
     def _store_vectors(self, nodes: list[Node]) -> bool:
@@ -1507,6 +1519,11 @@ class Memory(CausalOps):
             existing = self.store.get_nodes([n.id for n in nodes])
             for node in nodes:
                 (self.store.update_node if node.id in existing else self.store.add_node)(node)
+            self.store.drop_vectors(
+                [n.id for n in nodes if n.id in existing and existing[n.id].text != n.text]
+            )
+            if nodes:
+                self.vectors_owed()
             for edge in edges:
                 if self.store.get_edge(edge.src, edge.dst, edge.relation) is None:
                     self.store.add_edge(edge)

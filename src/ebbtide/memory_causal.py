@@ -6,12 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from . import causal, claims, patterns, predictions, scoring, validate
 from .config import Config
 from .embed import Embedder, query_embedding
-from .errors import NotFound, ValidationError
+from .errors import EmbeddingUnavailable, NotFound, ValidationError
 from .model import (
     CAUSAL_RELATIONS,
     CausalDirectory,
@@ -47,15 +45,24 @@ class CausalOps:
     def now(self) -> datetime: ...  # provided by Memory
     def recall(self, query: str, k: int = 10, **kw: object) -> RecallResult: ...
 
+    def _live_embedder(self) -> Embedder | None: ...  # provided by Memory
+    def _embedding_failed(self, why: str) -> None: ...  # provided by Memory
+
     def _ctx(self) -> causal.Ctx:
-        embed = None
-        if self.embedder is not None:
-            name, as_query = self.embedder.name, query_embedding(self.embedder)
+        embedder = self._live_embedder()
+        nearest = None
+        if embedder is not None:
+            name, as_query = embedder.name, query_embedding(embedder)
 
-            def embed(text: str) -> tuple[str, np.ndarray]:
-                return name, as_query([text])[0]
+            def nearest(text: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+                # As in recall: an unreachable model costs the meaning match, not the answer.
+                try:
+                    return self.store.vector_search(name, as_query([text])[0], k, flt)
+                except EmbeddingUnavailable as exc:
+                    self._embedding_failed(str(exc))
+                    return []
 
-        return causal.Ctx(self.store, self.config, self.now().timestamp(), embed)
+        return causal.Ctx(self.store, self.config, self.now().timestamp(), nearest)
 
     # search ------------------------------------------------------------------------------
 

@@ -6,7 +6,8 @@ nodes or edges as one write; otherwise, or with `merge=True`, each batch goes th
 `Memory.import_jsonl` (insert or update by id). Review cooldowns and the maintenance
 bookkeeping (when maintenance last ran, the activation reference) come along too, so the target
 ranks exactly as the source did. Vectors are not copied: they are derived, and the target
-fills them in (`missing_vectors`) with whatever embedding model it is configured for.
+marks them owed, filled in with whatever embedding model it is configured for by its next
+writes or at once by `ebbtide reembed`.
 
 A round trip (SQLite -> Neo4j -> SQLite, say) is lossless: the two exports are identical.
 """
@@ -75,6 +76,7 @@ def migrate(
             bulk = not present and hasattr(dst.store, "add_nodes")
             counts = _load(dst, spool, batch, bulk, lambda n: tick("import", n, written))
         _copy_bookkeeping(src, dst)
+        dst.vectors_owed()
     return MigrateReport(
         source=src.store.url,
         target=dst.store.url,

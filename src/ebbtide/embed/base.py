@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -65,6 +66,12 @@ ENV_KEY = "EBBTIDE_EMBED_KEY"
 ENV_MODEL = "EBBTIDE_EMBED_MODEL"
 ENV_QUERY_PREFIX = "EBBTIDE_EMBED_QUERY_PREFIX"
 ENV_PASSAGE_PREFIX = "EBBTIDE_EMBED_PASSAGE_PREFIX"
+# How an http server is asked: seconds per request, retries after a failure, texts per request.
+ENV_HTTP_TUNING = {
+    "timeout": ("EBBTIDE_EMBED_TIMEOUT", float, 0.001),
+    "max_retries": ("EBBTIDE_EMBED_RETRIES", int, 0),
+    "batch_size": ("EBBTIDE_EMBED_BATCH", int, 1),
+}
 KINDS = ("local", "http", "none")
 
 _ENV_OF = {
@@ -152,13 +159,22 @@ def resolve_embedder(embeddings: str | Embedder | None) -> Embedder | None:
     the caller's own, checked for what recall and storage call on it."""
     if embeddings is None or isinstance(embeddings, str):
         return get_embedder(embeddings)
-    if all(hasattr(embeddings, a) for a in ("name", "dim")) and callable(
+    # Looked up without calling a property: an http embedder's `dim` asks its server.
+    if all(_has(embeddings, a) for a in ("name", "dim")) and callable(
         getattr(embeddings, "embed", None)
     ):
         return embeddings
     raise ValidationError(
         "embeddings", "must be local, http, none or an embedder (with name, dim and embed)"
     )
+
+
+def _has(obj: object, name: str) -> bool:
+    try:
+        inspect.getattr_static(obj, name)
+    except AttributeError:
+        return False
+    return True
 
 
 def get_embedder(kind: str | None = None, **settings: Any) -> Embedder | None:
@@ -214,6 +230,16 @@ def get_embedder(kind: str | None = None, **settings: Any) -> Embedder | None:
         return _shared_local(model, tuple(sorted(settings.items())))
     from .http import HttpEmbedder
 
+    for name, (var, kind, least) in ENV_HTTP_TUNING.items():
+        raw_value = env.get(var, "").strip()
+        if name not in settings and raw_value:
+            try:
+                settings[name] = kind(raw_value)
+            except ValueError:
+                settings[name] = None
+            if settings[name] is None or settings[name] < least:
+                rule = f"must be {'an integer' if kind is int else 'a number'} >= {least:g}"
+                raise ValidationError(var, f"{rule} (got {raw_value!r})")
     return HttpEmbedder(url, model, key=key, **prefixes, **settings)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
+import re
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -32,6 +34,14 @@ from .base import ENV_KEY, ENV_MODEL, ENV_URL, check_texts, l2_normalise
 __all__ = ["HttpEmbedder", "endpoint_url"]
 
 _HINTS = setting_hints(ENV_KEY, ENV_URL, ENV_MODEL)
+# Statuses a server answers for too many texts, or too long a text, in one request.
+TOO_LARGE = frozenset({400, 413, 422})
+MIN_CUT = 256  # a text this short that is refused is refused for something else
+_SIZE_WORDS = re.compile(
+    r"too (?:many|long|large|big)|maximum|exceed|limit|context length|tokens?\b|batch|size",
+    re.IGNORECASE,
+)
+log = logging.getLogger("ebbtide.embed")
 
 
 def endpoint_url(url: str) -> str:
@@ -65,7 +75,7 @@ class HttpEmbedder:
         *,
         key: str | None = None,
         batch_size: int = 64,
-        timeout: float = 30.0,
+        timeout: float = 10.0,
         max_retries: int = 2,
         dim: int | None = None,
         query_prefix: str | None = None,
@@ -124,6 +134,23 @@ class HttpEmbedder:
     # -- one request -----------------------------------------------------------
 
     def _post(self, batch: list[str]) -> np.ndarray:
+        """One request; a batch the server refuses as too large is sent in halves, and one
+        text it refuses as too long is cut to half its length, so one long note or a server's
+        batch limit never turns into an outage."""
+        try:
+            return self._request(batch)
+        except EmbeddingUnavailable as exc:
+            if getattr(exc, "status", None) not in TOO_LARGE or not _SIZE_WORDS.search(str(exc)):
+                raise
+            if len(batch) > 1:
+                half = len(batch) // 2
+                return np.concatenate([self._post(batch[:half]), self._post(batch[half:])])
+            if len(batch[0]) <= MIN_CUT:
+                raise
+            log.info("embedding server refused a text of %d characters; cut to half", len(batch[0]))
+            return self._post([batch[0][: len(batch[0]) // 2]])
+
+    def _request(self, batch: list[str]) -> np.ndarray:
         raw = post_json(
             self.url,
             {"model": self.model, "input": batch},

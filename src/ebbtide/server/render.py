@@ -54,10 +54,11 @@ def _(r: Edge) -> str:
 
 @summary.register
 def _(r: RecallResult) -> str:
-    if not r.hits:
-        return f"nothing found for {shorten(r.query, 40)!r}"
-    top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
+    # Said with no hits too: "nothing found" by words alone may be found by meaning later.
     note = " (words, time and links only: the embedding model is unavailable)" if r.degraded else ""
+    if not r.hits:
+        return f"nothing found for {shorten(r.query, 40)!r}{note}"
+    top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
     return f"{len(r.hits)} hits{note}; top: {top}"
 
 
