@@ -78,15 +78,27 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
     rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
     if not rest:
         return True
-    # A lone leftover capitalised word said to someone is a nickname: "Thanks, Mel!", "Mel!";
-    # one that goes on is a subject: "Prod is back up."
-    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper() and not answer:
+    if _STATUS.search(sentence) or (answer and sentence.rstrip().endswith(".")):
+        return False  # "Prod is back up.", and "Nope, Redis." to a question: not a nickname
+    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
+    if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
         before = sentence[: rest[0].start()].rstrip().lower()
         after = sentence[rest[0].end() :].lstrip()
-        return (not after or after[0] in ",!?.") and (
-            not before or before.endswith((",", "hey", "hi", "bye", "thanks"))
+        return (
+            not before
+            or before.endswith((",", "hey", "hi", "bye", "thanks"))
+            or not after
+            or after[0] in ",!?."
         )
     return False
+
+
+# A system's state, told in a few words: "Prod is back up.", "Staging is down", "CI is green".
+_STATUS = re.compile(
+    r"\b(?:is|are|was|were|looks?|seems?)\s+(?:back\s+)?(?:up|down|online|offline|live|green|red|"
+    r"fixed|broken|stable|healthy|back)\b",
+    re.IGNORECASE,
+)
 
 
 # ---------------------------------------------------------------------------------------------
