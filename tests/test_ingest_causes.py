@@ -1212,3 +1212,25 @@ def test_a_folder_whose_name_holds_a_semicolon_or_a_bar_keeps_and_retracts_its_c
     ingest_markdown_folder(memory, folder)
     assert memory.trace_cause("moved the job queue to SQS").causes == []
     assert memory.trace_cause_chain("the checkout outage").chains  # the other file says it still
+
+
+def test_a_vault_of_old_notes_is_neither_hidden_nor_put_up_for_deletion_the_day_it_is_read(
+    memory: Memory, clock, tmp_path
+):
+    now = clock().timestamp()
+    topics = ["kubernetes ingress", "postgres vacuum", "kafka retention", "redis eviction",
+              "nginx buffering", "celery retries", "terraform state", "grafana alerts"]  # fmt: skip
+    for i, topic in enumerate(topics):  # written 60 days to two years ago, and one today
+        path = tmp_path / "vault" / f"{i}.md"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"# Notes on {topic}\n\nHow we run {topic} in production.\n")
+        age_days = 0 if i == 0 else 60 + 95 * i
+        os.utime(path, (now - age_days * 86_400,) * 2)
+    ingest_markdown_folder(memory, tmp_path / "vault")
+    report = memory.maintain()
+    assert report.tiers["cold"] == report.tiers["frozen"] == 0
+    assert report.archived == [] and report.queued_for_review == []
+    for topic in topics:
+        hit = memory.recall(topic, k=1).hits[0]
+        assert hit.node.text.startswith(f"Notes on {topic}")
+        assert hit.node.created_at.timestamp() < now - 50 * 86_400 or topic == topics[0]

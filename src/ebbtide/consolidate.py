@@ -41,7 +41,9 @@ def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
     tiers = scoring.assign_tiers(
         activation,
         pinned=g.pinned,
-        age_s=t - g.created_at,
+        # New to the memory, not new to the world: a note from a file two years old, ingested
+        # today, is at least warm for the grace period like any other write.
+        age_s=t - np.maximum(g.created_at, g.updated_at),
         previous=g.tier,  # type: ignore[arg-type]
         hot=config.hot_threshold,
         warm=config.warm_threshold,

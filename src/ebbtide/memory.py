@@ -234,7 +234,7 @@ class Memory(CausalOps):
                         "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
                         # `at` may be older than the last use (a file ingested again is
                         # dated by its mtime): told again never makes knowledge older.
-                        "updated_at": max(existing.updated_at, now),
+                        "updated_at": max(existing.updated_at, self.now()),
                         "last_read_at": max(existing.last_read_at or now, now),
                         "read_count": existing.read_count + 1,
                         "status": "active",
@@ -257,7 +257,7 @@ class Memory(CausalOps):
                     scope=scope,
                     task_tag=task_tag,
                     created_at=now,
-                    updated_at=now,
+                    updated_at=self.now(),  # created_at is when it was told (`at`)
                     pinned=pinned,
                     valid_from=now,
                     sources=list(sources or []),
@@ -1238,7 +1238,7 @@ class Memory(CausalOps):
             scope=scope,
             task_tag=task_tag,
             created_at=now,
-            updated_at=now,
+            updated_at=self.now(),
             valid_from=now,
             provenance=provenance,
         )
@@ -1423,7 +1423,7 @@ class Memory(CausalOps):
                             "attributes": {**old.attributes, "confidence": confidence},
                             "last_read_at": now,
                             "read_count": old.read_count + 1,
-                            "updated_at": now,
+                            "updated_at": self.now(),
                         }
                     )
                     self.store.update_node(old)
@@ -1435,7 +1435,7 @@ class Memory(CausalOps):
                 attributes={"key": key, "value": value, "confidence": confidence},
                 scope=scope,
                 created_at=now,
-                updated_at=now,
+                updated_at=self.now(),
                 valid_from=now,
                 provenance="record_fact",
             )

@@ -41,6 +41,7 @@ class GraphArrays:
     last_read_at: np.ndarray
     tier: list[str]
     status: list[str]
+    updated_at: np.ndarray  # when the memory last wrote the node (created_at: when it was told)
     src: np.ndarray
     dst: np.ndarray
     relation: list[str]
@@ -70,7 +71,7 @@ def graph_arrays_from_rows(
     nodes: Sequence[Sequence[Any]], edges: Sequence[Sequence[Any]]
 ) -> GraphArrays:
     """Build GraphArrays from node rows (id, text, pinned, created_at, last_read_at, tier,
-    status) and valid-edge rows (src, dst, relation, weight, last_reinforced_at)."""
+    status, updated_at) and valid-edge rows (src, dst, relation, weight, last_reinforced_at)."""
     ids = [r[0] for r in nodes]
     index = {ident: i for i, ident in enumerate(ids)}
     nan = float("nan")
@@ -82,6 +83,7 @@ def graph_arrays_from_rows(
         last_read_at=np.array([nan if r[4] is None else r[4] for r in nodes]),
         tier=[r[5] for r in nodes],
         status=[r[6] for r in nodes],
+        updated_at=np.array([r[7] for r in nodes], dtype=np.float64),
         src=np.array([index[e[0]] for e in edges], dtype=np.int64),
         dst=np.array([index[e[1]] for e in edges], dtype=np.int64),
         relation=[e[2] for e in edges],
