@@ -1234,3 +1234,27 @@ def test_a_vault_of_old_notes_is_neither_hidden_nor_put_up_for_deletion_the_day_
         hit = memory.recall(topic, k=1).hits[0]
         assert hit.node.text.startswith(f"Notes on {topic}")
         assert hit.node.created_at.timestamp() < now - 50 * 86_400 or topic == topics[0]
+
+
+def test_notes_that_tell_one_story_of_different_services_keep_each_service_apart(
+    memory: Memory, tmp_path
+):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for service in ["payments", "search", "billing", "inventory"]:
+        (vault / f"{service}.md").write_text(
+            f"The {service} deploy failed because the {service} config was wrong. "
+            f"That caused the {service} outage.\n"
+        )
+    (vault / "release.md").write_text("The 2.4 release failed because the 2.4 tag was wrong.\n")
+    (vault / "older.md").write_text("The 2.3 release failed because the 2.3 tag was wrong.\n")
+    ingest_markdown_folder(memory, vault)
+
+    def root_of(outcome: str) -> str:
+        return memory.trace_cause_chain(outcome).chains[0].steps[0].decision
+
+    assert root_of("search outage") == "The search config was wrong."
+    assert root_of("inventory outage") == "The inventory config was wrong."
+    ingest_markdown_folder(memory, vault)  # read again unchanged: nothing moves
+    assert root_of("search outage") == "The search config was wrong."
+    assert root_of("2.4 release failed") == "The 2.4 tag was wrong."

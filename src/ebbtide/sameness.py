@@ -176,6 +176,42 @@ def same_event(
         who.update(root(x.casefold()) for x in [*groups, "others"])
     wa = {t: w for t, w in weighted_terms(a, weight).items() if t not in who}
     wb = {t: w for t, w in weighted_terms(b, weight).items() if t not in who}
-    if len(wa.keys() & wb.keys()) < MIN_SHARED:
+    if len(wa.keys() & wb.keys()) < MIN_SHARED or different_qualifiers(a, b):
         return 0.0
     return overlap(wa, wb)
+
+
+def different_qualifiers(a: str, b: str) -> bool:
+    """One word told of two things: "the payments config" and "the search config", "the 2.4
+    release" and "the 2.3 release". A shared word after which each telling puts a word the
+    other lacks (neither a shortening of the other: "prod" is "production") names two
+    things, however much else the tellings share."""
+    ta, tb = _VERSIONED.findall(a.casefold()), _VERSIONED.findall(b.casefold())
+    before_a = _qualifiers(ta)
+    for head, mb in _qualifiers(tb).items():
+        ma = before_a.get(head)
+        if (
+            ma is not None
+            and root(ma) != root(mb)
+            and ma not in tb
+            and mb not in ta
+            and not (ma.startswith(mb) or mb.startswith(ma))
+        ):
+            return True
+    return False
+
+
+def _qualifiers(words: Sequence[str]) -> dict[str, str]:
+    """The qualifier of each thing named after a determiner: "the billing config" -> billing."""
+    return {
+        root(w): q
+        for d, q, w in zip(words, words[1:], words[2:], strict=False)
+        if d in _DETERMINERS and q not in STOPWORDS and w not in STOPWORDS
+    }
+
+
+_VERSIONED = re.compile(r"\d+(?:\.\d+)+|[^\W_]+")  # "2.4" is one word here
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "our", "their", "his", "her", "its", "my", "your", "this", "that", "these",
+     "those"}
+)  # fmt: skip
