@@ -68,6 +68,20 @@ def test_a_person_approves_deletions_from_the_cli(tmp_path, capsys):
         assert m.stats().nodes == 1 and m.review_queue().items == []
 
 
+def test_square_brackets_in_notes_and_errors_are_printed_as_written(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    with open_memory(store) as m:
+        m.forget(m.remember("Forum snippet [b]bold[/b] and [/url]").id)
+    assert main(["review", "list", "--store", str(store)]) == 0
+    assert "[b]bold[/b]" in capsys.readouterr().out
+    chat = tmp_path / "c.jsonl"
+    chat.write_text(
+        '{"session": "s1", "speaker": "Ann", "text": "hi"}\n{"session": "s2", "speaker": "Ann"}\n'
+    )
+    assert main(["ingest", str(chat), "--store", str(store)]) == 2
+    assert "[s2]" in capsys.readouterr().err
+
+
 def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
     assert "ghost" in capsys.readouterr().err

@@ -67,6 +67,13 @@ class FakeMemory:
         self.nodes[node_id]["status"] = "forgotten"
         return SimpleNamespace(queued=True, reason=reason)
 
+    def keep_links(self, a: str, relation: str, targets: list[str], **kw: Any) -> int:
+        before = len(self.edges)
+        self.edges = [
+            e for e in self.edges if e[0] != a or e[2] != relation or e[1] in set(targets)
+        ]
+        return before - len(self.edges)
+
     def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
         assert a in self.nodes and b in self.nodes, "connect before both nodes exist"
         self.edges.append((a, b, relation, kw))
@@ -132,6 +139,39 @@ def test_a_link_by_path_wins_over_a_file_of_the_same_name_elsewhere(tmp_path):
     home, note = mem.node("home.md"), mem.node("b/note.md")
     top, nested = mem.node("x.md"), mem.node("a/x.md")
     assert mem.links() == {(home, top), (home, nested), (note, top)}
+
+
+def test_markdown_of_any_spelling_and_links_in_brackets_or_decomposed_names_connect(tmp_path):
+    write(tmp_path, "Budget 2024.MD", "The budget.")
+    write(tmp_path, "Caf\u0065\u0301.markdown", "Written on a Mac: the name is decomposed.")
+    write(tmp_path, "home.md", "See [the budget](<Budget 2024.md>) and [[Caf\u00e9]].")
+    mem = FakeMemory()
+    summary = ingest_markdown_folder(mem, tmp_path)
+    home = mem.node("home.md")
+    assert summary.files == 3 and summary.unresolved_links == 0
+    decomposed = mem.node("Caf\u0065\u0301.markdown")
+    assert mem.links() == {(home, mem.node("Budget 2024.MD")), (home, decomposed)}
+
+
+def test_front_matter_after_a_byte_order_mark_and_an_author_written_as_a_link(tmp_path):
+    path = write(tmp_path, "pm.md", "")
+    path.write_bytes(
+        '\ufeff---\ntitle: Release notes\nauthor: "[[Alice Smith]]"\n---\nWe shipped.\n'.encode()
+    )
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    doc = mem.nodes[mem.node("pm.md")]
+    assert doc["attributes"]["title"] == "Release notes"
+    assert mem.read_for_causes[0]["author"] == "Alice Smith"
+
+
+def test_a_file_whose_name_is_not_utf8_is_left_out_and_named(tmp_path):
+    write(tmp_path, "ok.md", "Fine.")
+    (tmp_path / "zz\udce9.md").write_bytes(b"# Bad\n\nx\n")
+    mem = FakeMemory()
+    summary = ingest_markdown_folder(mem, tmp_path)
+    assert summary.files == 1 and list(mem.nodes) == [mem.node("ok.md")]
+    assert "not UTF-8" in summary.warning and "zz" in summary.warning
 
 
 def test_links_to_missing_files_are_counted_not_created(tmp_path):
@@ -415,6 +455,17 @@ def test_a_json_list_of_messages_is_one_session(tmp_path):
     ]
     assert (summary.files, summary.sessions, summary.messages) == (1, 1, 2)
     assert (summary.nodes, summary.links) == (4, 2)  # counted from what remember returned
+
+
+@pytest.mark.parametrize("name", ["chat.json", "chat.jsonl"])
+def test_a_chat_file_with_a_byte_order_mark_reads_as_without(tmp_path, name):
+    line = json.dumps({"speaker": "Ana", "text": "I adopted a dog."})
+    text = f"[{line}]" if name.endswith(".json") else line + "\n"
+    p = tmp_path / name
+    p.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    mem = FakeMemory()
+    ingest_chat(mem, p)
+    assert mem.sessions[0]["messages"][0].text == "I adopted a dog."
 
 
 def test_a_locomo_like_conversation_is_remembered_session_by_session(tmp_path):

@@ -1258,3 +1258,28 @@ def test_notes_that_tell_one_story_of_different_services_keep_each_service_apart
     ingest_markdown_folder(memory, vault)  # read again unchanged: nothing moves
     assert root_of("search outage") == "The search config was wrong."
     assert root_of("2.4 release failed") == "The 2.4 tag was wrong."
+
+
+def test_a_link_taken_out_of_a_note_ends_and_comes_back_when_written_again(
+    memory: Memory, tmp_path
+):
+    vault = tmp_path / "vault"
+    (vault / "sub").mkdir(parents=True)
+    (vault / "sub" / "a.md").write_text("Alpha, the service.\n")
+    note = vault / "c.md"
+    note.write_text("Gamma depends on [[a]].\n")
+    ingest_markdown_folder(memory, vault)
+
+    def linked() -> bool:
+        c = memory.find(attribute=("path", "c.md"), limit=1)[0]
+        return any(
+            n.node.attributes.get("path") == "sub/a.md" for n in memory.neighbors(c.id).neighbors
+        )
+
+    assert linked()
+    note.write_text("Gamma depends on nothing now.\n")
+    ingest_markdown_folder(memory, vault)
+    assert not linked()
+    note.write_text("Gamma depends on [[a]] again.\n")
+    ingest_markdown_folder(memory, vault)
+    assert linked()

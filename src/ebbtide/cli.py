@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
@@ -62,7 +63,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     # The demo tells what the rules find: never an LLM, whatever the settings say.
     with open_memory(path, clock=clock, extraction="rules") as memory:
         console.rule("[bold]ebbtide demo[/]: a team's memory over five months")
-        console.print(f"Embedded store: [cyan]{memory.store.url}[/] (SQLite, WAL, FTS5)\n")
+        console.print(f"Embedded store: [cyan]{escape(memory.store.url)}[/] (SQLite, WAL, FTS5)\n")
         # Paragraphs without line breaks of their own: the console wraps them to its width.
         console.print(
             "January. The platform team decides to run its own Kafka cluster for order events."
@@ -178,7 +179,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
         _print_json(result)
         return 0
     if result.degraded:
-        err.print(f"[yellow]degraded[/] {result.degraded}")
+        err.print(f"[yellow]degraded[/] {escape(result.degraded)}")
     if not result.hits:
         console.print(f"nothing found for {args.query!r}", highlight=False, markup=False)
         return 0
@@ -260,7 +261,7 @@ def cmd_sleep(args: argparse.Namespace) -> int:
     else:
         from .server.render import summary
 
-        console.print(summary(report))
+        console.print(summary(report), markup=False)
     return 0
 
 
@@ -282,7 +283,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         print(json.dumps(dataclasses.asdict(summary), indent=2))
         return 0
     if summary.warning:
-        err.print(f"[yellow]warning[/] {summary.warning}")
+        err.print(f"[yellow]warning[/] {escape(summary.warning)}")
     console.print(
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")
@@ -316,12 +317,18 @@ def cmd_review(args: argparse.Namespace) -> int:
             for col in ("id", "kind", "text", "reason", "asked by"):
                 table.add_column(col)
             for item in queue.items:
+                # Text, not markup: a note may hold "[b]" or "[/url]".
                 table.add_row(
-                    item.node.id,
-                    item.node.kind,
-                    shorten(item.node.text, 50),
-                    item.reason,
-                    item.requested_by,
+                    *map(
+                        Text,
+                        (
+                            item.node.id,
+                            item.node.kind,
+                            shorten(item.node.text, 50),
+                            item.reason,
+                            item.requested_by,
+                        ),
+                    )
                 )
             console.print(table)
             return 0
@@ -509,7 +516,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     else:
         err.print(
             f"migrated {report.nodes} nodes, {report.edges} edges, {report.reviews} reviews "
-            f"from {report.source} to {report.target} in {report.seconds:.1f} s" + _VECTORS_HINT
+            f"from {report.source} to {report.target} in {report.seconds:.1f} s" + _VECTORS_HINT,
+            markup=False,
         )
     return 0
 
@@ -523,7 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.fn(args)
     except EbbtideError as exc:
-        err.print(f"[red]error[/] {exc}")
+        err.print(f"[red]error[/] {escape(str(exc))}")
         return 2
 
 

@@ -74,6 +74,8 @@ class MemoryLike(Protocol):
 
     def forget(self, *args: Any, **kwargs: Any) -> Any: ...
 
+    def keep_links(self, *args: Any, **kwargs: Any) -> Any: ...
+
 
 @dataclass
 class IngestSummary:
@@ -96,7 +98,8 @@ class IngestSummary:
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # target, words
-_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# [text](target "title"); a target in angle brackets may hold spaces: [x](<Budget 2024.md>)
+_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*(?:<([^>\n]+)>|([^)\s]+))(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -125,11 +128,17 @@ def ingest_markdown_folder(
     root = Path(path)
     if not root.is_dir():
         raise ValidationError("path", "must be a folder", str(path))
-    files = sorted(
+    found = sorted(
         p
-        for p in root.rglob("*.md")
-        if p.is_file() and not any(s.startswith(".") for s in p.relative_to(root).parts)
+        for p in root.rglob("*")
+        if p.suffix.lower() in MARKDOWN_SUFFIXES
+        and p.is_file()
+        and not any(s.startswith(".") for s in p.relative_to(root).parts)
     )
+    # A name that is no UTF-8 (written by another system's encoding) cannot be stored as a
+    # source or found again: the file is left out and named, not a crash halfway through.
+    files = [p for p in found if _utf8(str(p))]
+    unnamed = [p for p in found if not _utf8(str(p))]
     folder = root.resolve().as_posix()
     docs = [_read(root, p) for p in files]
     total = 2 * len(docs)
@@ -161,6 +170,14 @@ def ingest_markdown_folder(
                     node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
                 )
                 summary.links += 1
+            # A link taken out of the note ends (the note said it; it says it no more).
+            memory.keep_links(
+                node_id,
+                "related",
+                [node_of[t] for t in targets],
+                provenance=PROVENANCE,
+                said_in=doc.rel,
+            )
         if progress:
             progress(1, total)
     if docs:
@@ -190,8 +207,25 @@ def ingest_markdown_folder(
             )
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
+    if unnamed:
+        left_out = (
+            f"{len(unnamed)} file(s) left out, their names are not UTF-8 "
+            f"({str(unnamed[0].relative_to(root))!a}): rename them to read them"
+        )
+        summary.warning = f"{summary.warning}; {left_out}" if summary.warning else left_out
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})  # in any case: "Notes.MD"
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class _Home(NamedTuple):
@@ -420,7 +454,8 @@ def _gone_reason(
 
 
 def _read(root: Path, p: Path) -> _Doc:
-    meta, text = _front_matter(p.read_text(encoding="utf-8", errors="replace"))
+    # utf-8-sig: a byte-order mark (Windows editors write one) would hide the front matter.
+    meta, text = _front_matter(p.read_text(encoding="utf-8-sig", errors="replace"))
     lines = text.strip().splitlines()
     title = meta.get("title")
     heads = _headings(_MARKDOWN.parse("\n".join(lines)))  # the file is parsed once
@@ -452,7 +487,8 @@ def _author(value: Any) -> str | None:
     several, it is none): who the note's "I" and "we" are."""
     if not isinstance(value, str):
         return None
-    name = " ".join(value.split())
+    # Obsidian writes a person as a link to their note: author: "[[Alice Smith]]".
+    name = " ".join(re.sub(r"^\[\[([^\]|]+)(?:\|[^\]]*)?\]\]$", r"\1", value.strip()).split())
     one = 0 < len(name) <= AUTHOR_MAX and not re.search(r"[,;&/]| and ", name)
     return name if one else None
 
@@ -723,10 +759,18 @@ def _anchors(headings: list[str]) -> list[str]:
 def _name_index(docs: list[_Doc]) -> dict[str, str]:
     """Names a link may use for a file, lowercased: its path without '.md' or, when no path
     is spelled so, its bare name (the first file of that name)."""
-    index = {doc.rel[:-3].lower(): doc.rel for doc in docs}
+    index = {_link_name(doc.rel): doc.rel for doc in docs}
     for doc in docs:
-        index.setdefault(doc.rel[:-3].rsplit("/", 1)[-1].lower(), doc.rel)
+        index.setdefault(_link_name(doc.rel).rsplit("/", 1)[-1], doc.rel)
     return index
+
+
+def _link_name(path: str) -> str:
+    """A path as links name it: without its Markdown suffix, lowercased, and composed (NFC),
+    so "[[Café]]" finds a file whose name macOS wrote decomposed."""
+    stem, suffix = posixpath.splitext(path)
+    bare = stem if suffix.lower() in MARKDOWN_SUFFIXES else path
+    return unicodedata.normalize("NFC", bare).lower()
 
 
 def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None]:
@@ -734,20 +778,18 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
     code_free = _without_code(text)
     out: list[str | None] = []
     for m in _WIKI.finditer(code_free):
-        name = m.group(1).strip().lower().removesuffix(".md")
-        out.append(names.get(name))
+        out.append(names.get(_link_name(m.group(1).strip())))
     folder = posixpath.dirname(rel)
     for m in _MD_LINK.finditer(code_free):
-        target = unquote(m.group(1)).split("#", 1)[0].split("?", 1)[0]
+        target = unquote(m.group(1) or m.group(2)).split("#", 1)[0].split("?", 1)[0]
         if not target or _SCHEME.match(target) or target.startswith("/"):
             continue
-        if not target.lower().endswith(".md"):
-            if posixpath.splitext(target)[1]:
-                continue  # an image or another kind of file
-            target += ".md"
+        suffix = posixpath.splitext(target)[1].lower()
+        if suffix and suffix not in MARKDOWN_SUFFIXES:
+            continue  # an image or another kind of file
         joined = posixpath.normpath(posixpath.join(folder, target))
-        found = names.get(joined[:-3].lower())
-        out.append(found if found is not None and found.lower() == joined.lower() else None)
+        found = names.get(_link_name(joined))
+        out.append(found if found is not None and _link_name(found) == _link_name(joined) else None)
     return out
 
 
@@ -796,7 +838,7 @@ def ingest_chat(
 
 def _chat_sessions(p: Path) -> list[_Session]:
     suffix = p.suffix.lower()
-    text = p.read_text(encoding="utf-8", errors="replace")
+    text = p.read_text(encoding="utf-8-sig", errors="replace")
     if suffix == ".jsonl":
         return _jsonl_sessions(text)
     if suffix != ".json":

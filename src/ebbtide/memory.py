@@ -811,6 +811,31 @@ class Memory(CausalOps):
                 provenance=provenance,
             )
 
+    def keep_links(
+        self, a: str, relation: str, targets: Iterable[str], *, provenance: str, said_in: str
+    ) -> int:
+        """End `a`'s links of `relation` that `provenance` made to anything but `targets`: a
+        note's `[[link]]` that was removed. They end as a note's retraction (`said_in` names
+        the note), so linking them again brings them back. Returns how many ended."""
+        keep = set(targets)
+        now = self.now()
+        ended = 0
+        with self.store.transaction():
+            for edge in self.store.edges_of([a], direction="out"):
+                if (
+                    edge.relation == relation
+                    and edge.provenance == provenance
+                    and edge.valid_to is None
+                    and edge.dst not in keep
+                ):
+                    note = claims.retraction(said_in)
+                    context = f"{edge.context} | {note}" if edge.context else note
+                    self.store.update_edge(
+                        edge.model_copy(update={"valid_to": now, "context": context})
+                    )
+                    ended += 1
+        return ended
+
     def _link(
         self, a: str, b: str, relation: str, weight: float, *, now: datetime, **extra: Any
     ) -> Edge:
