@@ -183,18 +183,20 @@ def same_event(
 
 def different_qualifiers(a: str, b: str) -> bool:
     """One word told of two things: "the payments config" and "the search config", "the 2.4
-    release" and "the 2.3 release". A shared word after which each telling puts a word the
-    other lacks (neither a shortening of the other: "prod" is "production") names two
-    things, however much else the tellings share."""
-    ta, tb = _VERSIONED.findall(a.casefold()), _VERSIONED.findall(b.casefold())
-    before_a = _qualifiers(ta)
-    for head, mb in _qualifiers(tb).items():
+    release" and "the 2.3 release". A shared common noun after which each telling puts a word
+    the other lacks (neither a shortening of the other: "prod" is "production") names two
+    things, however much else the tellings share. A name is not qualified so: "the stuck
+    Mintaka migration" and "the blocking Mintaka migration" are one migration."""
+    wa, wb = _VERSIONED.findall(a), _VERSIONED.findall(b)
+    la, lb = {w.casefold() for w in wa}, {w.casefold() for w in wb}
+    before_a = _qualifiers(wa)
+    for head, mb in _qualifiers(wb).items():
         ma = before_a.get(head)
         if (
             ma is not None
             and root(ma) != root(mb)
-            and ma not in tb
-            and mb not in ta
+            and ma not in lb
+            and mb not in la
             and not (ma.startswith(mb) or mb.startswith(ma))
         ):
             return True
@@ -202,11 +204,16 @@ def different_qualifiers(a: str, b: str) -> bool:
 
 
 def _qualifiers(words: Sequence[str]) -> dict[str, str]:
-    """The qualifier of each thing named after a determiner: "the billing config" -> billing."""
+    """The qualifier of each common noun named after a determiner: "the billing config" ->
+    billing (lowercased)."""
+    low = [w.casefold() for w in words]
     return {
-        root(w): q
-        for d, q, w in zip(words, words[1:], words[2:], strict=False)
-        if d in _DETERMINERS and q not in STOPWORDS and w not in STOPWORDS
+        root(low[i + 2]): low[i + 1]
+        for i in range(len(words) - 2)
+        if low[i] in _DETERMINERS
+        and low[i + 1] not in STOPWORDS
+        and low[i + 2] not in STOPWORDS
+        and words[i + 2] == low[i + 2]  # a common noun, not a name
     }
 
 
