@@ -108,3 +108,16 @@ def test_a_date_without_its_year_means_the_latest_one_the_memory_holds_anything_
     )
     assert top(diary, "What did Ana do on 12 January?") == "Ana sold Ana's old car to Kim."
     assert top(diary, "What did Ana do on 12 January 2024?") == "Ana went hiking with Bo."
+
+
+def test_notes_an_agent_remembered_are_dated_by_when_they_were_told():
+    clock = ManualClock("2026-03-20T12:00:00+00:00")  # "last week" is 9-15 March
+    with open_memory(":memory:", clock=clock, embeddings="none") as memory:
+        memory.remember("Rotated the AWS access keys for CI", at="2026-03-13T10:00:00+00:00")
+        memory.remember("Rotated the office door code", at="2026-02-02T10:00:00+00:00")
+        memory.remember(
+            messages="Ana: We upgraded Postgres to 16.\nBob: Any downtime?",
+            date="2026-03-12T10:00:00+00:00",
+        )
+        assert top(memory, "what did we rotate last week?") == "Rotated the AWS access keys for CI"
+        assert memory.remember("Ana Ruiz, platform lead", "person").attributes == {}

@@ -33,6 +33,7 @@ from .memory_causal import CausalOps
 from .model import (
     CAUSAL_RELATIONS,
     EPISODE_KINDS,
+    INDEX_KINDS,
     RELATIONS,
     DecisionRecord,
     Edge,
@@ -58,7 +59,7 @@ from .polarity import outcome_polarity
 from .recall import MAX_K
 from .recall import recall as _recall
 from .store import PendingReview, SearchFilter, Store, open_store
-from .store.base import time_spans
+from .store.base import TIME_KEYS, time_spans
 from .text import normalize, paragraphs, similarity
 
 # Default edge confidence by who asserted the link.
@@ -249,6 +250,9 @@ class Memory(CausalOps):
                     self.store.drop_vectors([node.id])
                     self._embed([node])
             else:
+                if kind not in INDEX_KINDS and not attrs.keys() & set(TIME_KEYS):
+                    # Said to the memory then: "what did we note last week?" finds it.
+                    attrs = {**attrs, "said_at": now.isoformat()}
                 node = Node(
                     id=node_id or new_id(kind[:4]),
                     kind=kind,

@@ -47,7 +47,7 @@ from .config import DAY, Config
 from .embed import Embedder, query_embedding
 from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
-from .model import Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
+from .model import INDEX_KINDS, Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
 from .store import EdgeRow, SearchFilter, Store
 from .store.base import time_spans
 from .timeparse import TimeSpan, query_window, years_earlier
@@ -87,8 +87,6 @@ REPEAT_DEPTH = 3
 # In a question about one speaker, the other's reply to a better hit's message (one that asked
 # nothing) keeps this share.
 REPLY_KEEP = 0.85
-# Kinds that index the messages naming them: their sources cover nothing.
-INDEX_KINDS = frozenset({"person", "entity", "project", "client"})
 # An index item in a question that asks more than its name (`_index_aside`).
 INDEX_ASIDE = 0.3
 # Entities are matched by name, not reached by spreading.
