@@ -198,6 +198,22 @@ def test_query_window_spans_every_phrase():
     assert days(window) == (date(2023, 4, 1), date(2023, 5, 7))
 
 
+@pytest.mark.parametrize(
+    ("query", "first", "last"),
+    [
+        ("what happened from March to April 2022?", date(2022, 3, 1), date(2022, 4, 30)),
+        ("between 1 March and 15 April 2022", date(2022, 3, 1), date(2022, 4, 15)),
+        ("from 2019 to 2021", date(2019, 1, 1), date(2021, 12, 31)),
+        ("between February and April", date(2023, 2, 1), date(2023, 4, 30)),
+        ("between last month and yesterday", date(2023, 4, 1), date(2023, 5, 7)),
+        ("what did we ship from May 2023?", date(2023, 5, 1), date(2023, 5, 8)),
+    ],
+)
+def test_query_window_of_a_range_runs_from_its_first_time_to_its_last(query, first, last):
+    window = query_window(query, NOW)
+    assert window is not None and days(window) == (first, last)
+
+
 def test_query_window_is_none_without_time():
     assert query_window("When did Caroline go to the support group?", NOW) is None
 

@@ -436,6 +436,9 @@ def query_window(query: str, now: datetime) -> TimeSpan | None:
     Several phrases give the span covering them all; 'since/after X' runs from X to now,
     'before X' from the beginning of time to X.
     """
+    between = _between(query[:10_000], now) if query else None
+    if between is not None:
+        return between
     found = _spans(query[:10_000], now) if query else []
     if not found:
         return None
@@ -446,7 +449,7 @@ def query_window(query: str, now: datetime) -> TimeSpan | None:
         (h for h in (query[:pos].lower(), word) if _AFTER.search(h) or _BEFORE.search(h)), ""
     )
     if _AFTER.search(head):
-        start = first.start if head.rstrip().endswith("since") else first.end
+        start = first.start if head.rstrip().endswith(("since", "from")) else first.end
         return TimeSpan(start, max(now, start), first.phrase, "range")
     if _BEFORE.search(head):
         return TimeSpan(datetime.min.replace(tzinfo=now.tzinfo), first.start, first.phrase, "range")
@@ -459,6 +462,44 @@ def query_window(query: str, now: datetime) -> TimeSpan | None:
         " … ".join(s.phrase for s in spans),
         "range",
     )
+
+
+_RANGE = re.compile(
+    r"\b(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till|through|thru|-|–)\s+(?P<b>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _between(query: str, now: datetime) -> TimeSpan | None:
+    """'between 1 March and 15 May 2023', 'from May to July 2023', 'from 2019 to 2021': the
+    first phrase's start to the second's end, a phrase without its year taking the other's."""
+    m = _RANGE.search(query)
+    if m is None:
+        return None
+    a, b = _one_time(m["a"], now), _one_time(m["b"], now)
+    if a is None or b is None:
+        return None
+    if a.yearless and not b.yearless:
+        a = _in_year(a, b.start.year)
+        if a.start >= b.end:
+            a = years_earlier(a, 1)
+    elif b.yearless and not a.yearless:
+        b = _in_year(b, a.start.year)
+        if b.end <= a.start:
+            b = years_earlier(b, -1)
+    elif a.start >= b.end:  # both without a year, each the latest: the first is earlier
+        a = years_earlier(a, 1)
+    return TimeSpan(a.start, max(a.end, b.end), f"{a.phrase} … {b.phrase}", "range")
+
+
+def _one_time(text: str, now: datetime) -> TimeSpan | None:
+    """The time a range's end names, which may be a bare month or year ("May", "2021")."""
+    found = _spans(text, now) or _spans(f"in {text}", now)
+    return found[0][1] if found and found[0][0] <= 4 else None
+
+
+def _in_year(span: TimeSpan, year: int) -> TimeSpan:
+    return years_earlier(span, span.start.year - year)
 
 
 def describe(span: TimeSpan) -> str | None:
