@@ -121,3 +121,11 @@ def test_notes_an_agent_remembered_are_dated_by_when_they_were_told():
         )
         assert top(memory, "what did we rotate last week?") == "Rotated the AWS access keys for CI"
         assert memory.remember("Ana Ruiz, platform lead", "person").attributes == {}
+
+
+def test_each_hit_says_what_weighed_on_its_score(diary):
+    hits = diary.recall("What did Ana paint last week?", k=5, touch=False).hits
+    fence = next(h for h in hits if "fence" in h.node.text)
+    assert fence.why.weights.get("time") == 3.0 and fence.why.weights.get("speaker") == 2.0
+    person = next((h for h in hits if h.node.kind == "person"), None)
+    assert person is None or person.why.weights.get("index") == 0.3

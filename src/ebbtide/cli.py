@@ -159,10 +159,12 @@ def _hanging(line: str, indent: str, style: str = "") -> None:
 
 
 def _why(hit: RecallHit) -> str:
-    """Which lists found a hit and at what rank, seed or hop (via which link), and its tier."""
+    """Which lists found a hit and at what rank, seed or hop (via which link), what weighed on
+    its score, and its tier."""
     lists = ", ".join(f"{k} #{v}" for k, v in hit.why.lists.items())
     via = f" via {hit.why.via[0].relation}" if hit.why.via else ""
-    return f"{lists}; {hit.why.origin}{via}; {hit.why.tier}"
+    weighed = "".join(f"; {k} x{v:g}" for k, v in hit.why.weights.items())
+    return f"{lists}; {hit.why.origin}{via}{weighed}; {hit.why.tier}"
 
 
 def cmd_recall(args: argparse.Namespace) -> int:

@@ -194,6 +194,12 @@ class Why(_Model):
         description="a better hit whose message this one's message replies to; this one's "
         "score counts less",
     )
+    weights: dict[str, float] = Field(
+        default_factory=dict,
+        description="what multiplied the score, by reason: time (told of or said in the time "
+        "asked about), question (it asks, it does not know), speaker (said by the one person "
+        "asked about), index (a name, not an answer), repeats, reply",
+    )
 
 
 class RecallHit(_Model):

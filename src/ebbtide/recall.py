@@ -35,6 +35,7 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -133,16 +134,21 @@ def recall(
         vector=vector,
     )
     t = now.timestamp()
-    scores, seeds = _rescore_pool(found, window)
+    weights: dict[str, dict[str, float]] = defaultdict(dict)  # id -> reason -> multiplier
+    scores, seeds = _rescore_pool(found, window, weights)
     spread = _spread(store, config, found, scores, seeds, t, flt)
     if not scores:
         return RecallResult(query=query, hits=[], degraded=found.degraded)
     if speaker is not None:
-        _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend)
-    _index_aside(scores, found.nodes, query)
+        _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend, weights)
+    _index_aside(scores, found.nodes, query, weights)
     ranked = _with_activation(store, config, scores, found.nodes, REPEAT_DEPTH * k, activation_ref)
     scored, repeats, replies = _repeats_discounted(ranked, found.nodes, k, speaker)
-    hits = _explained(config, scored, found, spread, repeats, replies, t)
+    for i in repeats:
+        weights[i]["repeats"] = REPEAT_KEEP
+    for i in replies:
+        weights[i]["reply"] = REPLY_KEEP
+    hits = _explained(config, scored, found, spread, repeats, replies, t, weights)
     return RecallResult(query=query, hits=hits, degraded=found.degraded)
 
 
@@ -225,7 +231,7 @@ def _candidates(
 
 
 def _rescore_pool(
-    found: _Found, window: TimeSpan | None
+    found: _Found, window: TimeSpan | None, weights: dict[str, dict[str, float]]
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Every candidate's score, the pool's re-scored by what its items say, and what each pool
     item passes on by spreading."""
@@ -238,7 +244,10 @@ def _rescore_pool(
         score = found.fused[i]
         if window is not None and _within(node, window):
             score *= 1.0 + TIME_BOOST
+            weights[i]["time"] = 1.0 + TIME_BOOST
         question = bool(node.attributes.get("question"))
+        if question:
+            weights[i]["question"] = QUESTION_KEEP
         seeds[i] = score * QUESTION_PASS if question else score
         own[i] = score * QUESTION_KEEP if question else score
     # Candidates below the pool keep their fused score; a pool id that is gone is dropped.
@@ -332,6 +341,7 @@ def _explained(
     repeats: dict[str, str],
     replies: dict[str, str],
     t: float,
+    weights: dict[str, dict[str, float]],
 ) -> list[RecallHit]:
     """The hits, each with why it surfaced."""
     ranks = {name: {i: r for r, i in enumerate(ids, 1)} for name, ids in found.lists.items()}
@@ -381,6 +391,7 @@ def _explained(
             recency_days=round((t - last_use) / DAY, 3),
             repeats=repeats.get(ident),
             replies_to=replies.get(ident),
+            weights=dict(weights.get(ident, {})),
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return hits
@@ -393,6 +404,7 @@ def _prefer_speaker(
     speaker: str,
     k: int,
     blend: float,
+    weights: dict[str, dict[str, float]],
 ) -> None:
     """Multiply the scores of what `speaker` said, among the items that could reach the top k."""
     floor = sorted(scores.values(), reverse=True)[min(k, len(scores)) - 1]
@@ -403,9 +415,15 @@ def _prefer_speaker(
         node = nodes.get(i)
         if node is not None and node.attributes.get("speaker") == speaker:
             scores[i] *= 1.0 + SPEAKER_BOOST
+            weights[i]["speaker"] = 1.0 + SPEAKER_BOOST
 
 
-def _index_aside(scores: dict[str, float], nodes: dict[str, Node], query: str) -> None:
+def _index_aside(
+    scores: dict[str, float],
+    nodes: dict[str, Node],
+    query: str,
+    weights: dict[str, dict[str, float]],
+) -> None:
     """An index item (a person, a project) answers a question about itself; in a question that
     asks more ("which cities has Jon visited?") its name alone is no answer and only takes a
     hit's place, so it keeps INDEX_ASIDE of its score unless its name is all the question's
@@ -417,6 +435,7 @@ def _index_aside(scores: dict[str, float], nodes: dict[str, Node], query: str) -
         node = nodes.get(i)
         if node is not None and node.kind in INDEX_KINDS and not asked <= text.terms(node.text):
             scores[i] *= INDEX_ASIDE
+            weights[i]["index"] = INDEX_ASIDE
 
 
 def _repeats_discounted(
