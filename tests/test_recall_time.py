@@ -3,6 +3,8 @@ then, resolved against the memory's own clock."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from ebbtide import ManualClock, open_memory
@@ -129,3 +131,29 @@ def test_each_hit_says_what_weighed_on_its_score(diary):
     assert fence.why.weights.get("time") == 3.0 and fence.why.weights.get("speaker") == 2.0
     person = next((h for h in hits if h.node.kind == "person"), None)
     assert person is None or person.why.weights.get("index") == 0.3
+
+
+def test_a_question_about_one_day_finds_what_was_said_that_day_not_the_evening_before():
+    clock = ManualClock("2026-03-20T12:00:00+00:00")
+    with open_memory(":memory:", clock=clock, embeddings="none") as memory:
+        memory.remember(
+            messages="Ana: We picked Grafana for dashboards.", date="2026-03-12T22:00:00+00:00"
+        )
+        memory.remember(
+            messages="Ana: We renamed the repo to ebb-core.", date="2026-03-13T09:00:00+00:00"
+        )
+        hits = memory.recall("what did we decide on 13 March?", touch=False).hits
+        assert "renamed the repo" in hits[0].node.text
+        assert all("time" not in h.why.weights for h in hits if "Grafana" in h.node.text)
+
+
+def test_a_store_whose_spans_follow_the_old_rule_is_given_the_new_ones_once(tmp_path):
+    path = tmp_path / "m.db"
+    with open_memory(path, embeddings="none") as memory:
+        memory.remember("Picked Grafana", attributes={"said_at": "2026-03-12T22:00:00+00:00"})
+        memory.store._db.execute("UPDATE node_times SET said_from = said_from + 79200")
+        memory.store._db.execute("UPDATE meta SET value = '1' WHERE key = 'node_times'")
+        memory.store._db.commit()
+    with open_memory(path, embeddings="none") as memory:
+        (said_from,) = memory.store._db.execute("SELECT said_from FROM node_times").fetchone()
+        assert said_from == datetime(2026, 3, 12, tzinfo=UTC).timestamp()

@@ -110,7 +110,8 @@ TIME_KEYS = ("when", "said_at")
 def time_spans(attributes: Mapping[str, Any]) -> tuple[tuple[float, float] | None, ...]:
     """(told, said): the epoch-second spans [start, end) an item tells of (`when` ..
     `when_end`) and was said in (`said_at`), None when absent or unreadable. A time without
-    an end covers its day: a date is said of the whole day."""
+    an end covers its calendar day (in its own offset): a date is said of the whole day, and
+    what was said at 22:00 on the 12th was not said on the 13th."""
     out: list[tuple[float, float] | None] = []
     for start, end in ((attributes.get("when"), attributes.get("when_end")),
                        (attributes.get("said_at"), None)):  # fmt: skip
@@ -118,6 +119,8 @@ def time_spans(attributes: Mapping[str, Any]) -> tuple[tuple[float, float] | Non
         if isinstance(start, str):
             try:
                 a = to_datetime(start)
+                if not isinstance(end, str):
+                    a = a.replace(hour=0, minute=0, second=0, microsecond=0)
                 b = to_datetime(end) if isinstance(end, str) else a + timedelta(days=1)
                 span = (a.timestamp(), max(a, b).timestamp())
             except ValueError:

@@ -93,7 +93,9 @@ _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
 _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r:LINK]-()"}
 
 
-SPANS_VERSION = 1  # nodes written before the span properties existed lack it; see _backfill
+# Nodes written before the span properties existed lack it, and 1 is before a time covered its
+# calendar day: `_backfill_spans` gives them the current spans.
+SPANS_VERSION = 2
 
 
 def _props(node: Node) -> dict[str, Any]:

@@ -34,6 +34,8 @@ from .base import (
 )
 
 SCHEMA_VERSION = "1"
+# The rule `time_spans` computes node_times by: "2", a time covers its calendar day.
+TIMES_VERSION = "2"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS nodes (
@@ -289,7 +291,8 @@ class SQLiteStore:
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
                 (SCHEMA_VERSION,),
             )
-            if not self._db.execute("SELECT 1 FROM meta WHERE key = 'node_times'").fetchone():
+            done = self._db.execute("SELECT value FROM meta WHERE key = 'node_times'").fetchone()
+            if done is None or done[0] != TIMES_VERSION:
                 self._backfill_times()
 
     # transactions ---------------------------------------------------------------------------
@@ -358,14 +361,17 @@ class SQLiteStore:
             )
 
     def _backfill_times(self) -> None:
-        """Spans for the dated nodes of a store written before node_times existed, once."""
+        """Spans for the dated nodes of a store written before node_times existed, or before
+        their rule last changed (TIMES_VERSION), once."""
         rows = self._db.execute(
             "SELECT rowid, attributes FROM nodes "
             "WHERE attributes LIKE '%\"when\"%' OR attributes LIKE '%\"said_at\"%'"
         ).fetchall()
         for rowid, attributes in rows:
             self._put_times(rowid, json.loads(attributes))
-        self._db.execute("INSERT INTO meta(key, value) VALUES ('node_times', '1')")
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('node_times', ?)", (TIMES_VERSION,)
+        )
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         with self._lock:
