@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ebbtide import NotFound, ValidationError
+from ebbtide import NotFound, ValidationError, open_memory
 
 
 @pytest.fixture
@@ -260,3 +260,14 @@ def test_unknown_edge_ids_are_not_found(memory):
     rec = memory.record_decision("d", "o")
     with pytest.raises(ValidationError, match="pattern"):
         memory.invalidate_pattern(rec.edge.id)
+
+
+def test_what_a_match_prevented_is_recalled_beside_it():
+    with open_memory(":memory:", embeddings="none") as memory:
+        breaker = memory.remember("Added a circuit breaker to the payment client")
+        storm = memory.remember("A retry storm took down checkout")
+        memory.remember("The office plants were watered")
+        memory.connect(breaker.id, storm.id, "prevented")
+        hits = memory.recall("circuit breaker", k=5, touch=False).hits
+        reached = next(h for h in hits if h.node.id == storm.id)
+        assert reached.why.origin == "hop" and reached.why.via[0].relation == "prevented"

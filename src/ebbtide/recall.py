@@ -282,10 +282,12 @@ def _spread(
         reach=flt,  # what the query may not return is not reached either
         ahead=found.ahead,
     )
+    # Relevance is the size of what arrives: a prevented outcome (reached with a negative
+    # sign) is as much what the query is about as a caused one.
     gains = {
-        r.node_id: r.activation - start.get(r.node_id, 0.0)
+        r.node_id: abs(r.activation) - start.get(r.node_id, 0.0)
         for r in reached
-        if r.activation - start.get(r.node_id, 0.0) > 0
+        if abs(r.activation) - start.get(r.node_id, 0.0) > 0
     }
     out = _Spread(sub=sub)
     for r in reached:
