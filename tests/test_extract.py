@@ -419,12 +419,34 @@ def test_vague_time_sets_no_date():
         ("Ana: I like it when tests don't flake.", "positive"),
         ("Ana: I really love that the new CI never times out.", "positive"),
         ("Ana: I prefer tabs, and please don't use mocks.", "positive"),
+        ("Ana: Ben prefers async standups.", "positive"),
+        ("Ana: Laura hates seafood.", "negative"),
+        ("Ana: Ben doesn't like long meetings.", "negative"),
     ],
 )
 def test_preferences_and_their_sentiment(line, sentiment):
     item = run(line).items[0]
     assert item.kind == "preference"
     assert item.attributes["sentiment"] == sentiment
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: The API server listens on port 8080 locally.",
+        "Ana: The staging DB is Postgres 15.",
+        "Ana: Our CI runs on GitHub Actions.",
+    ],
+)
+def test_how_a_system_is_set_up_is_a_fact(line):
+    assert run(line).items[0].kind == "fact"
+
+
+@pytest.mark.parametrize(
+    "line", ["Ana: The painting is so beautiful!", "Ana: Is the API server up?"]
+)
+def test_a_remark_or_a_question_about_a_thing_is_no_fact(line):
+    assert run(line).items[0].kind != "fact"
 
 
 def test_feeling_like_is_not_a_preference():

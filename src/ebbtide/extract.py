@@ -129,8 +129,8 @@ _PREFERENCE = re.compile(
 # What makes a preference a dislike, read in the preference's own words (`_sentiment`): a
 # "don't" elsewhere ("I like it when tests don't flake") says nothing of it.
 _DISLIKE = re.compile(
-    r"\b(?:hate|dislike|detest|can't\s+stand|cannot\s+stand|not|no|don't|do\s+not|never|"
-    r"didn't|did\s+not)\b",
+    r"\b(?:hates?|dislikes?|detests?|can't\s+stand|cannot\s+stand|not|no|don't|do\s+not|"
+    r"doesn't|never|didn't|did\s+not)\b",
     re.IGNORECASE,
 )
 _DENIED_AFTER = re.compile(r"\s+not\b", re.IGNORECASE)  # "I'd rather not"
@@ -170,6 +170,23 @@ _VOCATIVE = re.compile(
     r"(?P<start>[A-Z][a-z]+)\s*[,:!]|,\s*(?P<end>[A-Z][a-z]+)\s*[.!?]*\s*$",
     re.IGNORECASE,
 )
+# How a thing is set up, told in the present: "The API server listens on port 8080", "Our CI
+# runs on GitHub Actions", "The staging DB is Postgres 15".
+_SYSTEM_FACT = re.compile(
+    r"(?:the|our|my|their|its)\s+(?:[\w.+#/-]+\s+){0,3}?(?:"
+    # is/are a name or a number, not a remark: "is Postgres 15", not "is nice"
+    r"(?:is|are)\s+(?:(?:a|an|the|on|in|at|version|v)\s+)?(?=(?-i:[A-Z0-9]))|"
+    r"(?:runs|uses|listens|lives|sits|points|connects|depends|stores|holds|belongs|needs|"
+    r"requires|expires|defaults)\b)",
+    re.IGNORECASE,
+)
+# Someone else's taste, told by name: "Ben prefers async standups", "Laura hates seafood".
+_THEIR_TASTE = re.compile(
+    r"(?-i:[A-Z][a-z]+)\s+(?:(?:really|also|still|absolutely|totally)\s+)?(?:prefers|likes|"
+    r"loves|enjoys|hates|dislikes|detests|can't\s+stand|cannot\s+stand|doesn't\s+like|"
+    r"does\s+not\s+like)\b",
+    re.IGNORECASE,
+)
 _FACT_VERB = re.compile(
     r"(?:'s\s+\w+(?:\s+\w+)?\s+)?(?:is|are|was|were|has|have|had|works|lives|studies|owns|"
     r"teaches|volunteers|plays|speaks|comes\s+from|grew\s+up|was\s+born)\b"
@@ -201,7 +218,7 @@ def _subject(text: str, names: Sequence[str]) -> tuple[str | None, str]:
 
 
 def _sentiment(sentence: str) -> str:
-    m = _PREFERENCE.search(sentence)
+    m = _PREFERENCE.search(sentence) or _THEIR_TASTE.match(sentence)
     if m is None:
         return "negative" if _DISLIKE.search(sentence) else "positive"
     denied = (
@@ -221,6 +238,10 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
         return "decision"
     if dated:
         return "event"
+    if _THEIR_TASTE.match(original):
+        return "preference"
+    if _SYSTEM_FACT.match(original) and not original.rstrip().endswith("?"):
+        return "fact"
     who, rest = _subject(text, names)
     if who is not None and not _SET_PHRASE.match(rest):
         verbs = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in ADVERBS][:1]
