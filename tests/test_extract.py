@@ -351,6 +351,14 @@ def test_every_content_turn_yields_an_item():
     assert covered == {f"m{i}" for i in range(1, len(lines) + 1)}
 
 
+def test_a_sentence_said_again_with_other_stops_is_one_item():
+    ex = run("Ana: I prefer tabs.\nBen: ok\nAna: I prefer tabs!\nAna: I prefer tabs?")
+    assert [(it.text, it.sources) for it in ex.items if it.kind != "person"] == [
+        ("Ana prefers tabs.", ["m1", "m3"]),
+        ("Ana prefers tabs?", ["m4"]),
+    ]
+
+
 def test_a_repeated_sentence_is_one_item_with_both_sources():
     ex = run("Ana: The deploy is on Friday.\nBen: ok\nAna: The deploy is on Friday.")
     item = ex.items[find(ex, "deploy")]

@@ -1083,7 +1083,7 @@ class _Extractor:
         effect_text: str | None = None,
     ) -> int:
         text = _capitalise(text.strip())
-        key = normalize(text)
+        key = normalize(text).rstrip(".!…。！ ")  # "I prefer tabs!" is "I prefer tabs."
         if key in self.by_text:  # said again: one item, several sources
             i = self.by_text[key]
             sources = self.drafts[i].item.sources
