@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ebbtide.clock import ManualClock, to_datetime
 from ebbtide.config import Config
 from ebbtide.errors import ExtractorUnavailable, ValidationError
 from ebbtide.extract import Extraction, Item, ItemLink, extract, merge
@@ -33,16 +34,22 @@ def server():
     fake.close()
 
 
+NOW = "2026-11-30T09:00:00+00:00"
+
+
 def memory(path, server, **kw) -> Memory:
     return Memory(
         store=open_store(str(path)),
         config=Config(),
+        clock=ManualClock(NOW),
         extractor=LlmExtractor(server.url, "fake-chat", max_retries=0, **kw),
     )
 
 
 def rule_texts() -> list[str]:
-    return [i.text for i in extract(parse_transcript(MESSAGES)).items if i.kind != "person"]
+    """What the rules make of MESSAGES sent without a date: said at the memory's now."""
+    found = extract(parse_transcript(MESSAGES), to_datetime(NOW))
+    return [i.text for i in found.items if i.kind != "person"]
 
 
 def answer(items, links=()) -> str:

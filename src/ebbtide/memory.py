@@ -288,11 +288,14 @@ class Memory(CausalOps):
             turns
         ):  # sent again whole: nothing to read (nor to pay an LLM for)
             return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
-        found = extract.extract(turns, session)
+        # Messages with no time, sent with no date, were said about now: "tomorrow" in them is
+        # tomorrow. (Whether they were told before is still asked by place, not by this time.)
+        said = session if session is not None else self.now()
+        found = extract.extract(turns, said)
         degraded = None
         if self.extractor is not None:  # asked before the write starts: it may take a while
             try:
-                found = extract.merge(found, self.extractor.extract(turns, session))
+                found = extract.merge(found, self.extractor.extract(turns, said))
             except ExtractorUnavailable as exc:
                 log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
                 degraded = f"rules only: {exc}"
