@@ -134,6 +134,28 @@ def test_a_schedule_told_in_the_present_is_to_come(text, day):
     assert one(text).start.date() == day
 
 
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("We missed the deadline in February.", date(2023, 2, 1)),
+        ("The due date passed on Friday.", date(2023, 5, 5)),
+        ("The release was due Friday but it slipped", date(2023, 5, 5)),
+        ("Ana is on vacation, she left on Tuesday.", date(2023, 5, 2)),
+        ("The photo from June is on my fridge", date(2022, 6, 1)),
+        ("What was due on Friday?", date(2023, 5, 5)),
+    ],
+)
+def test_a_schedule_word_in_a_past_or_unscheduled_sentence_keeps_the_latest_date(text, day):
+    assert one(text).start.date() == day
+
+
+@pytest.mark.parametrize(
+    "text", ["In 2020 people started working remotely.", "Since 2019 users have asked for SSO."]
+)
+def test_a_year_before_a_plural_noun_is_still_a_year(text):
+    assert one(text).precision == "year"
+
+
 def test_due_to_is_a_cause_not_a_schedule():
     assert one("It rained on Friday due to the storm").start.date() == date(2023, 5, 5)
 
@@ -207,6 +229,14 @@ def test_query_window_spans_every_phrase():
         ("between February and April", date(2023, 2, 1), date(2023, 4, 30)),
         ("between last month and yesterday", date(2023, 4, 1), date(2023, 5, 7)),
         ("what did we ship from May 2023?", date(2023, 5, 1), date(2023, 5, 8)),
+        ("between Monday and Friday", date(2023, 5, 1), date(2023, 5, 5)),
+        (
+            "messages from Ana between 1 March and 15 April 2022",
+            date(2022, 3, 1),
+            date(2022, 4, 15),
+        ),
+        ("between January 2023 and now", date(2023, 1, 1), date(2023, 5, 8)),
+        ("between 2021 and 2019", date(2019, 1, 1), date(2021, 12, 31)),
     ],
 )
 def test_query_window_of_a_range_runs_from_its_first_time_to_its_last(query, first, last):

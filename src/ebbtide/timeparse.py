@@ -77,11 +77,25 @@ _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _REL = r"(?P<mod>this past|this coming|the past|the coming|last|this|next|past|coming|previous)"
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|gonna|going to|plan(?:s|ning)? to|about to|hop(?:e|ing) to|"
-    r"can't wait|cannot wait|looking forward|upcoming|next|tomorrow|"
-    # a schedule told in the present: "the audit is on March 20", "due Friday", "starts in May"
-    r"(?:is|are)\s+(?:on|scheduled|planned|set|due|booked|leaving|coming\s+up)|scheduled\s+for|"
-    r"due(?!\s+to\b)|starts|begins|renews|expires|go(?:es)?\s+live|launches|kicks?\s+off|"
-    r"deadline)\b|['’]ll\b",
+    r"can't wait|cannot wait|looking forward|upcoming|next|tomorrow)\b|['’]ll\b",
+    re.IGNORECASE,
+)
+# A schedule told in the present, just before its time: "the audit is on March 20", "due
+# Friday", "starts in May", "renews on 30 May". Only in a sentence that tells nothing past.
+_SCHEDULE = re.compile(
+    r"\b(?:(?:is|are)\s+(?:on|scheduled\s+for|planned\s+for|set\s+for|due|booked\s+for|"
+    r"leaving)|scheduled\s+for|due|starts|begins|renews|expires|go(?:es)?\s+live|launches|"
+    r"kicks?\s+off)(?:\s+(?:on|in|at|for|by))?\s+(?:the\s+)?(?=(?:next\s+)?(?:\d|"
+    + "|".join(m[:3] for m in ("january", "february", "march", "april", "may", "june", "july",
+                              "august", "september", "october", "november", "december",
+                              "monday", "tuesday", "wednesday", "thursday", "friday",
+                              "saturday", "sunday"))
+    + r"))",
+    re.IGNORECASE,
+)  # fmt: skip
+_PAST = re.compile(
+    r"\b(?:was|were|had|did|didn't|got|went|left|came|since|ago|passed|missed|slipped|last|"
+    r"yesterday|(?!(?:scheduled|planned|booked|need|feed|speed|seed|bed|red|shed)\b)\w{2,}ed)\b",
     re.IGNORECASE,
 )
 
@@ -277,12 +291,17 @@ def _vague(back_days: int, until_days: int = 0) -> Callable[[re.Match[str], _Ctx
 
 
 _M = frozenset(MONTHS)
-# What a number counts when it is no year.
+# What a number measures when it is no year: "after 1800 seconds", "after 2000 requests".
 _MEASURES = (
     r"(?:[kmgt]?b|bytes|ms|s|secs?|seconds|mins?|minutes|h|hrs?|hours|days|weeks|requests|"
-    r"reqs|rows|records|users|items|errors|lines|files|words|pages|calls|queries|retries|"
-    r"messages|events|connections|tokens|times|points|km|miles|meters|metres|dollars|euros|"
-    r"people|tickets|tests|builds|jobs|nodes|pods|servers|instances|threads|cores)\b"
+    r"reqs|rps|qps|times|x|km|miles|meters|metres|dollars|euros|usd|eur)\b"
+)
+# ... and what it counts, after a word that may precede a count ("before 2000 users signed
+# up"), but not after "in" or "since" ("In 2020 people started working remotely").
+_COUNTED = (
+    r"(?:rows|records|users|items|errors|lines|files|words|pages|calls|queries|retries|"
+    r"messages|events|connections|tokens|points|people|tickets|tests|builds|jobs|nodes|pods|"
+    r"servers|instances|threads|cores)\b"
 )
 _UNITS = frozenset(
     f"{u}{s}" for u in ("day", "week", "month", "year", "weekend") for s in ("", "s")
@@ -308,8 +327,8 @@ _RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]]
     ),
     (
         frozenset({_DIGIT}),
-        rf"\b(?:in|during|since|of|by|until|till|before|after|from|through|around)\s+{_YEAR}\b"
-        rf"(?!\s*(?:%|{_MEASURES}))",  # "after 1800 seconds" is no year
+        rf"\b(?:(?P<counts>by|until|till|before|after|around)|in|during|since|of|from|through)"
+        rf"\s+{_YEAR}\b(?!\s*(?:%|{_MEASURES}))(?(counts)(?!\s*{_COUNTED}))",
         _plain_year,
     ),
     (frozenset({"yesterday"}), r"\b(?:the\s+)?day\s+before\s+yesterday\b", _day_word(-2)),
@@ -379,7 +398,8 @@ _HAS_DIGIT = re.compile(r"\d")
 
 def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
     """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
-    ctx = _Ctx(now=now, today=_midnight(now), future=bool(_FUTURE.search(text)))
+    future = bool(_FUTURE.search(text)) or bool(_SCHEDULE.search(text) and not _PAST.search(text))
+    ctx = _Ctx(now=now, today=_midnight(now), future=future)
     words = set(_TOKEN.findall(text.lower()))
     if _HAS_DIGIT.search(text):
         words.add(_DIGIT)
@@ -468,32 +488,44 @@ _RANGE = re.compile(
     r"\b(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till|through|thru|-|–)\s+(?P<b>.+)$",
     re.IGNORECASE,
 )
+_NOW = re.compile(r"(?:now|today|the present)\b", re.IGNORECASE)
 
 
 def _between(query: str, now: datetime) -> TimeSpan | None:
-    """'between 1 March and 15 May 2023', 'from May to July 2023', 'from 2019 to 2021': the
-    first phrase's start to the second's end, a phrase without its year taking the other's."""
-    m = _RANGE.search(query)
-    if m is None:
-        return None
-    a, b = _one_time(m["a"], now), _one_time(m["b"], now)
-    if a is None or b is None:
-        return None
-    if a.yearless and not b.yearless:
-        a = _in_year(a, b.start.year)
-        if a.start >= b.end:
-            a = years_earlier(a, 1)
-    elif b.yearless and not a.yearless:
-        b = _in_year(b, a.start.year)
-        if b.end <= a.start:
-            b = years_earlier(b, -1)
-    elif a.start >= b.end:  # both without a year, each the latest: the first is earlier
-        a = years_earlier(a, 1)
-    return TimeSpan(a.start, max(a.end, b.end), f"{a.phrase} … {b.phrase}", "range")
+    """'between 1 March and 15 May 2023', 'from May to July 2023', 'from 2019 to 2021',
+    'between Monday and Friday', 'since January 2026 and now': the first time's start to the
+    second's end, a month or day without its year taking the other's."""
+    for opener in re.finditer(r"\b(?:between|from)\b", query, re.IGNORECASE):
+        m = _RANGE.match(query, opener.start())
+        if m is None:
+            continue
+        a, b = _one_time(m["a"], now), _one_time(m["b"], now)
+        if a is None or b is None:
+            continue
+        if a.yearless and not b.yearless:
+            a = _in_year(a, b.start.year)
+            if a.start >= b.end:
+                a = years_earlier(a, 1)
+        elif b.yearless and not a.yearless:
+            b = _in_year(b, a.start.year)
+            if b.end <= a.start:
+                b = years_earlier(b, -1)
+        elif a.start >= b.end:
+            if a.yearless and b.yearless:  # each the latest: the first is a year earlier
+                a = years_earlier(a, 1)
+            elif b.end - b.start <= timedelta(days=1) and a.start - b.start < timedelta(days=7):
+                b = replace(b, start=b.start + timedelta(days=7), end=b.end + timedelta(days=7))
+            else:  # "between 2020 and 2019"
+                a, b = b, a
+        return TimeSpan(a.start, max(a.end, b.end), f"{a.phrase} … {b.phrase}", "range")
+    return None
 
 
 def _one_time(text: str, now: datetime) -> TimeSpan | None:
-    """The time a range's end names, which may be a bare month or year ("May", "2021")."""
+    """The time a range's end names, which may be a bare month or year ("May", "2021"), or
+    now."""
+    if _NOW.match(text.strip()):
+        return TimeSpan(now, now, "now", "day")
     found = _spans(text, now) or _spans(f"in {text}", now)
     return found[0][1] if found and found[0][0] <= 4 else None
 
