@@ -57,7 +57,8 @@ class FakeMemory:
         return [
             SimpleNamespace(id=i, kind=n["kind"], attributes=n["attributes"], pinned=False,
                             status=n.get("status", "active"), text=n["text"],
-                            sources=n.get("sources", []), provenance=n.get("provenance"))
+                            sources=n.get("sources", []), provenance=n.get("provenance"),
+                            created_at=n.get("at"))
             for i, n in self.nodes.items()
             if (attribute is None or n["attributes"].get(attribute[0]) == attribute[1])
             and kind in (None, n["kind"])
@@ -267,6 +268,27 @@ def test_ingesting_again_updates_the_same_nodes(tmp_path):
     ingest_markdown_folder(mem, tmp_path)
     (node,) = mem.nodes.values()
     assert node["text"] == "a\n\nsecond"
+
+
+def test_a_folder_read_again_unchanged_tells_nothing_again(tmp_path):
+    write(tmp_path, "a.md", "See [[b]].")
+    write(tmp_path, "b.md", "B.")
+    write(
+        tmp_path,
+        "long.md",
+        "# Long\n\n" + "\n\n".join(f"## H{i}\n\n" + "x " * 900 for i in range(3)),
+    )
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    told, linked = dict(mem.nodes), list(mem.edges)
+    calls = []
+    mem.remember = lambda *a, **kw: calls.append(a)  # type: ignore[method-assign]
+    summary = ingest_markdown_folder(mem, tmp_path)
+    assert calls == [] and mem.read_for_causes and mem.nodes == told and mem.edges == linked
+    assert summary.unchanged == 3 and summary.gone == 0
+    write(tmp_path, "b.md", "B, changed.")
+    mem.remember = FakeMemory.remember.__get__(mem)  # type: ignore[method-assign]
+    assert ingest_markdown_folder(mem, tmp_path).unchanged == 2
 
 
 def test_prose_is_read_for_causes_section_by_section_without_its_markdown(tmp_path):

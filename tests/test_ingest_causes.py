@@ -1283,3 +1283,21 @@ def test_a_link_taken_out_of_a_note_ends_and_comes_back_when_written_again(
     note.write_text("Gamma depends on [[a]] again.\n")
     ingest_markdown_folder(memory, vault)
     assert linked()
+
+
+def test_a_vault_read_again_unchanged_every_week_still_fades_when_unused(
+    memory: Memory, clock, tmp_path
+):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    now = clock().timestamp()
+    for i in range(8):
+        note = vault / f"{i}.md"
+        note.write_text(f"# Topic {i}\n\nNotes on topic number {i}.\n")
+        os.utime(note, (now - (60 + 90 * i) * 86_400,) * 2)
+    ingest_markdown_folder(memory, vault)
+    for _ in range(12):  # a sync from cron, weekly, and no one reads the notes
+        clock.advance(days=7)
+        ingest_markdown_folder(memory, vault)
+        memory.maintain()
+    assert memory.maintain().tiers["frozen"] > 0

@@ -289,6 +289,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     console.print(
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")
+        + (f", {summary.unchanged} unchanged" if summary.unchanged else "")
         + (f", {summary.gone} gone (waiting for review)" if summary.gone else "")
         + (f", {summary.known} message(s) known already" if summary.known else "")
         + f" in {summary.seconds:.1f} s"

@@ -225,20 +225,26 @@ class Memory(CausalOps):
                 same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
                 existing = same[0] if same else None
             if existing is not None:
+                told = {
+                    "text": text,
+                    "kind": kind,
+                    "attributes": {**existing.attributes, **attrs},
+                    "pinned": existing.pinned or pinned,
+                    "task_tag": task_tag or existing.task_tag,
+                    "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
+                    "status": "active",
+                }
+                changed = any(getattr(existing, k) != v for k, v in told.items())
                 node = existing.model_copy(
                     update={
-                        "text": text,
-                        "kind": kind,
-                        "attributes": {**existing.attributes, **attrs},
-                        "pinned": existing.pinned or pinned,
-                        "task_tag": task_tag or existing.task_tag,
-                        "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
+                        **told,
+                        # Written anew only when something changed: a vault read again
+                        # unchanged does not restart every note's grace period.
+                        "updated_at": self.now() if changed else existing.updated_at,
                         # `at` may be older than the last use (a file ingested again is
                         # dated by its mtime): told again never makes knowledge older.
-                        "updated_at": max(existing.updated_at, self.now()),
                         "last_read_at": max(existing.last_read_at or now, now),
                         "read_count": existing.read_count + 1,
-                        "status": "active",
                     }
                 )
                 self.store.update_node(node)
