@@ -180,6 +180,22 @@ def test_search_memory_returns_knowledge_and_lessons(memory, incident):
     assert any("Acme" in x.outcome for x in result.lessons)
 
 
+def test_search_memory_for_a_task_keeps_the_lessons_tagged_for_no_task(memory):
+    memory.record_decision("Enabled the Redis cache for checkout", "Checkout latency halved")
+    memory.record_decision(
+        "Added retries to the checkout client", "A retry storm took down payments", "caused",
+        "checkout",
+    )  # fmt: skip
+    memory.record_decision("Paged the search team", "Search reindexed", "caused", "search")
+    lessons = memory.search_memory("checkout", task_tag="checkout").lessons
+    assert {x.outcome for x in lessons} == {
+        "Checkout latency halved",
+        "A retry storm took down payments",
+    }
+    strict = memory.search_causal("checkout", "checkout").hits  # only that task's
+    assert {h.lesson.task_tag for h in strict} == {"checkout"}
+
+
 def test_search_memory_in_one_scope_returns_no_lesson_of_another(memory):
     memory.record_decision("Globex skipped the load test", "Globex checkout outage", scope="globex")
     memory.record_decision("Acme skipped the load test", "Acme checkout outage", scope="acme")

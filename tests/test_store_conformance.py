@@ -451,6 +451,8 @@ def test_a_possessive_finds_its_noun_either_way(store):
     store.add_node(node("b", "Ben's laptop holds the signing key"))
     assert [h[0] for h in store.text_search("What is Ana's title?", 5, SearchFilter())] == ["a"]
     assert [h[0] for h in store.text_search("where is Ben laptop", 5, SearchFilter())] == ["b"]
+    store.add_node(node("c", "Sean O'Brien leads the platform team"))
+    assert [h[0] for h in store.text_search("What is O'Brien's role?", 5, SearchFilter())] == ["c"]
 
 
 def test_text_search_of_only_stop_words_matches_nothing_it_should_not(store):

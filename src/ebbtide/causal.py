@@ -250,8 +250,14 @@ def causal_edges(
 
 
 def search_causal(
-    ctx: Ctx, query: str | None, task_tag: str | None, limit: int, scope: str | None = None
+    ctx: Ctx,
+    query: str | None,
+    task_tag: str | None,
+    limit: int,
+    scope: str | None = None,
+    untagged: bool = False,
 ) -> CausalSearchResult:
+    """`untagged`: with a task_tag, lessons tagged for no task count too (they hold for any)."""
     remedy = bool(query and REMEDY.search(query))
     asked_names = names(query) if query else set()
     if query:
@@ -271,7 +277,11 @@ def search_causal(
         )
     hits = []
     for lesson in candidates:
-        if task_tag is not None and lesson.task_tag != task_tag:
+        if (
+            task_tag is not None
+            and lesson.task_tag != task_tag
+            and not (untagged and lesson.task_tag is None)
+        ):
             continue
         fresh = min(lesson.strength, 1.0)
         if query:

@@ -256,7 +256,7 @@ class Memory(CausalOps):
                     self.store.drop_vectors([node.id])
                     self._embed([node])
             else:
-                if kind not in INDEX_KINDS and not attrs.keys() & set(TIME_KEYS):
+                if told_now(kind, provenance) and not attrs.keys() & set(TIME_KEYS):
                     # Said to the memory then: "what did we note last week?" finds it.
                     attrs = {**attrs, "said_at": now.isoformat()}
                 node = Node(
@@ -1470,7 +1470,12 @@ class Memory(CausalOps):
                 id=new_id("fact"),
                 kind="fact",
                 text=f"{key}: {value}",
-                attributes={"key": key, "value": value, "confidence": confidence},
+                attributes={
+                    "key": key,
+                    "value": value,
+                    "confidence": confidence,
+                    "said_at": now.isoformat(),
+                },
                 scope=scope,
                 created_at=now,
                 updated_at=self.now(),
@@ -1572,6 +1577,13 @@ class Memory(CausalOps):
             if messages:
                 self.store.set_meta_many(messages)
         return len(nodes) + len(edges) + len(reviews) + len(messages)
+
+
+def told_now(kind: str, provenance: str | None) -> bool:
+    """Whether a node stored without a time of its own was said when it was stored: a note or
+    fact an agent tells, not a person's index item, nor a file's document or section (a
+    file's modification time is often a checkout's, not when it was written)."""
+    return kind not in INDEX_KINDS and kind != "document" and provenance != "ingest"
 
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:

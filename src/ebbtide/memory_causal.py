@@ -102,7 +102,7 @@ class CausalOps:
         limit = validate.count("limit", limit, high=MAX_K)
         width = _detail(detail_level)
         hits = self.recall(query, limit, scope=scope, task_tag=task_tag).hits
-        found = causal.search_causal(self._ctx(), query, task_tag, limit, scope)
+        found = causal.search_causal(self._ctx(), query, task_tag, limit, scope, untagged=True)
         lessons = [h.lesson for h in found.hits]
         for hit in hits:
             if width is not None:

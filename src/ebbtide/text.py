@@ -132,8 +132,8 @@ _POSSESSIVE = re.compile(r"['’]s$")
 
 def indexed_words(text: str) -> list[str]:
     """The words a text is searched by: a possessive stands for its noun ("Ana's title" is
-    about Ana)."""
-    return [_POSSESSIVE.sub("", t) for t in tokens(text)]
+    about Ana, and the "s" left of "O'Brien's" is no word)."""
+    return [w for t in tokens(text) if (w := _POSSESSIVE.sub("", t)) and w != "s"]
 
 
 def search_words(text: str) -> list[str]:
