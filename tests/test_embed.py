@@ -330,7 +330,12 @@ def test_http_tuning_from_the_environment_and_its_errors_name_the_setting(fake):
         }
     )
     assert (emb.timeout, emb.max_retries, emb.batch_size) == (2.5, 0, 16)
-    for var, value in [("EBBTIDE_EMBED_TIMEOUT", "soon"), ("EBBTIDE_EMBED_BATCH", "0")]:
+    for var, value in [
+        ("EBBTIDE_EMBED_TIMEOUT", "soon"),
+        ("EBBTIDE_EMBED_TIMEOUT", "inf"),
+        ("EBBTIDE_EMBED_TIMEOUT", "nan"),
+        ("EBBTIDE_EMBED_BATCH", "0"),
+    ]:
         with pytest.raises(ValidationError) as err:
             get_embedder(environ={**env, var: value})
         assert err.value.field == var
@@ -339,9 +344,13 @@ def test_http_tuning_from_the_environment_and_its_errors_name_the_setting(fake):
 def test_a_server_that_takes_fewer_texts_per_request_gets_smaller_batches(fake):
     fake.max_batch = 16  # text-embeddings-inference's default is 32
     texts = [f"note {i}" for i in range(40)]
-    out = HttpEmbedder(fake.url, "m", batch_size=64).embed(texts)
+    emb = HttpEmbedder(fake.url, "m", batch_size=64)
+    out = emb.embed(texts)
     for row, text in zip(out, texts, strict=True):
         np.testing.assert_allclose(row, unit(FakeOpenAI.vector(text)), atol=1e-6)
+    asked = len(fake.requests)
+    emb.embed(texts)  # the limit, once found, is kept: no request is refused again
+    assert [len(r["body"]["input"]) for r in fake.requests[asked:]] == [10, 10, 10, 10]
 
 
 def test_a_text_longer_than_the_server_takes_is_cut_not_refused(fake):
@@ -405,7 +414,9 @@ def test_http_dimension_must_match(fake):
 
 def test_http_timeout(fake):
     fake.delay = 1.0
-    with pytest.raises(EmbeddingUnavailable, match=r"no answer within 0\.2 s"):
+    with pytest.raises(
+        EmbeddingUnavailable, match=r"no answer within 0\.2 s.*EBBTIDE_EMBED_TIMEOUT"
+    ):
         HttpEmbedder(fake.url, "m", timeout=0.2, max_retries=0).embed(["x"])
 
 

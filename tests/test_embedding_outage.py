@@ -10,6 +10,7 @@ import pytest
 
 from ebbtide.config import Config
 from ebbtide.embed.http import HttpEmbedder
+from ebbtide.errors import EmbeddingUnavailable
 from ebbtide.memory import DEFERRED_BATCH, Memory
 from ebbtide.store import open_store
 from fake_openai import FakeOpenAI
@@ -223,3 +224,45 @@ def test_a_migrated_memory_gets_its_vectors_from_the_next_write(tmp_path, server
     dst.remember("Di owns the mobile app")  # pays the copy's debt, as after an outage
     assert dst.stats().vectors_missing == 0
     assert "vector" in dst.recall("Bo owns search", k=1).hits[0].why.lists
+
+
+def test_a_reembed_of_everything_that_fails_leaves_the_vectors_owed(tmp_path, server):
+    mem = memory(tmp_path / "m.db", server)
+    for text in ["Ana owns billing", "Bo owns search", "Cy owns data"]:
+        mem.remember(text)
+    server.down = True
+    with pytest.raises(EmbeddingUnavailable):
+        mem.reembed(everything=True)
+    server.down = False
+    mem.remember("Di owns mobile")  # pays the debt, as after an outage
+    assert mem.stats().vectors_missing == 0
+
+
+def test_an_import_in_another_process_is_paid_back_by_a_running_memory(
+    tmp_path, server, monkeypatch
+):
+    import ebbtide.memory as memory_module
+
+    monkeypatch.setattr(memory_module, "OWED_TTL", 0.0)
+    running = memory(tmp_path / "m.db", server)
+    running.remember("Ana owns billing")
+    other = memory(tmp_path / "m.db", server)
+    other.embedder = None  # the importing process embeds nothing
+    other.import_jsonl(
+        [
+            '{"type": "header", "format": "ebbtide-jsonl/2"}',
+            '{"type": "node", "id": "note_imported", "kind": "note", "text": "Bo owns search", '
+            '"created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}',
+        ]
+    )
+    running.remember("Cy owns data")
+    assert running.stats().vectors_missing == 0
+
+
+def test_an_edited_note_keeps_one_vector_of_the_current_model(tmp_path, server):
+    mem = memory(tmp_path / "m.db", server)
+    note = mem.remember("Our team lunch is every Friday")
+    mem.remember("Our team lunch moved to Thursdays", node_id=note.id)
+    assert mem.store.vector_counts() == {"http:fake-embed": 1}
+    hit = mem.recall("Our team lunch moved to Thursdays", k=1).hits[0]
+    assert hit.node.id == note.id and "vector" in hit.why.lists

@@ -1301,3 +1301,29 @@ def test_a_vault_read_again_unchanged_every_week_still_fades_when_unused(
         ingest_markdown_folder(memory, vault)
         memory.maintain()
     assert memory.maintain().tiers["frozen"] > 0
+
+
+def test_a_link_to_a_note_outside_the_folder_read_or_made_by_an_agent_is_not_ended(
+    memory: Memory, tmp_path
+):
+    vault = tmp_path / "vault"
+    (vault / "sub").mkdir(parents=True)
+    (vault / "b.md").write_text("Bravo.\n")
+    (vault / "sub" / "c.md").write_text("Charlie.\n")
+    note = vault / "sub" / "a.md"
+    note.write_text("Alpha links [[b]] and [[c]].\n")
+    ingest_markdown_folder(memory, vault)
+
+    def doc(path: str):
+        return memory.find(attribute=("path", path), limit=1)[0]
+
+    def links_of(path: str) -> set[str]:
+        near = memory.neighbors(doc(path).id, relation="related").neighbors
+        return {n.node.attributes["path"] for n in near}
+
+    ingest_markdown_folder(memory, vault / "sub")  # b.md is not read now: its link stays
+    assert links_of("sub/a.md") == {"b.md", "sub/c.md"}
+    memory.connect(doc("sub/a.md").id, doc("sub/c.md").id)  # an agent says it too
+    note.write_text("Alpha links nothing now.\n")
+    ingest_markdown_folder(memory, vault)
+    assert links_of("sub/a.md") == {"sub/c.md"}

@@ -34,6 +34,7 @@ def post_json(
     what: str,
     error: type[Exception],
     hints: Mapping[int, str] | None = None,
+    slow_hint: str | None = None,
 ) -> bytes:
     """POST `body` as JSON and return the raw answer; `what` names the server in errors
     ("embedding server"), `hints` says what to check for an HTTP status."""
@@ -67,13 +68,17 @@ def post_json(
                 failure.status = exc.code  # type: ignore[attr-defined]
                 raise failure from None
         except TimeoutError as exc:
-            problem = f"no answer within {timeout:g} s"
+            problem = f"no answer within {timeout:g} s" + (f" ({slow_hint})" if slow_hint else "")
             if attempt >= max_retries:
                 raise error(f"{what} {where}: {problem}") from exc
         except urllib.error.URLError as exc:
             reason = exc.reason
             if isinstance(reason, TimeoutError):
-                problem = f"no answer within {timeout:g} s"
+                problem = (
+                    f"no answer within {timeout:g} s"
+                    + (f" ({slow_hint})" if slow_hint else "")
+                    + (f" ({slow_hint})" if slow_hint else "")
+                )
             else:
                 problem = f"cannot connect ({reason})"
             if attempt >= max_retries:

@@ -169,6 +169,7 @@ def ingest_markdown_folder(
         if progress:
             progress(1, total)
     names = _name_index(docs)
+    read_now = set(node_of.values())  # a link to a note outside this folder is not ours to end
     for doc in docs:
         for node_id, text in sources[doc.rel]:
             targets: list[str] = []
@@ -192,7 +193,8 @@ def ingest_markdown_folder(
                 "related",
                 [node_of[t] for t in targets],
                 provenance=PROVENANCE,
-                said_in=doc.rel,
+                said_in=f"{folder}/{doc.rel}",
+                among=read_now,
             )
         if progress:
             progress(1, total)

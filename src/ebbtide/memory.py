@@ -81,6 +81,8 @@ EMBED_RETRY_S = 30.0
 DEFERRED_BATCH = 64
 META_VECTORS_OWED = "vectors_owed:"  # + model name; "1" while some node lacks its vector
 META_VECTORS_OWED_ANY = META_VECTORS_OWED + "*"  # owed to any model: written by an import
+OWED_TTL = 30.0  # seconds a process trusts its reading that no vector is owed
+INGEST_PROVENANCE = "ingest"  # what a file's reading made (`ingest.PROVENANCE`)
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -105,6 +107,7 @@ class Memory(CausalOps):
     # When the model last failed and why; whether the store owes vectors (None: not read yet).
     _embed_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
     _owed: bool | None = field(default=None, init=False, repr=False)
+    _owed_read: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Every time in the memory is compared as an instant: a naive clock has no instant.
@@ -253,8 +256,13 @@ class Memory(CausalOps):
                     self.store.remove_review(node.id)
                 if node.text != existing.text:
                     # Every model's vector was of the old text: none may find the new one by it.
-                    self.store.drop_vectors([node.id])
-                    self._embed([node])
+                    # The current model's is replaced in place (readers elsewhere pick up the
+                    # new row), or dropped and owed when the model cannot answer now.
+                    live = self.embedder.name if self.embedder is not None else None
+                    self.store.drop_vectors([node.id], keep=live)
+                    if live is not None and not self._store_vectors([node]):
+                        self.store.drop_vectors([node.id])
+                        self._mark_owed(True)
             else:
                 if told_now(kind, provenance) and not attrs.keys() & set(TIME_KEYS):
                     # Said to the memory then: "what did we note last week?" finds it.
@@ -654,6 +662,9 @@ class Memory(CausalOps):
         if self.embedder is None:
             raise ValidationError("EBBTIDE_EMBEDDINGS", "is none: there is no model to embed with")
         if everything:
+            # Owed first: a run that fails or is killed halfway leaves the rest to later
+            # writes (or the next reembed), not a memory with no vectors and no debt.
+            self._mark_owed(True)
             self.store.drop_vectors(None, self.embedder.name)
         total = self.stats().nodes - self.store.vector_counts().get(self.embedder.name, 0)
         done = 0
@@ -721,7 +732,11 @@ class Memory(CausalOps):
         self._owed = None
 
     def _vectors_owed(self) -> bool:
+        # Read again now and then: another process (an import, a migration) may owe them.
+        if self._owed is False and time.monotonic() - self._owed_read > OWED_TTL:
+            self._owed = None
         if self._owed is None and self.embedder is not None:
+            self._owed_read = time.monotonic()
             owed = self.store.get_meta_many(
                 [META_VECTORS_OWED + self.embedder.name, META_VECTORS_OWED_ANY]
             )
@@ -825,11 +840,20 @@ class Memory(CausalOps):
             )
 
     def keep_links(
-        self, a: str, relation: str, targets: Iterable[str], *, provenance: str, said_in: str
+        self,
+        a: str,
+        relation: str,
+        targets: Iterable[str],
+        *,
+        provenance: str,
+        said_in: str,
+        among: Collection[str],
     ) -> int:
-        """End `a`'s links of `relation` that `provenance` made to anything but `targets`: a
-        note's `[[link]]` that was removed. They end as a note's retraction (`said_in` names
-        the note), so linking them again brings them back. Returns how many ended."""
+        """End `a`'s links of `relation` that `provenance` made to any of `among` (what the
+        caller read now) but `targets`: a note's `[[link]]` that was removed. A link to
+        something not read now, or that someone else made or told again, stays. They end as
+        a note's retraction (`said_in` names the note), so linking them again brings them
+        back. Returns how many ended."""
         keep = set(targets)
         now = self.now()
         ended = 0
@@ -839,6 +863,7 @@ class Memory(CausalOps):
                     edge.relation == relation
                     and edge.provenance == provenance
                     and edge.valid_to is None
+                    and edge.dst in among
                     and edge.dst not in keep
                 ):
                     note = claims.retraction(said_in)
@@ -863,12 +888,20 @@ class Memory(CausalOps):
                 for end in self.store.get_nodes([a, b]).values():
                     if end.attributes.get(claims.RETRACTED_FROM):  # ended with it, not by a person
                         self._current(end)
+            told = {k: v for k, v in extra.items() if v is not None}
+            # A file's [[link]] is the weakest maker: a link an agent (or anyone else) made or
+            # tells again is theirs, and a file's no longer saying it does not end it.
+            said = extra.get("provenance")
+            if edge.provenance == INGEST_PROVENANCE and said != INGEST_PROVENANCE:
+                told["provenance"] = said or "agent"
+            elif said == INGEST_PROVENANCE and edge.provenance != INGEST_PROVENANCE:
+                told["provenance"] = edge.provenance or "agent"
             edge = edge.model_copy(
                 update={
                     "weight": weight,
                     "last_reinforced_at": now,
                     "reinforce_count": edge.reinforce_count + 1,
-                    **{k: v for k, v in extra.items() if v is not None},
+                    **told,
                 }
             )
             self.store.update_edge(edge)

@@ -32,6 +32,7 @@ import functools
 import importlib.util
 import inspect
 import logging
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -237,7 +238,11 @@ def get_embedder(kind: str | None = None, **settings: Any) -> Embedder | None:
                 settings[name] = kind(raw_value)
             except ValueError:
                 settings[name] = None
-            if settings[name] is None or settings[name] < least:
+            if (
+                settings[name] is None
+                or not math.isfinite(settings[name])
+                or settings[name] < least
+            ):
                 rule = f"must be {'an integer' if kind is int else 'a number'} >= {least:g}"
                 raise ValidationError(var, f"{rule} (got {raw_value!r})")
     return HttpEmbedder(url, model, key=key, **prefixes, **settings)

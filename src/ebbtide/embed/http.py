@@ -144,7 +144,10 @@ class HttpEmbedder:
                 raise
             if len(batch) > 1:
                 half = len(batch) // 2
-                return np.concatenate([self._post(batch[:half]), self._post(batch[half:])])
+                out = np.concatenate([self._post(batch[:half]), self._post(batch[half:])])
+                # The server's limit, once found, is kept: no batch is refused twice.
+                self.batch_size = min(self.batch_size, half)
+                return out
             if len(batch[0]) <= MIN_CUT:
                 raise
             log.info("embedding server refused a text of %d characters; cut to half", len(batch[0]))
@@ -160,6 +163,7 @@ class HttpEmbedder:
             what="embedding server",
             error=EmbeddingUnavailable,
             hints=_HINTS,
+            slow_hint="a slow server may be given longer with EBBTIDE_EMBED_TIMEOUT",
         )
         return self._parse(raw, len(batch), display(self.url))
 

@@ -92,8 +92,9 @@ def graph_arrays_from_rows(
     )
 
 
-# Counts the times vectors were dropped: a store reading vectors incrementally reads them anew.
-META_VECTORS_DROPPED = "vectors_dropped"
+# + model name: counts the times that model's vectors were dropped; a store reading them
+# incrementally reads them anew.
+META_VECTORS_DROPPED = "vectors_dropped:"
 
 
 def wrong_size(model: str, got: int, stored: int) -> str:
@@ -293,9 +294,12 @@ class Store(Protocol):
     ) -> list[tuple[str, float]]: ...
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]: ...
     def vector_counts(self) -> dict[str, int]: ...
-    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
-        """Forget the vectors of `node_ids` (None: every node), of `model` or of every model:
-        a changed text's vectors, or a model's after its vectors changed size. `put_vectors`
+    def drop_vectors(
+        self, node_ids: Sequence[str] | None, model: str | None = None, *, keep: str | None = None
+    ) -> None:
+        """Forget the vectors of `node_ids` (None: every node), of `model` or of every model
+        but `keep`: a changed text's vectors, or a model's after its vectors changed size.
+        Only the models that lost a vector are read anew by processes that hold them. `put_vectors`
         refuses (EmbeddingUnavailable) a vector whose size differs from the model's stored
         ones, and `vector_search` a query of another size: vectors of two sizes are of two
         models, never compared."""

@@ -669,18 +669,38 @@ class KuzuStore:
     def vector_counts(self) -> dict[str, int]:
         return {m: int(c) for m, c in self._q("MATCH (v:EbbVector) RETURN v.model, count(*)")}
 
-    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
-        which, params = ("", {}) if model is None else (" AND v.model = $m", {"m": model})
+    def drop_vectors(
+        self, node_ids: Sequence[str] | None, model: str | None = None, *, keep: str | None = None
+    ) -> None:
+        which, params = "", {}
+        if model is not None:
+            which, params = " AND v.model = $m", {"m": model}
+        if keep is not None:
+            which, params = which + " AND v.model <> $k", {**params, "k": keep}
         with self.transaction():
+            lost: set[str] = set()
             if node_ids is None:
-                self._q(f"MATCH (v:EbbVector) WHERE true{which} DELETE v", **params)
-            for batch in chunked(unique(node_ids or []), 500):
-                self._q(
-                    f"MATCH (v:EbbVector) WHERE v.node_id IN $ids{which} DELETE v",
-                    ids=list(batch),
-                    **params,
+                where = f"true{which}"
+                lost.update(
+                    r[0]
+                    for r in self._q(
+                        f"MATCH (v:EbbVector) WHERE {where} RETURN DISTINCT v.model", **params
+                    )
                 )
-            self.index().vectors.clear()  # read again when next asked
+                self._q(f"MATCH (v:EbbVector) WHERE {where} DELETE v", **params)
+            for batch in chunked(unique(node_ids or []), 500):
+                where, ids = f"v.node_id IN $ids{which}", list(batch)
+                lost.update(
+                    r[0]
+                    for r in self._q(
+                        f"MATCH (v:EbbVector) WHERE {where} RETURN DISTINCT v.model",
+                        ids=ids,
+                        **params,
+                    )
+                )
+                self._q(f"MATCH (v:EbbVector) WHERE {where} DELETE v", ids=ids, **params)
+            for m in lost:  # read again when next asked; other models' sets are untouched
+                self.index().vectors.pop(m, None)
 
     # usage and maintenance ------------------------------------------------------------------
 

@@ -855,14 +855,18 @@ class Neo4jStore:
         )
         return {r[0]: int(r[1]) for r in rows}
 
-    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
+    def drop_vectors(
+        self, node_ids: Sequence[str] | None, model: str | None = None, *, keep: str | None = None
+    ) -> None:
         which = "" if model is None else " AND v.model = $model"
+        which += "" if keep is None else " AND v.model <> $keep"
         with self.transaction():
             if node_ids is None:
                 self._run(
                     f"MATCH (v:EbbVector {{tenant: $t}}) WHERE true{which} DETACH DELETE v",
                     write=True,
                     model=model,
+                    keep=keep,
                 )
             for batch in chunked(unique(node_ids or []), BATCH):
                 self._run(
@@ -871,6 +875,7 @@ class Neo4jStore:
                     write=True,
                     ids=list(batch),
                     model=model,
+                    keep=keep,
                 )
 
     # usage and maintenance ------------------------------------------------------------------

@@ -433,6 +433,11 @@ class SQLiteStore:
             removed = self._db.execute(
                 "DELETE FROM edges WHERE src = ? OR dst = ?", (node_id, node_id)
             ).rowcount
+            # Its vectors go with it; their row ids may be given again (see `_vectors_dropped`).
+            lost = self._db.execute(
+                "DELETE FROM vectors WHERE node_id = ? RETURNING model", (node_id,)
+            ).fetchall()
+            self._vectors_dropped({r[0] for r in lost})
             self._db.execute("DELETE FROM nodes WHERE id = ?", (node_id,))
             self._db.execute("DELETE FROM review WHERE node_id = ?", (node_id,))
             self._db.execute("DELETE FROM review_cooldown WHERE node_id = ?", (node_id,))
@@ -762,23 +767,46 @@ class SQLiteStore:
     def vector_counts(self) -> dict[str, int]:
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
 
-    def drop_vectors(self, node_ids: Sequence[str] | None, model: str | None = None) -> None:
-        which, params = ("model = ?", [model]) if model is not None else ("1", [])
+    def drop_vectors(
+        self, node_ids: Sequence[str] | None, model: str | None = None, *, keep: str | None = None
+    ) -> None:
+        where, params = ["1"], []
+        if model is not None:
+            where.append("model = ?")
+            params.append(model)
+        if keep is not None:
+            where.append("model != ?")
+            params.append(keep)
+        which = " AND ".join(where)
+        lost: set[str] = set()
         with self.transaction():
             if node_ids is None:
-                self._db.execute(f"DELETE FROM vectors WHERE {which}", params)
+                lost.update(
+                    r[0]
+                    for r in self._db.execute(
+                        f"DELETE FROM vectors WHERE {which} RETURNING model", params
+                    )
+                )
             ids = list(dict.fromkeys(node_ids or []))
             for part in (ids[i : i + 500] for i in range(0, len(ids), 500)):
                 marks = ",".join("?" * len(part))
-                self._db.execute(
-                    f"DELETE FROM vectors WHERE {which} AND node_id IN ({marks})", [*params, *part]
+                lost.update(
+                    r[0]
+                    for r in self._db.execute(
+                        f"DELETE FROM vectors WHERE {which} AND node_id IN ({marks}) "
+                        "RETURNING model",
+                        [*params, *part],
+                    )
                 )
-            # Every process's matrix of vectors is read again (rows only ever grow otherwise).
-            self._db.execute(
-                "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET "
-                "value = CAST(value AS INTEGER) + 1",
-                (META_VECTORS_DROPPED,),
-            )
+            self._vectors_dropped(lost)
+
+    def _vectors_dropped(self, models: Iterable[str]) -> None:
+        """Every process reads these models' vectors anew (their rows only grow otherwise)."""
+        self._db.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET "
+            "value = CAST(value AS INTEGER) + 1",
+            [(META_VECTORS_DROPPED + m,) for m in sorted(models)],
+        )
 
     def _vector_count(self, model: str) -> int:
         return int(self._read("SELECT count(*) FROM vectors WHERE model = ?", (model,))[0][0])
@@ -968,7 +996,7 @@ class _VectorCache:
         self.buffer = np.zeros((0, 0), dtype=np.float32)
 
     def refresh(self, store: SQLiteStore, model: str) -> tuple[list[str], np.ndarray]:
-        dropped = store.get_meta(META_VECTORS_DROPPED)
+        dropped = store.get_meta(META_VECTORS_DROPPED + model)
         if model != self.model or dropped != self.dropped:
             self.__init__(model)  # type: ignore[misc]
             self.dropped = dropped
