@@ -202,8 +202,10 @@ def test_causal_questions_are_answered_by_words_and_links_while_the_server_is_do
     server.down = True
     asked = len(server.requests)
     # Words that match no node: the meaning match is tried, fails, and is not an error.
-    assert mem.trace_cause_chain("customer complaint").chains == []
-    assert mem.intervention_query("ignore the perf suite").verdict == "UNKNOWN"
+    lost = mem.trace_cause_chain("customer complaint")
+    assert lost.chains == [] and "503" in lost.degraded  # it says it could not look by meaning
+    unknown = mem.intervention_query("ignore the perf suite")
+    assert unknown.verdict == "UNKNOWN" and unknown.degraded is not None
     chain = mem.trace_cause_chain("checkout slowed").chains[0]
     assert chain.steps[0].decision.startswith("Skipped")
     assert len(server.requests) == asked + 1  # asked once, then left alone for retry_s

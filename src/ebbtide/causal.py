@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from . import scoring
 from .config import DAY, Config
@@ -80,6 +80,10 @@ class Ctx:
     now: float
     # The nodes nearest a text by meaning, best first ([] when the model cannot answer).
     nearest: Callable[[str, int, SearchFilter], list[tuple[str, float]]] | None = None
+    # Why the model cannot be asked now (it failed moments ago), if it cannot.
+    down: str | None = None
+    # Why a match by meaning that was wanted could not be made: what results say as degraded.
+    unmet: list[str] = field(default_factory=list)
 
 
 def node_polarity(node: Node) -> float:
@@ -121,6 +125,8 @@ def match_nodes(
         partial = [(n, cover, rank) for n, _, cover, rank in scored if cover >= MIN_COVER]
         best = max((c for _, c, _ in partial), default=0.0)
         pool = [p for p in partial if p[1] >= MIN_RELATIVE * best]
+    if not pool and ctx.nearest is None and ctx.down is not None:
+        ctx.unmet.append(ctx.down)
     if not pool and ctx.nearest is not None:
         found = dict(ctx.nearest(text, 10, flt))
         close = _usable([i for i, c in found.items() if c >= CLOSE_MEANING], eligible)

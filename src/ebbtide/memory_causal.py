@@ -50,6 +50,7 @@ class CausalOps:
 
     def _ctx(self) -> causal.Ctx:
         embedder = self._live_embedder()
+        unmet: list[str] = []
         nearest = None
         if embedder is not None:
             name, as_query = embedder.name, query_embedding(embedder)
@@ -60,9 +61,17 @@ class CausalOps:
                     return self.store.vector_search(name, as_query([text])[0], k, flt)
                 except EmbeddingUnavailable as exc:
                     self._embedding_failed(str(exc))
+                    unmet.append(str(exc))
                     return []
 
-        return causal.Ctx(self.store, self.config, self.now().timestamp(), nearest)
+        down = self._embed_down[1] if embedder is None and self._embed_down else None
+        return causal.Ctx(
+            self.store, self.config, self.now().timestamp(), nearest, down=down, unmet=unmet
+        )
+
+    @staticmethod
+    def _degraded(ctx: causal.Ctx) -> str | None:
+        return f"no match by meaning: {ctx.unmet[0]}" if ctx.unmet else None
 
     # search ------------------------------------------------------------------------------
 
@@ -141,7 +150,10 @@ class CausalOps:
     def trace_cause(self, outcome_description: str) -> TraceResult:
         """The recorded direct causes of an outcome."""
         text = validate.text("outcome_description", outcome_description, max_len=10_000)
-        return causal.trace_cause(self._ctx(), text)
+        ctx = self._ctx()
+        result = causal.trace_cause(ctx, text)
+        result.degraded = self._degraded(ctx)
+        return result
 
     def trace_cause_chain(
         self,
@@ -156,7 +168,10 @@ class CausalOps:
         max_depth = validate.count("max_depth", max_depth, high=10)
         floor = 0.2 if min_confidence is None else validate.unit("min_confidence", min_confidence)
         limit = validate.count("limit", limit)
-        return causal.trace_cause_chain(self._ctx(), text, max_depth, floor, limit)
+        ctx = self._ctx()
+        result = causal.trace_cause_chain(ctx, text, max_depth, floor, limit)
+        result.degraded = self._degraded(ctx)
+        return result
 
     # what if -----------------------------------------------------------------------------
 
@@ -194,6 +209,7 @@ class CausalOps:
             consequences=fx.consequences,
             evidence=evidence,
             prediction_id=pid,
+            degraded=self._degraded(ctx),
         )
 
     def counterfactual_query(
@@ -227,6 +243,7 @@ class CausalOps:
             preferred=preferred,  # type: ignore[arg-type]
             margin=round(margin, 4),
             prediction_id=pid,
+            degraded=self._degraded(ctx),
         )
 
     def prediction_report(self) -> PredictionReport:

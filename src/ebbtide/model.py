@@ -370,10 +370,17 @@ class CauseStep(_Model):
     score: float
 
 
+DEGRADED = (
+    "set when a description matched nothing by its words and the embedding model, which "
+    "would have matched it by meaning, could not be reached; says why"
+)
+
+
 class TraceResult(_Model):
     outcome_description: str
     matched: list[Node] = Field(description="outcome nodes the description matched")
     causes: list[CauseStep]
+    degraded: str | None = Field(default=None, description=DEGRADED)
 
 
 class Chain(_Model):
@@ -386,6 +393,7 @@ class ChainResult(_Model):
     outcome_description: str
     matched: list[Node]
     chains: list[Chain]
+    degraded: str | None = Field(default=None, description=DEGRADED)
 
 
 class Consequence(_Model):
@@ -403,6 +411,7 @@ class InterventionResult(_Model):
     consequences: list[Consequence]
     evidence: list[str]
     prediction_id: str | None
+    degraded: str | None = Field(default=None, description=DEGRADED)
 
 
 class OptionEvidence(_Model):
@@ -422,6 +431,7 @@ class CounterfactualResult(_Model):
     preferred: Literal["decision", "alternative", "tie", "unknown"]
     margin: float
     prediction_id: str | None
+    degraded: str | None = Field(default=None, description=DEGRADED)
 
 
 class PredictionItem(_Model):
