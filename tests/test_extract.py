@@ -321,6 +321,44 @@ def test_among_three_or_more_you_is_whom_the_message_names_or_nobody():
     assert ex.items[find(ex, "saved")].text.startswith("Ben saved Dan and others hours")
 
 
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        (
+            "I woke up at 6 a.m. I love early mornings.",
+            ["I woke up at 6 a.m.", "I love early mornings."],
+        ),
+        ("10. Best trip ever.", ["10. Best trip ever."]),
+    ],
+)
+def test_a_time_or_a_number_with_a_stop_ends_a_sentence_only_before_a_new_one(text, sentences):
+    assert split_sentences(text) == sentences
+
+
+def test_quoted_words_end_where_the_quote_or_the_reported_clause_ends():
+    said = "Ana"
+    assert rewrite_pronouns('Mom texted: "I am proud" and I cried.', said).endswith("Ana cried.")
+    assert rewrite_pronouns("Dan told me: use Postgres, so I switched.", said).endswith(
+        "so Ana switched."
+    )
+    assert rewrite_pronouns('We got a 65" TV and I love it.', said).endswith("Ana loves it.")
+
+
+def test_an_at_that_names_no_one_leaves_you_alone():
+    ex = run(
+        "Ana: hi\nBen: hello\nCara: @here you need to rotate your API keys.\n"
+        "Ana: Mail ana@example.com, you can also ping me."
+    )
+    assert ex.items[find(ex, "rotate")].text == "@here you need to rotate your API keys."
+    assert ex.items[find(ex, "ping")].text == "Mail ana@example.com, you can also ping Ana."
+
+
+def test_a_name_said_anywhere_in_a_sentence_is_whom_you_is():
+    ex = run("Ana: hi\nBen: hello\nCara: Sure, Ben. You owe me a coffee.\nAna: I sort the mail.")
+    assert ex.items[find(ex, "coffee")].text == "Ben owes Cara a coffee."
+    assert ex.items[find(ex, "mail")].text == "Ana sorts the mail."
+
+
 def test_a_numbered_list_gives_its_items_not_its_numbers():
     ex = run("Ana: Action items from the retro:\n1. Add disk alerts\n2) Pin the backup image")
     assert [it.text for it in ex.items if it.kind != "person"] == [
@@ -457,6 +495,35 @@ def test_a_remark_or_a_question_about_a_thing_is_no_fact(line):
     assert run(line).items[0].kind != "fact"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: The lady who runs the bakery gave us free bread.",
+        "Ana: The movie is Oscar-worthy.",
+        "Ana: The best part is I got to see my family.",
+        "Ana: The food is AMAZING!",
+        "Ana: The restaurant is OK I guess",
+        "Ana: My dog needs a walk",
+    ],
+)
+def test_a_remark_about_a_thing_is_no_fact_about_it(line):
+    assert run(line).items[0].kind != "fact"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "sentiment"),
+    [
+        ("Ana: Nobody likes Mondays.", "note", None),
+        ("Ana: My son loves dinosaurs.", "preference", "positive"),
+        ("Ana: I can't think of anything I love more than the beach.", "preference", "positive"),
+        ("Ana: I love not having to commute.", "preference", "positive"),
+    ],
+)
+def test_whose_taste_a_sentence_tells_and_which_way(line, kind, sentiment):
+    item = run(line).items[0]
+    assert (item.kind, item.attributes.get("sentiment")) == (kind, sentiment)
+
+
 def test_feeling_like_is_not_a_preference():
     assert run("Ana: I feel like the week flew by.").items[0].kind != "preference"
 
@@ -476,7 +543,6 @@ def test_feeling_like_is_not_a_preference():
         "Ana: Next time, check the cache first.",
         "Ana: From now on, always run the migration on staging first.",
         "Ana: Going forward we need to review the on-call load.",
-        "Ana: In the future, we should page the database team earlier.",
     ],
 )
 def test_lessons(line):
@@ -489,6 +555,10 @@ def test_lessons(line):
         "Ana: See you next time!",
         "Ana: From now on, Ben owns the release checklist.",
         "Ana: In the future there will be flying cars.",
+        "Ana: Next time, bring the kids!",
+        "Ana: Next time, I'll bring my guitar.",
+        "Ana: In the future, you should come with us to Lisbon.",
+        "Ana: Next time, the drinks are on me.",
     ],
 )
 def test_time_words_alone_make_no_lesson(line):

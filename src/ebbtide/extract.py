@@ -109,9 +109,13 @@ class Extraction:
 
 _LESSON = re.compile(
     r"\b(?:i|we)\s+(?:(?:have|'ve)\s+)?(?:learned|learnt|realized|realised)\b|\blessons?\s+"
-    r"learn(?:ed|t)\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\b|^next\s+time,|"
+    r"learn(?:ed|t)\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\s+(?:should|must|need|have\s+to|will\s+make\s+sure|"
+    r"won't|will\s+not|shouldn't|check|test)\b|"
+    # "Next time, check the cache first": a correction, not "Next time, bring the kids!"
+    r"^next\s+time,?\s+(?:(?:let's\s+)?make\s+sure|remember\s+to|don't|do\s+not|always|never|"
+    r"check|test|verify|double-check|ask|wait\s+for|read|run|start\s+with)\b|"
     r"^(?:(?:the\s+)?(?:key\s+)?(?:lessons?|takeaways?)|note\s+to\s+self)\s*:|"
-    r"\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future),?\s+(?:(?:i|we|you)\s+)?"
+    r"\b(?:from\s+now\s+on|going\s+forward),?\s+(?:(?:i|we|you)\s+)?"
     r"(?:should|must|need\s+to|have\s+to|always|never)\b|"
     r"\bnever\s+again\b|\b(?:i|we|you)\s+should\s+(?:always|never)\b|\b(?:it|that|this)\s+"
     r"taught\s+(?:me|us)\b|\brule\s+of\s+thumb\b|^(?:always|never)\s+\w+",
@@ -133,7 +137,8 @@ _DISLIKE = re.compile(
     r"doesn't|never|didn't|did\s+not)\b",
     re.IGNORECASE,
 )
-_DENIED_AFTER = re.compile(r"\s+not\b", re.IGNORECASE)  # "I'd rather not"
+_DENIED_AFTER = re.compile(r"\s+not\b(?!\s+\w+ing\b)", re.IGNORECASE)  # "I'd rather not"
+_MORE_THAN = re.compile(r"\b(?:more|better)\s+than\b|\bas\s+much\s+as\b", re.IGNORECASE)
 _DENIED_BEFORE = re.compile(  # "I wouldn't say I love it", "I don't think I like it"
     r"\b(?:wouldn't|won't|don't|do\s+not|can't|couldn't|not)\s+(?:say|think|claim|pretend)\b[^,;]*$",
     re.IGNORECASE,
@@ -166,23 +171,35 @@ _BARE_IT = re.compile(
 )
 # A name said to someone: "@Dan", "Ana, you …", "Hey Ana", "… next time, Ana."
 _VOCATIVE = re.compile(
-    r"@(?P<at>[A-Za-z][\w.-]*[A-Za-z0-9])|(?:^|[.!?]\s+)(?:(?:hey|hi|thanks|ok|okay|so),?\s+)?"
-    r"(?P<start>[A-Z][a-z]+)\s*[,:!]|,\s*(?P<end>[A-Z][a-z]+)\s*[.!?]*\s*$",
+    r"(?<![\w.@])@(?!(?:here|channel|all|everyone)\b)(?P<at>[A-Za-z][\w.-]*[A-Za-z0-9])|"
+    r"(?:^|(?<=[.!?,]))\s*(?:(?:hey|hi|thanks|thank\s+you|ok|okay|so|sorry|sure|well|yes|no)"
+    r",?\s+)?(?P<start>(?-i:[A-Z][a-z]+))(?:\s*[,:!]|\s+(?=you\b))|"
+    r"(?<=,)\s*(?P<end>(?-i:[A-Z][a-z]+))\s*[.!?]",
     re.IGNORECASE,
 )
 # How a thing is set up, told in the present: "The API server listens on port 8080", "Our CI
 # runs on GitHub Actions", "The staging DB is Postgres 15".
 _SYSTEM_FACT = re.compile(
-    r"(?:the|our|my|their|its)\s+(?:[\w.+#/-]+\s+){0,3}?(?:"
-    # is/are a name or a number, not a remark: "is Postgres 15", not "is nice"
-    r"(?:is|are)\s+(?:(?:a|an|the|on|in|at|version|v)\s+)?(?=(?-i:[A-Z0-9]))|"
-    r"(?:runs|uses|listens|lives|sits|points|connects|depends|stores|holds|belongs|needs|"
+    # the thing: up to three words, none a relative ("the guy who runs the bakery") nor a
+    # remark's opening ("the best part is …", "the problem is …")
+    r"(?:the|our|my|their|its)\s+(?!(?:best|worst|real|only|main|funny|sad|hard)?\s*"
+    r"(?:part|problem|question|thing|point|issue|reason|answer|truth|idea|plan)\b)"
+    r"(?:(?!who\b|that\b|which\b|where\b)[\w.+#/-]+\s+){0,3}?(?:"
+    # is/are a name or a number, not a remark: "is Postgres 15", not "is nice", "is OK",
+    # "is AMAZING", "is Oscar-worthy", "is I …"
+    r"(?:is|are)\s+(?:(?:a|an|the|on|in|at|version|v)\s+)?"
+    r"(?=(?-i:[A-Z][a-z]|\d))(?!(?-i:I\b)|\w+-)|"
+    r"(?:runs|uses|listens|lives|sits|points|connects|depends|stores|holds|belongs|"
     r"requires|expires|defaults)\b)",
     re.IGNORECASE,
 )
 # Someone else's taste, told by name: "Ben prefers async standups", "Laura hates seafood".
 _THEIR_TASTE = re.compile(
-    r"(?-i:[A-Z][a-z]+)\s+(?:(?:really|also|still|absolutely|totally)\s+)?(?:prefers|likes|"
+    r"(?:(?!(?:nobody|everybody|everyone|someone|somebody|anyone|anybody|no\s+one|honestly|"
+    r"he|she|it|this|that|everything|nothing|something)\b)(?-i:[A-Z][a-z]+)|"
+    r"(?:my|our)\s+(?:son|daughter|kids?|children|wife|husband|partner|mom|mum|dad|mother|"
+    r"father|brother|sister|boss|friend|dog|cat|team|manager))\s+"
+    r"(?:(?:really|also|still|absolutely|totally)\s+)?(?:prefers|likes|"
     r"loves|enjoys|hates|dislikes|detests|can't\s+stand|cannot\s+stand|doesn't\s+like|"
     r"does\s+not\s+like)\b",
     re.IGNORECASE,
@@ -221,10 +238,12 @@ def _sentiment(sentence: str) -> str:
     m = _PREFERENCE.search(sentence) or _THEIR_TASTE.match(sentence)
     if m is None:
         return "negative" if _DISLIKE.search(sentence) else "positive"
+    # "I can't think of anything I love more": a denial that praises
+    praised = _MORE_THAN.search(sentence)
     denied = (
         _DISLIKE.search(m.group())
         or _DENIED_AFTER.match(sentence, m.end())
-        or _DENIED_BEFORE.search(sentence, 0, m.start())
+        or (_DENIED_BEFORE.search(sentence, 0, m.start()) and not praised)
     )
     return "negative" if denied else "positive"
 
@@ -1015,7 +1034,10 @@ class _Extractor:
             )
             for sentence in split_sentences(msg.text):
                 if not is_acknowledgement(sentence, self.name_words, answer=answer):
-                    self._sentence(k, msg, sentence, ref, addressee)
+                    to = addressee
+                    if len(self.speakers) > 2 and msg.speaker:
+                        to = self._addressee(k, sentence) or addressee
+                    self._sentence(k, msg, sentence, ref, to)
             if msg.caption:
                 caption = msg.caption.strip().rstrip(".")
                 shared = "shared " if _PICTURE.match(caption) else "shared an image: "
@@ -1023,18 +1045,20 @@ class _Extractor:
             self._link_turn(k, first)
         return self._finish()
 
-    def _addressee(self, k: int) -> str | None:
-        """Who "you" is: the other of two speakers; among more, the one the message names
-        ("Ana, you own the checklist", "@Dan your laptop …"), else nobody (kept as "you")."""
+    def _addressee(self, k: int, text: str | None = None) -> str | None:
+        """Who "you" is: the other of two speakers; among more, the one `text` (a sentence of
+        the message; the whole message when it names no one) names ("Ana, you own the
+        checklist", "@Dan your laptop …", "Sorry, Ben, you were right"), else nobody (kept as
+        "you")."""
         msg = self.messages[k]
         if not msg.speaker:
             return None
         if len(self.speakers) == 2:
             return next(s for s in self.speakers if s != msg.speaker)
         known = {n.split()[0]: n for n in self.people if n != msg.speaker}
-        for m in _VOCATIVE.finditer(msg.text):
+        for m in _VOCATIVE.finditer(text if text is not None else msg.text):
             name = m["at"] or m["start"] or m["end"]
-            if m["at"] or name in known:
+            if name in known or (m["at"] and name[:1].isupper()):
                 return known.get(name, name)
         return None
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .sentences import word_set
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
@@ -198,9 +199,31 @@ def different_qualifiers(a: str, b: str) -> bool:
             and ma not in lb
             and mb not in la
             and not (ma.startswith(mb) or mb.startswith(ma))
+            and _names_one(ma)
+            and _names_one(mb)
         ):
             return True
     return False
+
+
+def _names_one(qualifier: str) -> bool:
+    """Whether a qualifier picks one thing out ("payments", "2.4", "v2") rather than saying
+    what it was like ("broken", "bad", "weekly", "regional"): a word with a digit, or one that
+    reads as no adjective."""
+    if any(c.isdigit() for c in qualifier):
+        return True
+    return qualifier not in _ADJECTIVES and not qualifier.endswith(_ADJECTIVE_ENDINGS)
+
+
+_ADJECTIVES = word_set(
+    """bad good great big small little large huge tiny new old young long short quick slow
+    fast hot cold full whole entire same other first last next main major minor real true
+    false broken stuck wrong right nice fine fun busy hard easy early late recent latest
+    previous current final initial whole nasty awful terrible horrible amazing awesome cool
+    crazy wild weird strange usual normal regular special favorite favourite best worst
+    rough tough sad happy quiet loud live dead open closed empty free safe"""
+)
+_ADJECTIVE_ENDINGS = ("ly", "al", "ous", "ful", "less", "ive", "ic", "able", "ible", "ed", "ish")
 
 
 def _qualifiers(words: Sequence[str]) -> dict[str, str]:
@@ -217,7 +240,7 @@ def _qualifiers(words: Sequence[str]) -> dict[str, str]:
     }
 
 
-_VERSIONED = re.compile(r"\d+(?:\.\d+)+|[^\W_]+")  # "2.4" is one word here
+_VERSIONED = re.compile(r"[^\W\d_]*\d+(?:\.\d+)+|[^\W_]+")  # "2.4", "v2.4" are one word here
 _DETERMINERS = frozenset(
     {"the", "a", "an", "our", "their", "his", "her", "its", "my", "your", "this", "that", "these",
      "those"}

@@ -29,6 +29,8 @@ _BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|(?<=[。！？])[」』”
 _ABBREVIATIONS = word_set(
     "mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s a.m p.m"
 )
+# "at 3 a.m. I restarted it": a capital after the time starts a sentence.
+_CLOCK_ABBREVIATIONS = word_set("a.m p.m")
 # A list item's number or bullet ("1.", "b)", "-") opens its line; it is no sentence.
 _LIST_MARKER = re.compile(r"\(?(?:\d{1,3}|[a-z])[.)]|[-*•]")
 _OPENING_MARKER = re.compile(r"^(?:\(?(?:\d{1,3}|[a-z])\)|[-*•])\s+")
@@ -41,9 +43,20 @@ def split_sentences(text: str) -> list[str]:
     for m in _BREAK.finditer(text):
         piece = text[pos : m.start()].strip()
         last = piece.rsplit(None, 1)[-1].lower().rstrip(".") if piece else ""
-        if last in _ABBREVIATIONS and "\n" not in m.group():
+        after = text[m.end() : m.end() + 1]
+        if (
+            last in _ABBREVIATIONS
+            and "\n" not in m.group()
+            and not (last in _CLOCK_ABBREVIATIONS and after.isupper())
+        ):
             continue  # the period belongs to the abbreviation: keep reading
-        if piece and not _LIST_MARKER.fullmatch(piece):
+        if _LIST_MARKER.fullmatch(piece):
+            # A list item's number opens its line in a list ("1." before "Add alerts"): it is
+            # dropped. Elsewhere it is part of what follows ("10. Best trip ever.").
+            if "\n" in text and (pos == 0 or text[pos - 1] == "\n"):
+                pos = m.end()
+            continue
+        if piece:
             out.append(_OPENING_MARKER.sub("", piece))
         pos = m.end()
     if text[pos:].strip():
@@ -62,7 +75,7 @@ _ACK_WORDS = word_set(
     take care welcome anytime really super pretty quite sounds sound seems anything something new
     up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
     back let know talk fun luck happy hope agree looks look thing lgtm sgtm np makes sense catch
-    course ahead else sec check one"""
+    course ahead else sec check"""
 )
 
 
@@ -78,7 +91,9 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
     rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
     if not rest:
         return True
-    if _STATUS.search(sentence) or (answer and sentence.rstrip().endswith(".")):
+    if _STATUS.search(sentence) or (
+        answer and sentence.rstrip().endswith(".") and _names(sentence, rest)
+    ):
         return False  # "Prod is back up.", and "Nope, Redis." to a question: not a nickname
     # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
     if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
@@ -91,6 +106,17 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
             or after[0] in ",!?."
         )
     return False
+
+
+def _names(sentence: str, rest: list[re.Match[str]]) -> bool:
+    """Whether a leftover word is a capitalised name inside the sentence, not after a greeting
+    ("Nope, Redis." names a thing; "Yes, thanks Caro." a person)."""
+    return any(
+        m.start()
+        and sentence[m.start()].isupper()
+        and not sentence[: m.start()].rstrip(" ,").lower().endswith(("hey", "hi", "bye", "thanks"))
+        for m in rest
+    )
 
 
 # A system's state, told in a few words: "Prod is back up.", "Staging is down", "CI is green".
@@ -163,7 +189,8 @@ _NOT_VERBS = word_set(
 )
 # Words between a subject and its verb that are no verb themselves: "I no longer use",
 # "I kind of like", "I almost deleted", "I first met".
-_BEFORE_VERB = ADVERBS | word_set("no longer kind sort of almost nearly first once barely")
+_BEFORE_VERB = ADVERBS | word_set("no longer almost nearly first once barely")
+_HEDGES = word_set("kind sort")  # "I kind of like Go", "I sort of agree": before "of" only
 # After these the verb keeps its base form: "Should I use …?", "Did you break it?".
 _BASE_AFTER = word_set(
     "must can could should would will shall may might did didn't does doesn't let make help"
@@ -244,8 +271,13 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
             and (w != "you" or prev is None or prev in _CLAUSE_OPENERS)
         ):
             j = i + 1
-            while j < len(low) and (low[j] in _BEFORE_VERB or low[j].endswith("ly")) and j < i + 4:
-                j += 1
+            while j < len(low) and j < i + 4:
+                if low[j] in _HEDGES and j + 1 < len(low) and low[j + 1] == "of":
+                    j += 2
+                elif low[j] in _BEFORE_VERB or low[j].endswith("ly"):
+                    j += 1
+                else:
+                    break
             if j < len(low) and _adjacent(sentence, words[j - 1], words[j]):
                 if low[j] in _AGREE:
                     out[j] = _AGREE[low[j]]
@@ -262,8 +294,12 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
     return "".join(parts)
 
 
+_SPEECH_END = re.compile(
+    r"[,;]\s*(?:so|and|but|then)\b|\s+(?:and|but|so)\s+(?:i|we)\b|;", re.IGNORECASE
+)
 _OTHER_SUBJECTS = word_set("he she they it you someone everyone nobody somebody")
-_QUOTE = re.compile(r"\"[^\"]+\"?|“[^”]+”?")
+# A quote is closed: an unmatched mark is no quote ('a 65" TV').
+_QUOTE = re.compile(r"\"[^\"]+\"|“[^”]+”")
 _REPORTED = re.compile(
     r"\b([A-Z][a-z]+|I)\s+(?:said|says|told\s+\w+|asked|wrote|replied|texted)\s*[,:]?\s*$"
 )
@@ -285,8 +321,11 @@ def _quoted(sentence: str, speaker: str) -> list[tuple[int, int, str | None]]:
     for q in _QUOTE.finditer(sentence):
         spans.append((q.start(), q.end(), who(_REPORTED.search(sentence, 0, q.start()))))
     colon = _REPORTED_COLON.search(sentence)
-    if colon and not any(a <= colon.start() < b for a, b, _ in spans):
-        spans.append((colon.end(), len(sentence), who(colon)))
+    if colon and not any(a <= colon.start() < b or a == colon.end() for a, b, _ in spans):
+        # Said after "Dan told me:" until the clause that tells what came of it: "…, so I
+        # switched", "… and I cried".
+        end = _SPEECH_END.search(sentence, colon.end())
+        spans.append((colon.end(), end.start() if end else len(sentence), who(colon)))
     return spans
 
 
