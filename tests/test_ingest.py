@@ -166,6 +166,36 @@ def test_front_matter_after_a_byte_order_mark_and_an_author_written_as_a_link(tm
     assert mem.read_for_causes[0]["author"] == "Alice Smith"
 
 
+def test_a_file_in_another_encoding_is_read_and_named_in_a_warning(tmp_path):
+    (tmp_path / "old.md").write_bytes("Café notes from 2009.".encode("latin-1"))
+    summary = ingest_markdown_folder(FakeMemory(), tmp_path)
+    assert "not UTF-8" in summary.warning and "old.md" in summary.warning
+
+
+def test_a_title_given_twice_is_stored_once(tmp_path):
+    write(tmp_path, "a.md", "---\ntitle: Release notes\n---\n# Release notes\n\nWe shipped.")
+    mem = FakeMemory()
+    ingest_markdown_folder(mem, tmp_path)
+    assert mem.nodes[mem.node("a.md")]["text"] == "Release notes\n\nWe shipped."
+
+
+def test_an_attachment_is_no_link_to_a_missing_note(tmp_path):
+    write(tmp_path, "a.md", "![[diagram.png]] and [[budget.pdf]] and [[Meeting 2024.03.01]]")
+    summary = ingest_markdown_folder(FakeMemory(), tmp_path)
+    assert summary.unresolved_links == 1  # the meeting note, not the attachments
+
+
+@pytest.mark.parametrize(
+    ("name", "rule"), [("missing.json", "does not exist"), ("a.md", "give the folder")]
+)
+def test_a_path_that_is_no_chat_says_what_to_give(tmp_path, name, rule):
+    if name.endswith(".md"):
+        write(tmp_path, name, "A note.")
+    with pytest.raises(ValidationError, match=rule) as err:
+        ingest_chat(FakeMemory(), tmp_path / name)
+    assert err.value.field == "path"
+
+
 def test_a_file_whose_name_is_not_utf8_is_left_out_and_named(tmp_path):
     write(tmp_path, "ok.md", "Fine.")
     (tmp_path / "zz\udce9.md").write_bytes(b"# Bad\n\nx\n")

@@ -290,6 +290,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")
         + (f", {summary.unchanged} unchanged" if summary.unchanged else "")
+        + (
+            f", {summary.unresolved_links} link(s) to notes not in the folder"
+            if summary.unresolved_links
+            else ""
+        )
         + (f", {summary.gone} gone (waiting for review)" if summary.gone else "")
         + (f", {summary.known} message(s) known already" if summary.known else "")
         + f" in {summary.seconds:.1f} s"

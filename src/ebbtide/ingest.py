@@ -24,6 +24,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import os
 import posixpath
 import re
 import time
@@ -115,6 +116,7 @@ class _Doc:
     tags: list[str]
     author: str | None  # front matter's: who a note's "I" and "we" are
     at: datetime  # modification time
+    lossy: bool = False  # not UTF-8: what could not be read is U+FFFD
 
 
 def ingest_markdown_folder(
@@ -225,10 +227,17 @@ def ingest_markdown_folder(
             )
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
+    lossy = [d.rel for d in docs if d.lossy]
+    if lossy:
+        garbled = (
+            f"{len(lossy)} file(s) are not UTF-8 ({lossy[0]!a}): what could not be read is "
+            "stored as U+FFFD; save them as UTF-8 and ingest again"
+        )
+        summary.warning = f"{summary.warning}; {garbled}" if summary.warning else garbled
     if unnamed:
         left_out = (
             f"{len(unnamed)} file(s) left out, their names are not UTF-8 "
-            f"({str(unnamed[0].relative_to(root))!a}): rename them to read them"
+            f"({os.fsencode(unnamed[0].relative_to(root))!r}): rename them to read them"
         )
         summary.warning = f"{summary.warning}; {left_out}" if summary.warning else left_out
     summary.seconds = time.perf_counter() - started
@@ -489,14 +498,21 @@ def _gone_reason(
 
 def _read(root: Path, p: Path) -> _Doc:
     # utf-8-sig: a byte-order mark (Windows editors write one) would hide the front matter.
-    meta, text = _front_matter(p.read_text(encoding="utf-8-sig", errors="replace"))
+    raw = p.read_bytes()
+    try:
+        decoded, lossy = raw.decode("utf-8-sig"), False
+    except UnicodeDecodeError:  # another encoding: read what can be, and say so
+        decoded, lossy = raw.decode("utf-8-sig", errors="replace"), True
+    meta, text = _front_matter(decoded)
     lines = text.strip().splitlines()
     title = meta.get("title")
     heads = _headings(_MARKDOWN.parse("\n".join(lines)))  # the file is parsed once
     start = 0
-    if not title and heads and heads[0].tag == "h1" and not heads[0].start:
-        opening = heads.pop(0)  # "# Title" (or underlined) opens the file
-        title, start = " ".join(_inline_words(opening.inline).split()), opening.end
+    if heads and heads[0].tag == "h1" and not heads[0].start:
+        said = " ".join(_inline_words(heads[0].inline).split())
+        if not title or said.casefold() == str(title).strip().casefold():
+            opening = heads.pop(0)  # "# Title" (or underlined) opens the file, once
+            title, start = title or said, opening.end
     lines = lines[start:]
     lead, sections, written = _split_sections(
         lines, [h._replace(start=h.start - start, end=h.end - start) for h in heads]
@@ -513,6 +529,7 @@ def _read(root: Path, p: Path) -> _Doc:
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
         author=_author(author),
         at=datetime.fromtimestamp(p.stat().st_mtime, UTC),
+        lossy=lossy,
     )
 
 
@@ -824,7 +841,11 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
     code_free = _without_code(text)
     out: list[str | None] = []
     for m in _WIKI.finditer(code_free):
-        out.append(names.get(_link_name(m.group(1).strip())))
+        target = m.group(1).strip()
+        suffix = posixpath.splitext(target)[1].lower()
+        if suffix and suffix not in MARKDOWN_SUFFIXES and not suffix[1:].isdigit():
+            continue  # an attachment: ![[diagram.png]], [[budget.pdf]]
+        out.append(names.get(_link_name(target)))
     folder = posixpath.dirname(rel)
     for m in _MD_LINK.finditer(code_free):
         target = unquote(m.group(1) or m.group(2)).split("#", 1)[0].split("?", 1)[0]
@@ -866,8 +887,12 @@ def ingest_chat(
     """
     started = time.perf_counter()
     p = Path(path)
+    if not p.exists():
+        raise ValidationError("path", "does not exist", str(path))
     if not p.is_file():
-        raise ValidationError("path", "must be a file", str(path))
+        raise ValidationError(
+            "path", "must be a folder of Markdown notes or a chat file", str(path)
+        )
     sessions = _chat_sessions(p)
     summary = IngestSummary(files=1, sessions=len(sessions))
     for session in sessions:
@@ -887,6 +912,10 @@ def _chat_sessions(p: Path) -> list[_Session]:
     text = p.read_text(encoding="utf-8-sig", errors="replace")
     if suffix == ".jsonl":
         return _jsonl_sessions(text)
+    if suffix in MARKDOWN_SUFFIXES:
+        raise ValidationError(
+            "path", "is one Markdown file: give the folder it is in (its links need it)", p.name
+        )
     if suffix != ".json":
         raise ValidationError("path", "must be a .json or .jsonl file", p.name)
     try:
