@@ -288,6 +288,23 @@ def test_acknowledgements_are_dropped_but_content_is_kept():
     ]
 
 
+def test_a_one_word_answer_or_a_count_is_kept():
+    ex = run(
+        "Ana: Which cache do we use?\nBen: Redis.\nAna: How many kids do you have?\n"
+        "Ben: We have one.\nAna: Haha, good one!"
+    )
+    said = [it.text for it in ex.items if it.kind != "person" and not it.text.endswith("?")]
+    assert said == ["Redis.", "Ben and others have one."]
+
+
+def test_a_will_that_asks_is_no_name_and_a_lowercase_handle_is_one():
+    ex = run(
+        "Ana: hi\nWill: hello\nBen: Will you review my PR, Caro?\nCaro: cc @ben you should review"
+    )
+    assert ex.items[find(ex, "PR, Caro")].text == "Will Caro review Ben's PR, Caro?"
+    assert "Ben should review" in ex.items[find(ex, "should review")].text
+
+
 def test_status_updates_and_answers_are_kept_and_chatter_is_not():
     ex = run(
         "Ana: Prod is back up.\n"
@@ -329,6 +346,8 @@ def test_among_three_or_more_you_is_whom_the_message_names_or_nobody():
             ["I woke up at 6 a.m.", "I love early mornings."],
         ),
         ("10. Best trip ever.", ["10. Best trip ever."]),
+        ("The call is at 3 p.m. EST tomorrow.", ["The call is at 3 p.m. EST tomorrow."]),
+        ("Let's meet at 9 a.m. Monday.", ["Let's meet at 9 a.m. Monday."]),
     ],
 )
 def test_a_time_or_a_number_with_a_stop_ends_a_sentence_only_before_a_new_one(text, sentences):
@@ -504,6 +523,7 @@ def test_a_remark_or_a_question_about_a_thing_is_no_fact(line):
         "Ana: The food is AMAZING!",
         "Ana: The restaurant is OK I guess",
         "Ana: My dog needs a walk",
+        "Ana: The hotel is Fantastic.",
     ],
 )
 def test_a_remark_about_a_thing_is_no_fact_about_it(line):
@@ -516,7 +536,12 @@ def test_a_remark_about_a_thing_is_no_fact_about_it(line):
         ("Ana: Nobody likes Mondays.", "note", None),
         ("Ana: My son loves dinosaurs.", "preference", "positive"),
         ("Ana: I can't think of anything I love more than the beach.", "preference", "positive"),
+        ("Ana: I can't think of anything I love more.", "preference", "positive"),
+        ("Ana: I wouldn't say I like Go better than Rust.", "preference", "negative"),
+        ("Ana: I would rather not sing.", "preference", "negative"),
         ("Ana: I love not having to commute.", "preference", "positive"),
+        ("Ana: My kids hate broccoli.", "preference", "negative"),
+        ("Ana: Kubernetes hates me.", "note", None),
     ],
 )
 def test_whose_taste_a_sentence_tells_and_which_way(line, kind, sentiment):
@@ -543,6 +568,10 @@ def test_feeling_like_is_not_a_preference():
         "Ana: Next time, check the cache first.",
         "Ana: From now on, always run the migration on staging first.",
         "Ana: Going forward we need to review the on-call load.",
+        "Ana: Next time, we should bring more water.",
+        "Ana: Next time, use a feature flag.",
+        "Ana: Next time I will double-check the config.",
+        "Ana: In future, we must pin dependencies.",
     ],
 )
 def test_lessons(line):
@@ -559,6 +588,7 @@ def test_lessons(line):
         "Ana: Next time, I'll bring my guitar.",
         "Ana: In the future, you should come with us to Lisbon.",
         "Ana: Next time, the drinks are on me.",
+        "Ana: Next time you should come with us!",
     ],
 )
 def test_time_words_alone_make_no_lesson(line):

@@ -128,6 +128,11 @@ def test_a_bare_weekday_follows_the_tense():
         ("Due Friday.", date(2023, 5, 12)),
         ("The board meeting is on Thursday.", date(2023, 5, 11)),
         ("Q3 planning starts in July", date(2023, 7, 1)),
+        ("The party is on Saturday, I'm so excited!", date(2023, 5, 13)),
+        ("Lunch is on Wednesday with the extended team.", date(2023, 5, 10)),
+        ("The deploy is on Thursday, I tested it earlier.", date(2023, 5, 11)),
+        ("The deadline is Friday.", date(2023, 5, 12)),
+        ("The sprint starts again on Monday.", date(2023, 5, 15)),
     ],
 )
 def test_a_schedule_told_in_the_present_is_to_come(text, day):

@@ -109,11 +109,16 @@ class Extraction:
 
 _LESSON = re.compile(
     r"\b(?:i|we)\s+(?:(?:have|'ve)\s+)?(?:learned|learnt|realized|realised)\b|\blessons?\s+"
-    r"learn(?:ed|t)\b|\bthe\s+(?:lesson|takeaway|moral)\b|\bnext\s+time\s+(?:i|we|you)\s+(?:should|must|need|have\s+to|will\s+make\s+sure|"
-    r"won't|will\s+not|shouldn't|check|test)\b|"
-    # "Next time, check the cache first": a correction, not "Next time, bring the kids!"
-    r"^next\s+time,?\s+(?:(?:let's\s+)?make\s+sure|remember\s+to|don't|do\s+not|always|never|"
-    r"check|test|verify|double-check|ask|wait\s+for|read|run|start\s+with)\b|"
+    r"learn(?:ed|t)\b|\bthe\s+(?:lesson|takeaway|moral)\b|"
+    # "Next time, check the cache first": a correction, not "Next time, bring the kids!" nor
+    # "Next time you should come with us!"
+    r"\bnext\s+time,?\s+(?:(?:i|we)\s+(?:should|must|need\s+to|have\s+to|will\s+make\s+sure|"
+    r"will\s+(?:double-)?check|won't|will\s+not|shouldn't)|you\s+(?:should|must|need\s+to)\s+"
+    r"(?!come\b|join\b|visit\b|bring\b|try\s+the\b))|"
+    r"^next\s+time,?\s+(?:(?:let's\s+)?(?:make\s+sure|test|check|verify|run|start\s+with)|"
+    r"remember\s+to|don't|do\s+not|always|never|check|test|verify|double-check|ask|wait\s+for|"
+    r"read|run|start\s+with|use|add|pin|set|enable|disable|avoid|keep)\b|"
+    r"\bin\s+(?:the\s+)?future,?\s+(?:(?:i|we|you)\s+)?(?:must|need\s+to|have\s+to)\b|"
     r"^(?:(?:the\s+)?(?:key\s+)?(?:lessons?|takeaways?)|note\s+to\s+self)\s*:|"
     r"\b(?:from\s+now\s+on|going\s+forward),?\s+(?:(?:i|we|you)\s+)?"
     r"(?:should|must|need\s+to|have\s+to|always|never)\b|"
@@ -137,8 +142,16 @@ _DISLIKE = re.compile(
     r"doesn't|never|didn't|did\s+not)\b",
     re.IGNORECASE,
 )
-_DENIED_AFTER = re.compile(r"\s+not\b(?!\s+\w+ing\b)", re.IGNORECASE)  # "I'd rather not"
-_MORE_THAN = re.compile(r"\b(?:more|better)\s+than\b|\bas\s+much\s+as\b", re.IGNORECASE)
+# "I'd rather not", but "I love not having to commute"
+_DENIED_AFTER = re.compile(
+    r"\s+not\b(?!\s+(?:having|being|needing|worrying|dealing|commuting|waiting)\b)",
+    re.IGNORECASE,
+)
+# "I can't think of anything I love more": a denial that praises
+_MORE_THAN = re.compile(
+    r"\b(?:can't|cannot|couldn't)\s+think\s+of\s+(?:anything|anyone|anywhere|anybody|a\s+\w+)\b",
+    re.IGNORECASE,
+)
 _DENIED_BEFORE = re.compile(  # "I wouldn't say I love it", "I don't think I like it"
     r"\b(?:wouldn't|won't|don't|do\s+not|can't|couldn't|not)\s+(?:say|think|claim|pretend)\b[^,;]*$",
     re.IGNORECASE,
@@ -173,7 +186,8 @@ _BARE_IT = re.compile(
 _VOCATIVE = re.compile(
     r"(?<![\w.@])@(?!(?:here|channel|all|everyone)\b)(?P<at>[A-Za-z][\w.-]*[A-Za-z0-9])|"
     r"(?:^|(?<=[.!?,]))\s*(?:(?:hey|hi|thanks|thank\s+you|ok|okay|so|sorry|sure|well|yes|no)"
-    r",?\s+)?(?P<start>(?-i:[A-Z][a-z]+))(?:\s*[,:!]|\s+(?=you\b))|"
+    r",?\s+)?(?P<start>(?-i:[A-Z][a-z]+))\s*[,:!]|"
+    r"\b(?:hey|hi)\s+(?P<greeted>(?-i:[A-Z][a-z]+))\s+(?=you\b)|"
     r"(?<=,)\s*(?P<end>(?-i:[A-Z][a-z]+))\s*[.!?]",
     re.IGNORECASE,
 )
@@ -188,20 +202,25 @@ _SYSTEM_FACT = re.compile(
     # is/are a name or a number, not a remark: "is Postgres 15", not "is nice", "is OK",
     # "is AMAZING", "is Oscar-worthy", "is I …"
     r"(?:is|are)\s+(?:(?:a|an|the|on|in|at|version|v)\s+)?"
-    r"(?=(?-i:[A-Z][a-z]|\d))(?!(?-i:I\b)|\w+-)|"
+    r"(?=(?-i:[A-Z][a-z]|\d))(?!(?-i:I\b)|\w+-|(?:so|very|really|too|fantastic|amazing|awesome|"
+    r"great|good|bad|beautiful|breathtaking|incredible|perfect|terrible|pregnant|fine|ok|okay|"
+    r"patience|gorgeous|stunning|lovely|wonderful)\b)|"
     r"(?:runs|uses|listens|lives|sits|points|connects|depends|stores|holds|belongs|"
     r"requires|expires|defaults)\b)",
     re.IGNORECASE,
 )
 # Someone else's taste, told by name: "Ben prefers async standups", "Laura hates seafood".
 _THEIR_TASTE = re.compile(
-    r"(?:(?!(?:nobody|everybody|everyone|someone|somebody|anyone|anybody|no\s+one|honestly|"
-    r"he|she|it|this|that|everything|nothing|something)\b)(?-i:[A-Z][a-z]+)|"
-    r"(?:my|our)\s+(?:son|daughter|kids?|children|wife|husband|partner|mom|mum|dad|mother|"
-    r"father|brother|sister|boss|friend|dog|cat|team|manager))\s+"
-    r"(?:(?:really|also|still|absolutely|totally)\s+)?(?:prefers|likes|"
-    r"loves|enjoys|hates|dislikes|detests|can't\s+stand|cannot\s+stand|doesn't\s+like|"
-    r"does\s+not\s+like)\b",
+    r"(?:(?:(?!(?:nobody|everybody|everyone|someone|somebody|anyone|anybody|no\s+one|honestly|"
+    r"he|she|it|this|that|everything|nothing|something|sometimes)\b)(?-i:[A-Z][a-z]+)|"
+    r"(?:my|our)\s+(?:son|daughter|kid|child|wife|husband|partner|mom|mum|dad|mother|father|"
+    r"brother|sister|boss|friend|dog|cat|team|manager|grandma|grandpa|grandmother|grandfather|"
+    r"neighbou?r|aunt|uncle|cousin|roommate|boyfriend|girlfriend))\s+"
+    r"(?:(?:really|also|still|absolutely|totally)\s+)?(?:prefers|likes|loves|enjoys|hates|"
+    r"dislikes|detests|can't\s+stand|cannot\s+stand|doesn't\s+like|does\s+not\s+like)|"
+    r"(?:my|our)\s+(?:kids|children|parents|friends|dogs|cats|neighbou?rs)\s+"
+    r"(?:(?:really|also|still|absolutely|totally)\s+)?(?:prefer|like|love|enjoy|hate|dislike|"
+    r"can't\s+stand|don't\s+like|do\s+not\s+like))\b(?!\s+(?:me|us|you|it)\b)",
     re.IGNORECASE,
 )
 _FACT_VERB = re.compile(
@@ -1055,11 +1074,13 @@ class _Extractor:
             return None
         if len(self.speakers) == 2:
             return next(s for s in self.speakers if s != msg.speaker)
-        known = {n.split()[0]: n for n in self.people if n != msg.speaker}
+        known = {n.split()[0].casefold(): n for n in self.people if n != msg.speaker}
         for m in _VOCATIVE.finditer(text if text is not None else msg.text):
-            name = m["at"] or m["start"] or m["end"]
-            if name in known or (m["at"] and name[:1].isupper()):
-                return known.get(name, name)
+            name = m["at"] or m["start"] or m["greeted"] or m["end"]
+            if name.casefold() in known:  # a handle may be lowercase: "@ben"
+                return known[name.casefold()]
+            if m["at"] and name[:1].isupper():
+                return name
         return None
 
     def _sentence(

@@ -207,12 +207,10 @@ def different_qualifiers(a: str, b: str) -> bool:
 
 
 def _names_one(qualifier: str) -> bool:
-    """Whether a qualifier picks one thing out ("payments", "2.4", "v2") rather than saying
-    what it was like ("broken", "bad", "weekly", "regional"): a word with a digit, or one that
-    reads as no adjective."""
-    if any(c.isdigit() for c in qualifier):
-        return True
-    return qualifier not in _ADJECTIVES and not qualifier.endswith(_ADJECTIVE_ENDINGS)
+    """Whether a qualifier picks one thing out ("payments", "2.4", "July", "weekly") rather
+    than saying what it was like ("broken", "bad", "big"): a word with a digit, or none of the
+    adjectives that describe (a suffix would take "July", "music" or "family" for one)."""
+    return any(c.isdigit() for c in qualifier) or qualifier not in _ADJECTIVES
 
 
 _ADJECTIVES = word_set(
@@ -223,7 +221,6 @@ _ADJECTIVES = word_set(
     crazy wild weird strange usual normal regular special favorite favourite best worst
     rough tough sad happy quiet loud live dead open closed empty free safe"""
 )
-_ADJECTIVE_ENDINGS = ("ly", "al", "ous", "ful", "less", "ive", "ic", "able", "ible", "ed", "ish")
 
 
 def _qualifiers(words: Sequence[str]) -> dict[str, str]:

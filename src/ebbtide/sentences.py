@@ -29,8 +29,13 @@ _BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+|(?<=[。！？])[」』”
 _ABBREVIATIONS = word_set(
     "mr mrs ms dr prof st vs etc e.g i.e jr sr approx no fig mt inc ltd co p.s a.m p.m"
 )
-# "at 3 a.m. I restarted it": a capital after the time starts a sentence.
+# "at 3 a.m. I restarted it": a pronoun or a determiner after the time starts a sentence; a
+# weekday, a month, a time zone or a name goes with it ("at 9 a.m. Monday", "3 p.m. EST").
 _CLOCK_ABBREVIATIONS = word_set("a.m p.m")
+_CLAUSE_START = re.compile(
+    r"(?:I|We|You|He|She|They|It|There|The|A|An|My|Our|Your|His|Her|Their|This|That|These|"
+    r"Those|Then|So|But|And|After|Before|When|Luckily|Sadly|Everything|Nothing)\b"
+)
 # A list item's number or bullet ("1.", "b)", "-") opens its line; it is no sentence.
 _LIST_MARKER = re.compile(r"\(?(?:\d{1,3}|[a-z])[.)]|[-*•]")
 _OPENING_MARKER = re.compile(r"^(?:\(?(?:\d{1,3}|[a-z])\)|[-*•])\s+")
@@ -43,11 +48,10 @@ def split_sentences(text: str) -> list[str]:
     for m in _BREAK.finditer(text):
         piece = text[pos : m.start()].strip()
         last = piece.rsplit(None, 1)[-1].lower().rstrip(".") if piece else ""
-        after = text[m.end() : m.end() + 1]
         if (
             last in _ABBREVIATIONS
             and "\n" not in m.group()
-            and not (last in _CLOCK_ABBREVIATIONS and after.isupper())
+            and not (last in _CLOCK_ABBREVIATIONS and _CLAUSE_START.match(text, m.end()))
         ):
             continue  # the period belongs to the abbreviation: keep reading
         if _LIST_MARKER.fullmatch(piece):
@@ -75,7 +79,7 @@ _ACK_WORDS = word_set(
     take care welcome anytime really super pretty quite sounds sound seems anything something new
     up going doing been now oh ah aw aww ooh hmm um uh well s re ve ll d m t much lot same here
     back let know talk fun luck happy hope agree looks look thing lgtm sgtm np makes sense catch
-    course ahead else sec check"""
+    course ahead else sec check one"""
 )
 
 
@@ -89,11 +93,12 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
     if len(words) > 12:
         return False
     rest = [m for m in words if m.group() not in _FILLER and m.group() not in names]
+    answered = answer and sentence.rstrip().endswith(".")
+    if answered and _counts(words):
+        return False  # "We have one." to "How many kids do you have?"
     if not rest:
         return True
-    if _STATUS.search(sentence) or (
-        answer and sentence.rstrip().endswith(".") and _names(sentence, rest)
-    ):
+    if _STATUS.search(sentence) or (answered and _names(sentence, rest)):
         return False  # "Prod is back up.", and "Nope, Redis." to a question: not a nickname
     # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
     if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
@@ -109,14 +114,21 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
 
 
 def _names(sentence: str, rest: list[re.Match[str]]) -> bool:
-    """Whether a leftover word is a capitalised name inside the sentence, not after a greeting
-    ("Nope, Redis." names a thing; "Yes, thanks Caro." a person)."""
+    """Whether a leftover word is a capitalised name, not one after a greeting ("Nope,
+    Redis." and "Lisbon." name something; "Yes, thanks Caro." names a person)."""
     return any(
-        m.start()
-        and sentence[m.start()].isupper()
+        sentence[m.start()].isupper()
         and not sentence[: m.start()].rstrip(" ,").lower().endswith(("hey", "hi", "bye", "thanks"))
         for m in rest
     )
+
+
+def _counts(words: list[re.Match[str]]) -> bool:
+    """An answer that is a number: "We have one.", "Two."."""
+    return any(m.group() in _NUMBER_WORDS or m.group().isdigit() for m in words)
+
+
+_NUMBER_WORDS = word_set("one two three four five six seven eight nine ten none zero")
 
 
 # A system's state, told in a few words: "Prod is back up.", "Staging is down", "CI is green".
@@ -294,9 +306,7 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
     return "".join(parts)
 
 
-_SPEECH_END = re.compile(
-    r"[,;]\s*(?:so|and|but|then)\b|\s+(?:and|but|so)\s+(?:i|we)\b|;", re.IGNORECASE
-)
+_SPEECH_END = re.compile(r"[,;]\s*(?:so|and|but|then)\b|;", re.IGNORECASE)
 _OTHER_SUBJECTS = word_set("he she they it you someone everyone nobody somebody")
 # A quote is closed: an unmatched mark is no quote ('a 65" TV').
 _QUOTE = re.compile(r"\"[^\"]+\"|“[^”]+”")

@@ -84,8 +84,10 @@ _FUTURE = re.compile(
 # Friday", "starts in May", "renews on 30 May". Only in a sentence that tells nothing past.
 _SCHEDULE = re.compile(
     r"\b(?:(?:is|are)\s+(?:on|scheduled\s+for|planned\s+for|set\s+for|due|booked\s+for|"
-    r"leaving)|scheduled\s+for|due|starts|begins|renews|expires|go(?:es)?\s+live|launches|"
-    r"kicks?\s+off)(?:\s+(?:on|in|at|for|by))?\s+(?:the\s+)?(?=(?:next\s+)?(?:\d|"
+    r"leaving)|deadline(?:\s+is|:)|scheduled\s+for|due|starts|begins|renews|expires|"
+    r"go(?:es)?\s+live|launches|kicks?\s+off)"
+    r"(?:\s+(?:again|back|officially|automatically|soon|already|only|early|late),?)?"
+    r"(?:\s+(?:on|in|at|for|by))?\s+(?:the\s+)?(?=(?:next\s+)?(?:\d|"
     + "|".join(m[:3] for m in ("january", "february", "march", "april", "may", "june", "july",
                               "august", "september", "october", "november", "december",
                               "monday", "tuesday", "wednesday", "thursday", "friday",
@@ -93,11 +95,23 @@ _SCHEDULE = re.compile(
     + r"))",
     re.IGNORECASE,
 )  # fmt: skip
+# What tells of the past in the clause of a schedule word: "was due Friday but it slipped".
 _PAST = re.compile(
-    r"\b(?:was|were|had|did|didn't|got|went|left|came|since|ago|passed|missed|slipped|last|"
-    r"yesterday|(?!(?:scheduled|planned|booked|need|feed|speed|seed|bed|red|shed)\b)\w{2,}ed)\b",
+    r"\b(?:was|were|had|did|didn't|wasn't|weren't|passed|missed|slipped|got\s+(?:pushed|moved|"
+    r"cancell?ed)|ago|since)\b",
     re.IGNORECASE,
 )
+_CLAUSE = re.compile(r"[,;:—–]|\s-\s|\b(?:but|and|because|though|although)\b", re.IGNORECASE)
+
+
+def _scheduled(text: str) -> bool:
+    """A schedule told in the present, in a clause that tells nothing past."""
+    for m in _SCHEDULE.finditer(text):
+        start = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
+        end = next((c.start() for c in _CLAUSE.finditer(text, m.end())), len(text))
+        if not _PAST.search(text, start, end):
+            return True
+    return False
 
 
 def _midnight(t: datetime) -> datetime:
@@ -398,7 +412,7 @@ _HAS_DIGIT = re.compile(r"\d")
 
 def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
     """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
-    future = bool(_FUTURE.search(text)) or bool(_SCHEDULE.search(text) and not _PAST.search(text))
+    future = bool(_FUTURE.search(text)) or _scheduled(text)
     ctx = _Ctx(now=now, today=_midnight(now), future=future)
     words = set(_TOKEN.findall(text.lower()))
     if _HAS_DIGIT.search(text):
