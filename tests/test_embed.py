@@ -355,8 +355,10 @@ def test_a_server_that_takes_fewer_texts_per_request_gets_smaller_batches(fake):
 
 def test_a_text_longer_than_the_server_takes_is_cut_not_refused(fake):
     fake.max_chars = 2000
-    out = HttpEmbedder(fake.url, "m").embed(["short", "long " * 1000])
+    emb = HttpEmbedder(fake.url, "m")
+    out = emb.embed(["short", "long " * 1000])
     assert out.shape == (2, FakeOpenAI.DIM)
+    assert emb.batch_size == 64  # a text too long says nothing of how many fit a request
     assert max(len(t) for r in fake.requests[-1:] for t in r["body"]["input"]) <= 2000
 
 

@@ -1300,7 +1300,13 @@ def test_a_vault_read_again_unchanged_every_week_still_fades_when_unused(
         clock.advance(days=7)
         ingest_markdown_folder(memory, vault)
         memory.maintain()
-    assert memory.maintain().tiers["frozen"] > 0
+    report = memory.maintain()
+    assert report.tiers["frozen"] > 0
+    faded = memory.find(attribute=("path", "7.md"), limit=1)[0]
+    assert faded.status == "archived"
+    (vault / "7.md").write_text("# Topic 7\n\nNotes on topic number 7, revised.\n")
+    ingest_markdown_folder(memory, vault)  # an edit is news: the note is back
+    assert memory.get(faded.id).status == "active"
 
 
 def test_a_link_to_a_note_outside_the_folder_read_or_made_by_an_agent_is_not_ended(

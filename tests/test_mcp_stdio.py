@@ -223,6 +223,7 @@ def test_with_the_model_servers_down_the_agent_loop_goes_on_without_them(tmp_pat
             assert "embedding model is unavailable" in none.content[0].text
             chain = await client.call_tool("trace_cause_chain", {"outcome_description": "outage"})
             assert not chain.is_error
+            assert "embedding model is unavailable" in chain.content[0].text
             talk = await client.call_tool(
                 "remember", {"messages": "Ana: I switched the backups to hourly.\nBen: Why?"}
             )

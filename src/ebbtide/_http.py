@@ -74,10 +74,8 @@ def post_json(
         except urllib.error.URLError as exc:
             reason = exc.reason
             if isinstance(reason, TimeoutError):
-                problem = (
-                    f"no answer within {timeout:g} s"
-                    + (f" ({slow_hint})" if slow_hint else "")
-                    + (f" ({slow_hint})" if slow_hint else "")
+                problem = f"no answer within {timeout:g} s" + (
+                    f" ({slow_hint})" if slow_hint else ""
                 )
             else:
                 problem = f"cannot connect ({reason})"

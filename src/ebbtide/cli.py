@@ -209,6 +209,8 @@ def cmd_trace(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result)
         return 0
+    if result.degraded:
+        err.print(f"[yellow]degraded[/] {escape(result.degraded)}")
     if not result.chains:
         matched = "; ".join(shorten(n.text, 50) for n in result.matched[:3])
         console.print(
@@ -289,7 +291,6 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     console.print(
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")
-        + (f", {summary.unchanged} unchanged" if summary.unchanged else "")
         + (
             f", {summary.unresolved_links} link(s) to notes not in the folder"
             if summary.unresolved_links

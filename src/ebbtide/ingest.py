@@ -42,6 +42,7 @@ from markdown_it.token import Token
 
 from .claims import AUTHOR_MAX, WHERE_MAX
 from .errors import NotFound, ValidationError
+from .sentences import word_set
 from .text import shorten, similarity
 from .timeparse import parse_datetime
 from .transcript import Message, parse_transcript
@@ -89,7 +90,6 @@ class IngestSummary:
     known: int = 0  # messages remembered before: read again as context only
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
-    unchanged: int = 0  # files read before and not changed since: nothing told again
     warning: str | None = None  # what a person should know: nothing was marked gone, say
     seconds: float = 0.0
 
@@ -149,20 +149,9 @@ def ingest_markdown_folder(
     node_of: dict[str, str] = {}
     sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
     written: set[str] = set()
-    same: set[str] = set()  # files read before and not changed since
     homes = _Homes(memory, folder, docs)
     for doc in docs:
         home = homes.of(doc)
-        if homes.unchanged(doc, home):
-            # Read before and not changed since: nothing to tell again (telling would count as
-            # a use, and bring back what was archived for want of one).
-            node_of[doc.rel], sources[doc.rel] = home.stem, _link_starts(doc, home)
-            written.update(i for i, _ in sources[doc.rel])
-            same.add(doc.rel)
-            summary.unchanged += 1
-            if progress:
-                progress(1, total)
-            continue
         node_of[doc.rel], sources[doc.rel] = _remember_doc(
             memory, dataclasses.replace(doc, rel=home.path), home, summary, written
         )
@@ -181,14 +170,10 @@ def ingest_markdown_folder(
                 elif target != doc.rel and target not in targets:
                     targets.append(target)
             for target in targets:
-                if doc.rel in same and target in same:
-                    continue  # linked when the two were read, and neither changed
                 memory.connect(
                     node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
                 )
                 summary.links += 1
-            if doc.rel in same:
-                continue
             # A link taken out of the note ends (the note said it; it says it no more).
             memory.keep_links(
                 node_id,
@@ -245,6 +230,14 @@ def ingest_markdown_folder(
 
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})  # in any case: "Notes.MD"
+# What a [[link]] may name that is no note: the files a vault keeps beside its notes.
+ATTACHMENTS = frozenset(
+    f".{x}"
+    for x in word_set(
+        "png jpg jpeg gif svg webp bmp tif tiff heic pdf mp4 mov webm mkv mp3 wav m4a ogg flac "
+        "zip csv tsv xls xlsx doc docx ppt pptx txt json yaml yml canvas"
+    )
+)
 
 
 def _utf8(name: str) -> bool:
@@ -295,22 +288,6 @@ class _Homes:
         self.moved_away: Counter[str] = Counter()  # folder -> its notes adopted here
         self._led: dict[str, Any] | None = None
         self.legacy: set[str] = set()  # notes adopted from before folders were recorded
-
-    def unchanged(self, doc: _Doc, home: _Home) -> bool:
-        """Whether `doc` is its stored note as it was read last: same place, text, title,
-        tags and modification time, and not put to a person since."""
-        node = self.by_file.get(f"{self.folder}/{doc.rel}")
-        return (
-            node is not None
-            and node.id == home.stem
-            and not home.moved_from
-            and (home.folder, home.path) == (self.folder, doc.rel)
-            and node.status in ("active", "archived")
-            and node.text == _doc_text(doc)
-            and node.attributes.get("title") == doc.title
-            and node.attributes.get("tags", []) == doc.tags
-            and getattr(node, "created_at", None) == doc.at
-        )
 
     def moved_here(self, record: str) -> bool:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
@@ -665,18 +642,6 @@ def _remember_doc(
     return node.id, starts
 
 
-def _link_starts(doc: _Doc, home: _Home) -> list[tuple[str, str]]:
-    """Where a file's links start from, as `_remember_doc` stored it: the document, and each
-    section's note when the file is long."""
-    if len(doc.body) <= SPLIT_OVER:
-        return [(home.stem, doc.body)]
-    return [(home.stem, doc.lead)] + [
-        (_section_id(home.stem, anchor, i), part)
-        for (_, section), anchor in zip(doc.sections, doc.anchors, strict=True)
-        for i, part in enumerate(_parts(section))
-    ]
-
-
 def _retire_numbered_sections(
     memory: MemoryLike, stem: str, rel: str, summary: IngestSummary
 ) -> None:
@@ -842,9 +807,8 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
     out: list[str | None] = []
     for m in _WIKI.finditer(code_free):
         target = m.group(1).strip()
-        suffix = posixpath.splitext(target)[1].lower()
-        if suffix and suffix not in MARKDOWN_SUFFIXES and not suffix[1:].isdigit():
-            continue  # an attachment: ![[diagram.png]], [[budget.pdf]]
+        if posixpath.splitext(target)[1].lower() in ATTACHMENTS:
+            continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
         out.append(names.get(_link_name(target)))
     folder = posixpath.dirname(rel)
     for m in _MD_LINK.finditer(code_free):

@@ -235,23 +235,28 @@ class Memory(CausalOps):
                     "pinned": existing.pinned or pinned,
                     "task_tag": task_tag or existing.task_tag,
                     "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
-                    "status": "active",
                 }
                 changed = any(getattr(existing, k) != v for k, v in told.items())
+                # A file read again as it was is no use of it: what faded for want of one
+                # stays archived (a vault synced from cron still fades). Told by anyone else,
+                # or changed, it is in use again.
+                reread = provenance == INGEST_PROVENANCE and not changed
+                status = existing.status if reread and existing.status == "archived" else "active"
                 node = existing.model_copy(
                     update={
                         **told,
+                        "status": status,
                         # Written anew only when something changed: a vault read again
                         # unchanged does not restart every note's grace period.
                         "updated_at": self.now() if changed else existing.updated_at,
                         # `at` may be older than the last use (a file ingested again is
                         # dated by its mtime): told again never makes knowledge older.
                         "last_read_at": max(existing.last_read_at or now, now),
-                        "read_count": existing.read_count + 1,
+                        "read_count": existing.read_count + (0 if reread else 1),
                     }
                 )
                 self.store.update_node(node)
-                if existing.status != "active":
+                if existing.status != "active" and status == "active":
                     # Told again, it is in use: a pending deletion would remove live knowledge.
                     self.store.remove_review(node.id)
                 if node.text != existing.text:

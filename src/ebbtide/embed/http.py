@@ -37,6 +37,7 @@ _HINTS = setting_hints(ENV_KEY, ENV_URL, ENV_MODEL)
 # Statuses a server answers for too many texts, or too long a text, in one request.
 TOO_LARGE = frozenset({400, 413, 422})
 MIN_CUT = 256  # a text this short that is refused is refused for something else
+_BATCH_WORDS = re.compile(r"batch|too many|inputs?\b.*\d+\s*>|array", re.IGNORECASE)
 _SIZE_WORDS = re.compile(
     r"too (?:many|long|large|big)|maximum|exceed|limit|context length|tokens?\b|batch|size",
     re.IGNORECASE,
@@ -145,8 +146,10 @@ class HttpEmbedder:
             if len(batch) > 1:
                 half = len(batch) // 2
                 out = np.concatenate([self._post(batch[:half]), self._post(batch[half:])])
-                # The server's limit, once found, is kept: no batch is refused twice.
-                self.batch_size = min(self.batch_size, half)
+                if _BATCH_WORDS.search(str(exc)):
+                    # The server's limit on texts per request, once found, is kept (a text too
+                    # long says nothing of it).
+                    self.batch_size = min(self.batch_size, half)
                 return out
             if len(batch[0]) <= MIN_CUT:
                 raise

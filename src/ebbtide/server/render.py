@@ -151,14 +151,14 @@ def _(r: CausalDirectory) -> str:
 @summary.register
 def _(r: TraceResult) -> str:
     if not r.causes:
-        return "no recorded cause"
+        return "no recorded cause" + _unmatched(r.degraded)
     return f"{len(r.causes)} cause(s); first: {shorten(r.causes[0].lesson.decision, 60)}"
 
 
 @summary.register
 def _(r: ChainResult) -> str:
     if not r.chains:
-        return "no recorded chain"
+        return "no recorded chain" + _unmatched(r.degraded)
     steps = r.chains[0].steps
     path = " -> ".join(shorten(s.decision, 30) for s in steps)
     return f"{len(r.chains)} chain(s); root first: {path} -> {shorten(steps[-1].outcome, 30)}"
@@ -166,15 +166,22 @@ def _(r: ChainResult) -> str:
 
 @summary.register
 def _(r: InterventionResult) -> str:
-    return f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)"
+    return f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)" + _unmatched(
+        r.degraded
+    )
 
 
 @summary.register
 def _(r: CounterfactualResult) -> str:
     return (
         f"preferred: {r.preferred} (margin {r.margin:+.2f}; scores "
-        f"{r.decision.score:+.2f} vs {r.alternative.score:+.2f})"
+        f"{r.decision.score:+.2f} vs {r.alternative.score:+.2f})" + _unmatched(r.degraded)
     )
+
+
+def _unmatched(degraded: str | None) -> str:
+    """A causal answer given without a match by meaning, said so."""
+    return " (words only: the embedding model is unavailable)" if degraded else ""
 
 
 @summary.register
