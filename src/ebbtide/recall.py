@@ -448,7 +448,9 @@ def _repeats_discounted(
     query names one `speaker`, what another said in reply to a better item's message keeps
     REPLY_KEEP, unless that message asks something (then the reply is its answer); with, for
     each item so discounted, the better item it repeats or replies to."""
-    told_by: dict[str, str] = {}  # source -> the best item from it
+    # (source, message) -> the best item from it: the message tells "m1" of one call from "m1"
+    # of another (ids given by position repeat from call to call)
+    told_by: dict[tuple[str, str | None], str] = {}
     said_in: dict[str, str] = {}  # a message that asks nothing -> the best item from it
     repeats: dict[str, str] = {}
     replies: dict[str, str] = {}
@@ -459,9 +461,10 @@ def _repeats_discounted(
             continue
         sources = node.sources if node.kind not in INDEX_KINDS else []
         message, answered = node.attributes.get("message"), node.attributes.get("in_reply_to")
-        if sources and all(s in told_by for s in sources):
+        said = message if isinstance(message, str) else None
+        if sources and all((s, said) in told_by for s in sources):
             score *= REPEAT_KEEP
-            repeats[ident] = told_by[sources[0]]
+            repeats[ident] = told_by[(sources[0], said)]
         elif (
             isinstance(answered, str)
             and answered in said_in
@@ -471,7 +474,7 @@ def _repeats_discounted(
             score *= REPLY_KEEP
             replies[ident] = said_in[answered]
         for s in sources:
-            told_by.setdefault(s, ident)
+            told_by.setdefault((s, said), ident)
         if isinstance(message, str) and not (node.attributes.get("asks") or "?" in message):
             said_in.setdefault(message, ident)
         out.append((score, ident))
