@@ -1333,3 +1333,24 @@ def test_a_link_to_a_note_outside_the_folder_read_or_made_by_an_agent_is_not_end
     note.write_text("Alpha links nothing now.\n")
     ingest_markdown_folder(memory, vault)
     assert links_of("sub/a.md") == {"sub/c.md"}
+
+
+def test_a_claim_two_notes_made_ends_when_both_are_gone_and_returns_with_one(
+    memory: Memory, tmp_path
+):
+    vault, away = tmp_path / "vault", tmp_path / "away"
+    vault.mkdir()
+    away.mkdir()
+    for name in ["a.md", "b.md"]:
+        (vault / name).write_text("The budget was cut. That caused the hiring freeze.\n")
+    (vault / "c.md").write_text("Unrelated note about lunch.\n")
+    ingest_markdown_folder(memory, vault)
+    for name in ["a.md", "b.md"]:
+        (vault / name).rename(away / name)
+        ingest_markdown_folder(memory, vault)
+    assert memory.trace_cause_chain("hiring freeze").chains == []
+    assert memory.recall("budget cut", include_cold=True).hits == []
+    (away / "a.md").rename(vault / "a.md")
+    ingest_markdown_folder(memory, vault)
+    (chain,) = memory.trace_cause_chain("hiring freeze").chains
+    assert chain.steps[0].decision == "The budget was cut."

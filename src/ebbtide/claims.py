@@ -113,15 +113,23 @@ def restored(edge: Edge) -> Edge:
     return edge.model_copy(update={"valid_to": None, "context": _PARTS.join(kept) or None})
 
 
-def owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:
-    """Whether a node was told only by this note: each of its sources is one of `sources` or
-    within one of the note's own (its file, or a section of it: "pm.md", "pm.md#fix")."""
+def from_note(note: Node | None, sources: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a source is this note's: one of `sources` or within one of the note's own (its
+    file, or a section of it: "pm.md", "pm.md#fix")."""
     roots = tuple(note.sources) if note is not None else ()
     told = frozenset(sources)
 
+    def mine(source: str) -> bool:
+        return source in told or any(source == r or source.startswith(f"{r}#") for r in roots)
+
+    return mine
+
+
+def owned_by(note: Node | None, sources: Sequence[str]) -> Callable[[Node], bool]:
+    """Whether a node was told only by this note (`from_note`)."""
+    mine = from_note(note, sources)
+
     def owned(node: Node) -> bool:
-        return bool(node.sources) and all(
-            s in told or any(s == r or s.startswith(f"{r}#") for r in roots) for s in node.sources
-        )
+        return bool(node.sources) and all(mine(s) for s in node.sources)
 
     return owned

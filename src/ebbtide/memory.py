@@ -410,7 +410,10 @@ class Memory(CausalOps):
                 learn=False, owned=owned, said_in=note, formerly=formerly,
             )  # fmt: skip
             if note is not None:
-                self._settle_claims(note, nodes, edges, before, owned, formerly)
+                # A note gone or emptied says nothing: it is no longer among the sources of
+                # what others still say, so the last of them to go retracts it.
+                gone = claims.from_note(note, []) if not said else None
+                self._settle_claims(note, nodes, edges, before, owned, formerly, gone)
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
 
     def _settle_claims(
@@ -421,6 +424,7 @@ class Memory(CausalOps):
         before: list[Edge],
         owned: Callable[[Node], bool],
         formerly: Sequence[str],
+        gone: Callable[[str], bool] | None = None,
     ) -> None:
         """Link a note's current claims `about` it, and retract what it said before and says no
         more: a link it does not make again ends once no note says it, then each claim only it
@@ -459,8 +463,14 @@ class Memory(CausalOps):
         ]
         ctx = self._ctx()
         for node in self.store.get_nodes(claimed).values():
-            if not owned(node) or causal.causal_edges(ctx, [node.id], "both"):
-                continue  # still someone else's claim, or still linked
+            if not owned(node):
+                if gone is not None:  # still someone else's claim, no longer this note's
+                    kept = [s for s in node.sources if not gone(s)]
+                    if kept != node.sources:
+                        self.store.update_node(node.model_copy(update={"sources": kept}))
+                continue
+            if causal.causal_edges(ctx, [node.id], "both"):
+                continue  # still linked
             if node.valid_to is None or node.attributes.get(claims.RETRACTED_FROM):
                 # marked as this retraction's; one a person ended first stays theirs
                 self.store.update_node(
