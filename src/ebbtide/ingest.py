@@ -42,6 +42,7 @@ from markdown_it.token import Token
 
 from .claims import AUTHOR_MAX, WHERE_MAX
 from .errors import NotFound, ValidationError
+from .model import INGESTED
 from .sentences import word_set
 from .text import shorten, similarity
 from .timeparse import parse_datetime
@@ -55,7 +56,7 @@ SPLIT_OVER = 2_000  # characters: a longer file is also stored section by sectio
 SECTION_MAX = 8_000  # characters: a longer section is stored in parts, split at paragraphs
 LEAD_MAX = 1_000  # characters of a long file's opening kept on its document node
 ANCHOR_MAX = 100  # characters of a heading kept in its anchor (a source's "#...")
-PROVENANCE = "ingest"
+PROVENANCE = INGESTED
 GONE_MAX = 1_000_000  # nodes of one folder looked at for files gone since the last ingest
 ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`text.similarity`)
 REASON_MAX = 1_000  # characters of a review reason

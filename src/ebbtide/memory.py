@@ -34,6 +34,7 @@ from .model import (
     CAUSAL_RELATIONS,
     EPISODE_KINDS,
     INDEX_KINDS,
+    INGESTED,
     RELATIONS,
     DecisionRecord,
     Edge,
@@ -82,7 +83,6 @@ DEFERRED_BATCH = 64
 META_VECTORS_OWED = "vectors_owed:"  # + model name; "1" while some node lacks its vector
 META_VECTORS_OWED_ANY = META_VECTORS_OWED + "*"  # owed to any model: written by an import
 OWED_TTL = 30.0  # seconds a process trusts its reading that no vector is owed
-INGEST_PROVENANCE = "ingest"  # what a file's reading made (`ingest.PROVENANCE`)
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -240,7 +240,7 @@ class Memory(CausalOps):
                 # A file read again as it was is no use of it: what faded for want of one
                 # stays archived (a vault synced from cron still fades). Told by anyone else,
                 # or changed, it is in use again.
-                reread = provenance == INGEST_PROVENANCE and not changed
+                reread = provenance == INGESTED and not changed
                 status = existing.status if reread and existing.status == "archived" else "active"
                 node = existing.model_copy(
                     update={
@@ -907,9 +907,9 @@ class Memory(CausalOps):
             # A file's [[link]] is the weakest maker: a link an agent (or anyone else) made or
             # tells again is theirs, and a file's no longer saying it does not end it.
             said = extra.get("provenance")
-            if edge.provenance == INGEST_PROVENANCE and said != INGEST_PROVENANCE:
+            if edge.provenance == INGESTED and said != INGESTED:
                 told["provenance"] = said or "agent"
-            elif said == INGEST_PROVENANCE and edge.provenance != INGEST_PROVENANCE:
+            elif said == INGESTED and edge.provenance != INGESTED:
                 told["provenance"] = edge.provenance or "agent"
             edge = edge.model_copy(
                 update={
@@ -1631,7 +1631,7 @@ def told_now(kind: str, provenance: str | None) -> bool:
     """Whether a node stored without a time of its own was said when it was stored: a note or
     fact an agent tells, not a person's index item, nor a file's document or section (a
     file's modification time is often a checkout's, not when it was written)."""
-    return kind not in INDEX_KINDS and kind != "document" and provenance != "ingest"
+    return kind not in INDEX_KINDS and kind != "document" and provenance != INGESTED
 
 
 def _nonblank(lines: Iterable[str]) -> Iterator[str]:

@@ -49,6 +49,8 @@ RELATIONS: frozenset[str] = frozenset(
 )
 # Relations an agent records between a decision and what followed it.
 CAUSAL_RELATIONS: frozenset[str] = frozenset({"caused", "enabled", "prevented", "no_effect"})
+# The provenance of what reading a file made (a note, its sections, its [[links]]).
+INGESTED = "ingest"
 # Kinds that index the items naming them (a person, a client): no time, no sources of their own.
 INDEX_KINDS: frozenset[str] = frozenset({"person", "entity", "project", "client"})
 # What happened or was done: one event, whichever of these it was last told as.
