@@ -161,6 +161,22 @@ def test_a_year_before_a_plural_noun_is_still_a_year(text):
     assert one(text).precision == "year"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It paid off: not one page in three weeks.",
+        "We shipped it in two days.",
+        "First time in 3 years we won!",
+    ],
+)
+def test_in_a_span_that_tells_how_long_is_no_time(text):
+    assert resolve(text, NOW) == []
+
+
+def test_in_a_span_ahead_is_a_time_to_come():
+    assert one("The release is in two weeks.").start.date() > NOW.date()
+
+
 def test_due_to_is_a_cause_not_a_schedule():
     assert one("It rained on Friday due to the storm").start.date() == date(2023, 5, 5)
 

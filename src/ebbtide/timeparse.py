@@ -101,6 +101,11 @@ _PAST = re.compile(
     r"cancell?ed)|ago|since)\b",
     re.IGNORECASE,
 )
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|none|zero|nothing|haven't|hasn't|hadn't|didn't|first\s+time)\b|n't\b",
+    re.IGNORECASE,
+)
+_DONE = re.compile(r"\b\w{3,}ed\b(?<!\bneed)(?<!\bscheduled)(?<!\bplanned)", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;:—–]|\s-\s|\b(?:but|and|because|though|although)\b", re.IGNORECASE)
 
 
@@ -123,6 +128,9 @@ class _Ctx:
     now: datetime
     today: datetime  # midnight of now
     future: bool  # the text speaks of what is to come
+    # ... or of how long something took or has not happened: "in three weeks" is then a
+    # duration ("not one page in three weeks", "we shipped it in two days"), no time
+    over: bool = False
 
     def day(self, d: date) -> datetime:
         return datetime.combine(d, time(), tzinfo=self.now.tzinfo)
@@ -228,6 +236,13 @@ def _count(m: re.Match[str]) -> tuple[int, bool]:
     if word in FUZZY:
         return FUZZY[word], True
     return (NUMBERS[word], False) if word in NUMBERS else (int(word), False)
+
+
+def _ahead(m: re.Match[str], ctx: _Ctx) -> _Span:
+    """'in three days': that far ahead, unless the text tells a duration."""
+    if ctx.over and not ctx.future:
+        raise ValueError("a duration, not a time")
+    return _offset(m, ctx, 1)
 
 
 def _offset(m: re.Match[str], ctx: _Ctx, sign: int) -> _Span:
@@ -363,7 +378,7 @@ _RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]]
     (
         _UNITS,
         rf"\bin\s+(?:(?:about|around|another)\s+)?{_NUM}\s+{_UNIT}\b",
-        lambda m, ctx: _offset(m, ctx, 1),
+        _ahead,
     ),
     (frozenset({"now"}), rf"\b{_NUM}\s+{_UNIT}\s+from\s+now\b", lambda m, ctx: _offset(m, ctx, 1)),
     (_UNITS, rf"\b(?:the\s+)?(?P<dir>past|last|previous|next)\s+{_NUM}\s+{_UNIT}\b", _rolling),
@@ -413,7 +428,8 @@ _HAS_DIGIT = re.compile(r"\d")
 def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
     """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
     future = bool(_FUTURE.search(text)) or _scheduled(text)
-    ctx = _Ctx(now=now, today=_midnight(now), future=future)
+    over = bool(_NEGATED.search(text) or _PAST.search(text) or _DONE.search(text))
+    ctx = _Ctx(now=now, today=_midnight(now), future=future, over=over)
     words = set(_TOKEN.findall(text.lower()))
     if _HAS_DIGIT.search(text):
         words.add(_DIGIT)
