@@ -1354,3 +1354,47 @@ def test_a_claim_two_notes_made_ends_when_both_are_gone_and_returns_with_one(
     ingest_markdown_folder(memory, vault)
     (chain,) = memory.trace_cause_chain("hiring freeze").chains
     assert chain.steps[0].decision == "The budget was cut."
+
+
+def test_reading_a_vault_again_unchanged_keeps_what_agents_did_with_it(
+    memory: Memory, clock, tmp_path
+):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "a.md").write_text("Alpha, see [[b]].\n")
+    (vault / "b.md").write_text("Bravo.\n")
+    (vault / "c.md").write_text("Charlie.\n")
+    month_ago = clock().timestamp() - 30 * 86_400
+    for name in ["a.md", "b.md", "c.md"]:
+        os.utime(vault / name, (month_ago, month_ago))
+    ingest_markdown_folder(memory, vault)
+
+    def doc(path: str):
+        return memory.find(attribute=("path", path), limit=1)[0]
+
+    memory.reinforce(doc("a.md").id, doc("b.md").id)  # an agent uses the link today
+    memory.forget(doc("c.md").id, "outdated, please delete")  # and asks to forget a note
+    ingest_markdown_folder(memory, vault)
+    (link,) = [e for e in memory.store.edges_of([doc("a.md").id]) if e.relation == "related"]
+    assert link.last_reinforced_at == clock()
+    assert doc("c.md").status == "forgotten"
+    assert [p.node.id for p in memory.review_queue().items] == [doc("c.md").id]
+
+
+def test_a_faded_vault_moved_elsewhere_stays_faded(memory: Memory, clock, tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    now = clock().timestamp()
+    for i in range(6):
+        note = vault / f"{i}.md"
+        note.write_text(f"# Topic {i}\n\nNotes on topic number {i}.\n")
+        os.utime(note, (now - (60 + 90 * i) * 86_400,) * 2)
+    ingest_markdown_folder(memory, vault)
+    clock.advance(days=30)
+    memory.maintain()
+    archived = {n.id for n in memory.find(kind="document", limit=50) if n.status == "archived"}
+    assert archived
+    vault.rename(tmp_path / "moved")
+    ingest_markdown_folder(memory, tmp_path / "moved")
+    still = {n.id for n in memory.find(kind="document", limit=50) if n.status == "archived"}
+    assert still == archived

@@ -348,3 +348,27 @@ def test_two_conversations_sent_without_ids_do_not_repeat_each_other():
         hits = memory.recall("which deploy failed?", k=5, touch=False).hits
         assert len([h for h in hits if "deploy failed" in h.node.text]) == 2
         assert all(h.why.repeats is None for h in hits)
+
+
+def test_what_else_a_message_said_repeats_an_event_it_told_with_another():
+    with open_memory(":memory:", embeddings="none") as memory:
+        memory.remember(
+            messages=[
+                {
+                    "id": "D1:1",
+                    "speaker": "Caroline",
+                    "text": "I went to the LGBTQ support group "
+                    "yesterday and it was so powerful. I love the new library near the group too.",
+                },
+                {
+                    "id": "D1:3",
+                    "speaker": "Caroline",
+                    "text": "The support group I went to "
+                    "yesterday made me feel accepted. I love painting sunsets too.",
+                },
+            ],
+            date="2023-05-08",
+        )
+        hits = memory.recall("When did Caroline go to the LGBTQ support group?", k=10).hits
+        library = next(h for h in hits if "library" in h.node.text)
+        assert library.why.repeats is not None

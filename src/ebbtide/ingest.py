@@ -235,8 +235,9 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})  # in any case: "Notes.MD"
 ATTACHMENTS = frozenset(
     f".{x}"
     for x in word_set(
-        "png jpg jpeg gif svg webp bmp tif tiff heic pdf mp4 mov webm mkv mp3 wav m4a ogg flac "
-        "zip csv tsv xls xlsx doc docx ppt pptx txt json yaml yml canvas"
+        "png jpg jpeg gif svg webp avif bmp tif tiff heic heif ico pdf epub mp4 m4v mov webm mkv "
+        "ogv 3gp mpeg mpg mp3 wav m4a ogg flac zip csv tsv xls xlsx doc docx ppt pptx txt json "
+        "yaml yml html htm canvas base"
     )
 )
 

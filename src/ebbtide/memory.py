@@ -237,18 +237,26 @@ class Memory(CausalOps):
                     "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
                 }
                 changed = any(getattr(existing, k) != v for k, v in told.items())
-                # A file read again as it was is no use of it: what faded for want of one
-                # stays archived (a vault synced from cron still fades). Told by anyone else,
-                # or changed, it is in use again.
-                reread = provenance == INGESTED and not changed
-                status = existing.status if reread and existing.status == "archived" else "active"
+                # A file read again as it was (wherever its folder is now) is no use of it:
+                # what faded for want of one stays archived (a vault synced from cron still
+                # fades), and what an agent asked to forget stays asked. Told by anyone else,
+                # or changed, it is in use again; a file that came back comes back.
+                reread = provenance == INGESTED and not _changed_content(existing, told)
+                status = "active"
+                if reread and (
+                    existing.status == "archived"
+                    or (
+                        existing.status == "forgotten" and self._forget_asked_by_others(existing.id)
+                    )
+                ):
+                    status = existing.status
                 node = existing.model_copy(
                     update={
                         **told,
                         "status": status,
                         # Written anew only when something changed: a vault read again
                         # unchanged does not restart every note's grace period.
-                        "updated_at": self.now() if changed else existing.updated_at,
+                        "updated_at": self.now() if changed and not reread else existing.updated_at,
                         # `at` may be older than the last use (a file ingested again is
                         # dated by its mtime): told again never makes knowledge older.
                         "last_read_at": max(existing.last_read_at or now, now),
@@ -746,6 +754,13 @@ class Memory(CausalOps):
         self.store.set_meta(META_VECTORS_OWED_ANY, "1")
         self._owed = None
 
+    def _forget_asked_by_others(self, node_id: str | None) -> bool:
+        """Whether someone other than ingest (an agent, a person) asked to forget the node."""
+        return any(
+            p.node_id == node_id and p.requested_by != INGESTED
+            for p in self.store.pending_reviews()
+        )
+
     def _vectors_owed(self) -> bool:
         # Read again now and then: another process (an import, a migration) may owe them.
         if self._owed is False and time.monotonic() - self._owed_read > OWED_TTL:
@@ -914,7 +929,9 @@ class Memory(CausalOps):
             edge = edge.model_copy(
                 update={
                     "weight": weight,
-                    "last_reinforced_at": now,
+                    # told again never makes a link older (a file read again is dated by its
+                    # modification time, older than an agent's use of the link since)
+                    "last_reinforced_at": max(edge.last_reinforced_at, now),
                     "reinforce_count": edge.reinforce_count + 1,
                     **told,
                 }
@@ -1625,6 +1642,15 @@ class Memory(CausalOps):
             if messages:
                 self.store.set_meta_many(messages)
         return len(nodes) + len(edges) + len(reviews) + len(messages)
+
+
+def _changed_content(existing: Node, told: Mapping[str, Any]) -> bool:
+    """Whether a file's note says something else now (its text, kind or attributes): where its
+    folder is, or which path names it, does not count."""
+    where = {"folder", "path"}
+    before = {k: v for k, v in existing.attributes.items() if k not in where}
+    after = {k: v for k, v in told["attributes"].items() if k not in where}
+    return before != after or existing.text != told["text"] or existing.kind != told["kind"]
 
 
 def told_now(kind: str, provenance: str | None) -> bool:
