@@ -1285,16 +1285,22 @@ def test_a_link_taken_out_of_a_note_ends_and_comes_back_when_written_again(
     assert linked()
 
 
-def test_a_vault_read_again_unchanged_every_week_still_fades_when_unused(
-    memory: Memory, clock, tmp_path
-):
-    vault = tmp_path / "vault"
+def old_vault(root: Path, clock, n: int) -> Path:
+    """`n` notes written 60 days to years before the clock's now, one topic each."""
+    vault = root / "vault"
     vault.mkdir()
     now = clock().timestamp()
-    for i in range(8):
+    for i in range(n):
         note = vault / f"{i}.md"
         note.write_text(f"# Topic {i}\n\nNotes on topic number {i}.\n")
         os.utime(note, (now - (60 + 90 * i) * 86_400,) * 2)
+    return vault
+
+
+def test_a_vault_read_again_unchanged_every_week_still_fades_when_unused(
+    memory: Memory, clock, tmp_path
+):
+    vault = old_vault(tmp_path, clock, 8)
     ingest_markdown_folder(memory, vault)
     for _ in range(12):  # a sync from cron, weekly, and no one reads the notes
         clock.advance(days=7)
@@ -1382,13 +1388,7 @@ def test_reading_a_vault_again_unchanged_keeps_what_agents_did_with_it(
 
 
 def test_a_faded_vault_moved_elsewhere_stays_faded(memory: Memory, clock, tmp_path):
-    vault = tmp_path / "vault"
-    vault.mkdir()
-    now = clock().timestamp()
-    for i in range(6):
-        note = vault / f"{i}.md"
-        note.write_text(f"# Topic {i}\n\nNotes on topic number {i}.\n")
-        os.utime(note, (now - (60 + 90 * i) * 86_400,) * 2)
+    vault = old_vault(tmp_path, clock, 6)
     ingest_markdown_folder(memory, vault)
     clock.advance(days=30)
     memory.maintain()
