@@ -152,7 +152,8 @@ def _(r: CausalDirectory) -> str:
 def _(r: TraceResult) -> str:
     if not r.causes:
         return "no recorded cause" + _unmatched(r.degraded)
-    return f"{len(r.causes)} cause(s); first: {shorten(r.causes[0].lesson.decision, 60)}"
+    first = shorten(r.causes[0].lesson.decision, 60)
+    return f"{len(r.causes)} cause(s); first: {first}" + _unmatched(r.degraded)
 
 
 @summary.register
@@ -161,7 +162,10 @@ def _(r: ChainResult) -> str:
         return "no recorded chain" + _unmatched(r.degraded)
     steps = r.chains[0].steps
     path = " -> ".join(shorten(s.decision, 30) for s in steps)
-    return f"{len(r.chains)} chain(s); root first: {path} -> {shorten(steps[-1].outcome, 30)}"
+    return (
+        f"{len(r.chains)} chain(s); root first: {path} -> {shorten(steps[-1].outcome, 30)}"
+        + _unmatched(r.degraded)
+    )
 
 
 @summary.register
