@@ -301,3 +301,31 @@ def test_malformed_messages_name_the_offending_field(memory):
         memory.remember(messages=[{"speaker": "Ana", "text": "hi"}, {"speaker": "Ben"}])
     assert exc.value.field.startswith("messages[1]")
     assert memory.stats().nodes == 0
+
+
+def test_a_setting_told_anew_supersedes_what_was_said_of_it_before(memory):
+    def said(i, speaker, text, time):
+        return {"id": i, "speaker": speaker, "text": text, "time": time}
+
+    memory.remember(
+        messages=[
+            said("u1", "Maya", "Our staging DB is Postgres 15.", "2024-03-01T09:00"),
+            said("u2", "Maya", "Ana's laptop is a ThinkPad X1.", "2024-03-01T09:01"),
+            said("u3", "Maya", "Ben's laptop is a ThinkPad T14.", "2024-03-01T09:02"),
+        ]
+    )
+    memory.remember(
+        messages=[
+            said("u4", "Maya", "The staging DB is now Postgres 16.", "2024-03-20T09:00"),
+            said("u5", "Ben", "Ana's laptop is a MacBook Air.", "2024-03-20T09:01"),
+            said("u6", "Ben", "The staging DB is Postgres 14.", "2024-02-01T09:00"),  # older
+        ]
+    )
+    assert memory.recall("what Postgres version is the staging DB?", k=1).hits[0].node.text == (
+        "The staging DB is now Postgres 16."
+    )
+    texts = {h.node.text for h in memory.recall("laptop ThinkPad MacBook", k=5).hits}
+    assert "Ana's laptop is a MacBook Air." in texts and "Ben's laptop is a ThinkPad T14." in texts
+    assert "Ana's laptop is a ThinkPad X1." not in texts
+    old = memory.store.find_nodes(text="Maya's staging DB is Postgres 15.", valid_only=False)
+    assert old[0].superseded_by is not None  # kept for the record

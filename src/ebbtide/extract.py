@@ -196,12 +196,13 @@ _VOCATIVE = re.compile(
 _SYSTEM_FACT = re.compile(
     # the thing: up to three words, none a relative ("the guy who runs the bakery") nor a
     # remark's opening ("the best part is …", "the problem is …")
-    r"(?:the|our|my|their|its)\s+(?!(?:best|worst|real|only|main|funny|sad|hard)?\s*"
+    r"(?:the|our|my|their|its|(?-i:[A-Z][a-z]+)['’]s)\s+"
+    r"(?!(?:best|worst|real|only|main|funny|sad|hard)?\s*"
     r"(?:part|problem|question|thing|point|issue|reason|answer|truth|idea|plan)\b)"
     r"(?:(?!who\b|that\b|which\b|where\b)[\w.+#/-]+\s+){0,3}?(?:"
     # is/are a name or a number, not a remark: "is Postgres 15", not "is nice", "is OK",
     # "is AMAZING", "is Oscar-worthy", "is I …"
-    r"(?:is|are)\s+(?:(?:a|an|the|on|in|at|version|v)\s+)?"
+    r"(?:is|are)\s+(?:now\s+)?(?:(?:a|an|the|on|in|at|version|v)\s+)?"
     r"(?=(?-i:[A-Z][a-z]|\d))(?!(?-i:I\b)|\w+-|(?:so|very|really|too|fantastic|amazing|awesome|"
     r"great|good|bad|beautiful|breathtaking|incredible|perfect|terrible|pregnant|fine|ok|okay|"
     r"patience|gorgeous|stunning|lovely|wonderful)\b)|"

@@ -626,6 +626,8 @@ class Memory(CausalOps):
                     item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
                     sources=item.sources, provenance=item.provenance, at=now,
                 )  # fmt: skip
+                if learn and item.kind == "fact":
+                    self._supersede_setting(node, scope)
             nodes.append(node)
         for link in found.links:
             a, b = nodes[link.src], nodes[link.dst]
@@ -1349,6 +1351,28 @@ class Memory(CausalOps):
         self._embed([node])
         return node
 
+    def _supersede_setting(self, fact: Node, scope: str) -> None:
+        """A setting told anew ("The staging DB is Postgres 16") supersedes what was said of the
+        same thing before ("Our staging DB is Postgres 15"), as `record_fact` does for a key:
+        kept for the record, no longer recalled."""
+        said = _setting(fact)
+        if said is None:
+            return
+        subject, value = said
+        flt = SearchFilter(kinds=frozenset({"fact"}), scope=scope)
+        ids = [i for i, _ in self.store.text_search(subject, 20, flt) if i != fact.id]
+        for other in self.store.get_nodes(ids).values():
+            before = _setting(other)
+            if before is None or before[0] != subject or before[1] == value:
+                continue
+            # The later telling stands: one told now of an earlier time is the superseded one.
+            old, new = (other, fact) if _said_no_later(other, fact) else (fact, other)
+            self.store.update_node(
+                old.model_copy(update={"valid_to": self.now(), "superseded_by": new.id})
+            )
+            if old is fact:
+                return
+
     def _told_again(
         self,
         text: str,
@@ -1642,6 +1666,37 @@ class Memory(CausalOps):
             if messages:
                 self.store.set_meta_many(messages)
         return len(nodes) + len(edges) + len(reviews) + len(messages)
+
+
+# "The staging DB is Postgres 15", "Ana's laptop is a ThinkPad X1": a thing set to a value
+# (a name or a number), what `_supersede_setting` compares.
+_SETTING = re.compile(
+    r"(?P<subject>(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)\s+(?:[\w.+#/-]+\s+){0,3}?)"
+    r"(?:is|are)\s+(?:now\s+)?(?:(?:a|an|on|at|version|v)\s+)?(?P<value>(?-i:[A-Z0-9])[^.!?]*)",
+    re.IGNORECASE,
+)
+_DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
+
+
+def _said_no_later(a: Node, b: Node) -> bool:
+    """Whether `a` was said no later than `b` (either undated: yes, b is the newer telling)."""
+    try:
+        return to_datetime(a.attributes["said_at"]) <= to_datetime(b.attributes["said_at"])
+    except (KeyError, TypeError, ValueError):
+        return True
+
+
+def _setting(fact: Node) -> tuple[str, str] | None:
+    """(what, value) of a setting; what one says of "our" thing (its speaker's, once rewritten)
+    is the team's, and the same as "the" thing."""
+    m = _SETTING.match(fact.text)
+    if m is None:
+        return None
+    subject = m["subject"]
+    if m["owner"] and m["owner"] == fact.attributes.get("speaker"):
+        subject = subject.split(None, 1)[1] if " " in subject.strip() else subject
+    subject = _DETERMINER.sub("", subject.strip()).casefold()
+    return " ".join(subject.split()), " ".join(m["value"].casefold().split())
 
 
 def _changed_content(existing: Node, told: Mapping[str, Any]) -> bool:
