@@ -362,13 +362,6 @@ def test_a_text_longer_than_the_server_takes_is_cut_not_refused(fake):
     assert max(len(t) for r in fake.requests[-1:] for t in r["body"]["input"]) <= 2000
 
 
-def test_a_proxy_that_refuses_large_requests_gets_smaller_ones_from_then_on(fake):
-    fake.script = [(413, {"error": {"message": "Request Entity Too Large"}})]
-    emb = HttpEmbedder(fake.url, "m", batch_size=64)
-    assert emb.embed([f"note {i}" for i in range(8)]).shape == (8, FakeOpenAI.DIM)
-    assert emb.batch_size == 4
-
-
 def test_a_refusal_for_something_else_is_not_retried_in_pieces(fake):
     fake.script = [(400, {"error": {"message": "unknown field 'encoding'"}})]
     with pytest.raises(EmbeddingUnavailable, match="HTTP 400"):

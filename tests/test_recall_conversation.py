@@ -341,15 +341,6 @@ def test_a_speaker_another_process_stored_is_known_after_a_few_seconds(tmp_path,
         assert texts(reader, "What does Bo love?")[0] == "Bo loves pottery too, ever since school."
 
 
-def test_two_conversations_sent_without_ids_do_not_repeat_each_other():
-    with open_memory(":memory:", embeddings="none") as memory:
-        memory.remember(messages="Ana: The billing deploy failed on Friday.")
-        memory.remember(messages="Ben: The search deploy failed on Monday.")
-        hits = memory.recall("which deploy failed?", k=5, touch=False).hits
-        assert len([h for h in hits if "deploy failed" in h.node.text]) == 2
-        assert all(h.why.repeats is None for h in hits)
-
-
 def test_what_else_a_message_said_repeats_an_event_it_told_with_another():
     with open_memory(":memory:", embeddings="none") as memory:
         memory.remember(

@@ -35,7 +35,6 @@ spread one hop through the graph, blended with activation.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -91,8 +90,6 @@ REPEAT_DEPTH = 3
 REPLY_KEEP = 0.85
 # An index item in a question that asks more than its name (`_index_aside`).
 INDEX_ASIDE = 0.3
-# A message id given by its place in a call ("m1"), not by the caller (`transcript`).
-_NUMBERED = re.compile(r"m\d+")
 # Entities are matched by name, not reached by spreading.
 NO_SPREAD = frozenset({"about", "supersedes"})
 # Query embeddings run here, beside the calling thread; a few at once for concurrent recalls.
@@ -451,11 +448,7 @@ def _repeats_discounted(
     query names one `speaker`, what another said in reply to a better item's message keeps
     REPLY_KEEP, unless that message asks something (then the reply is its answer); with, for
     each item so discounted, the better item it repeats or replies to."""
-    # (source, message) -> the best item from it. A source is a message's id; one numbered by
-    # its place ("m1", given when the caller gave none) starts every call, so its message
-    # tells it from the "m1" of another call. A given id is one message whatever it said
-    # (an event told in two messages keeps only the last one's words).
-    told_by: dict[tuple[str, str | None], str] = {}
+    told_by: dict[str, str] = {}  # source -> the best item from it
     said_in: dict[str, str] = {}  # a message that asks nothing -> the best item from it
     repeats: dict[str, str] = {}
     replies: dict[str, str] = {}
@@ -466,11 +459,9 @@ def _repeats_discounted(
             continue
         sources = node.sources if node.kind not in INDEX_KINDS else []
         message, answered = node.attributes.get("message"), node.attributes.get("in_reply_to")
-        said = message if isinstance(message, str) else None
-        keys = [(s, said if _NUMBERED.fullmatch(s) else None) for s in sources]
-        if keys and all(key in told_by for key in keys):
+        if sources and all(s in told_by for s in sources):
             score *= REPEAT_KEEP
-            repeats[ident] = told_by[keys[0]]
+            repeats[ident] = told_by[sources[0]]
         elif (
             isinstance(answered, str)
             and answered in said_in
@@ -479,8 +470,8 @@ def _repeats_discounted(
         ):
             score *= REPLY_KEEP
             replies[ident] = said_in[answered]
-        for key in keys:
-            told_by.setdefault(key, ident)
+        for s in sources:
+            told_by.setdefault(s, ident)
         if isinstance(message, str) and not (node.attributes.get("asks") or "?" in message):
             said_in.setdefault(message, ident)
         out.append((score, ident))

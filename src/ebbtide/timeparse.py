@@ -105,7 +105,15 @@ _NEGATED = re.compile(
     r"\b(?:not|no|never|none|zero|nothing|haven't|hasn't|hadn't|didn't|first\s+time)\b|n't\b",
     re.IGNORECASE,
 )
-_DONE = re.compile(r"\b\w{3,}ed\b(?<!\bneed)(?<!\bscheduled)(?<!\bplanned)", re.IGNORECASE)
+_TOOK = re.compile(r"\b(?:was|were|had|did|took|spent|lasted|got|went|came|ran|won|made)\b", re.I)
+# A verb done, just before "in N days" ("we shipped it in two days"): a past form within a
+# few words, not one that says what is to come ("expected to ship", "signed up for").
+_DONE = re.compile(
+    r"\b(?!(?:need|exci|expect|schedul|plann|book|stress|limit|renew|sched|reserv|invit|"
+    r"requir|suppos|interest|tir|worri|bor|pleas|amaz|surpris)ed\b)(?-i:[a-z])\w{2,}ed\b"
+    r"(?!\s+to\b)(?:\W+\w+){0,3}\W*$",
+    re.IGNORECASE,
+)
 _CLAUSE = re.compile(r"[,;:—–]|\s-\s|\b(?:but|and|because|though|although)\b", re.IGNORECASE)
 
 
@@ -128,9 +136,7 @@ class _Ctx:
     now: datetime
     today: datetime  # midnight of now
     future: bool  # the text speaks of what is to come
-    # ... or of how long something took or has not happened: "in three weeks" is then a
-    # duration ("not one page in three weeks", "we shipped it in two days"), no time
-    over: bool = False
+    text: str = ""  # what is read (a rule may look around its match)
 
     def day(self, d: date) -> datetime:
         return datetime.combine(d, time(), tzinfo=self.now.tzinfo)
@@ -239,8 +245,12 @@ def _count(m: re.Match[str]) -> tuple[int, bool]:
 
 
 def _ahead(m: re.Match[str], ctx: _Ctx) -> _Span:
-    """'in three days': that far ahead, unless the text tells a duration."""
-    if ctx.over and not ctx.future:
+    """'in three days': that far ahead, unless its clause tells how long something took or
+    has not happened ("not one page in three weeks", "we shipped it in two days", "first
+    time in 3 years"): a duration, no time."""
+    start = max((c.end() for c in _CLAUSE.finditer(ctx.text, 0, m.start())), default=0)
+    before = ctx.text[start : m.start()]
+    if not ctx.future and (_NEGATED.search(before) or _TOOK.search(before) or _DONE.search(before)):
         raise ValueError("a duration, not a time")
     return _offset(m, ctx, 1)
 
@@ -428,8 +438,7 @@ _HAS_DIGIT = re.compile(r"\d")
 def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
     """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
     future = bool(_FUTURE.search(text)) or _scheduled(text)
-    over = bool(_NEGATED.search(text) or _PAST.search(text) or _DONE.search(text))
-    ctx = _Ctx(now=now, today=_midnight(now), future=future, over=over)
+    ctx = _Ctx(now=now, today=_midnight(now), future=future, text=text)
     words = set(_TOKEN.findall(text.lower()))
     if _HAS_DIGIT.search(text):
         words.add(_DIGIT)

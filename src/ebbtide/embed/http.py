@@ -146,9 +146,9 @@ class HttpEmbedder:
             if len(batch) > 1:
                 half = len(batch) // 2
                 out = np.concatenate([self._post(batch[:half]), self._post(batch[half:])])
-                if _BATCH_WORDS.search(str(exc)) or getattr(exc, "status", None) == 413:
-                    # The server's limit on texts per request (or a proxy's on a request's
-                    # size, 413), once found, is kept; a text too long says nothing of it.
+                if _BATCH_WORDS.search(str(exc)):
+                    # The server's limit on texts per request, once found, is kept: a text too
+                    # long (or a bare 413, which some servers give for one) says nothing of it.
                     self.batch_size = min(self.batch_size, half)
                 return out
             if len(batch[0]) <= MIN_CUT:
