@@ -88,13 +88,10 @@ _SCHEDULE = re.compile(
     r"go(?:es)?\s+live|launches|kicks?\s+off)"
     r"(?:\s+(?:again|back|officially|automatically|soon|already|only|early|late),?)?"
     r"(?:\s+(?:on|in|at|for|by))?\s+(?:the\s+)?(?=(?:next\s+)?(?:\d|"
-    + "|".join(m[:3] for m in ("january", "february", "march", "april", "may", "june", "july",
-                              "august", "september", "october", "november", "december",
-                              "monday", "tuesday", "wednesday", "thursday", "friday",
-                              "saturday", "sunday"))
+    + "|".join(sorted({name[:3] for name in (*MONTH_NAMES[1:], *WEEKDAYS)}))
     + r"))",
     re.IGNORECASE,
-)  # fmt: skip
+)
 # What tells of the past in the clause of a schedule word: "was due Friday but it slipped".
 _PAST = re.compile(
     r"\b(?:was|were|had|did|didn't|wasn't|weren't|passed|missed|slipped|got\s+(?:pushed|moved|"
