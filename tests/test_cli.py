@@ -194,6 +194,19 @@ def test_remember_then_recall_from_the_shell(tmp_path, capsys):
     assert [h["node"]["kind"] for h in hits] == ["note"] * len(hits)
 
 
+def test_recall_from_the_shell_keeps_to_one_task(tmp_path, capsys):
+    store = tmp_path / "t.db"
+    with open_memory(store, embeddings="none") as m:
+        m.remember("The deploy window is Tuesday", task_tag="deploys")
+        m.remember("The hiring window is Tuesday", task_tag="hiring")
+        m.remember("Tuesday standups are at nine")
+    assert (
+        main(["recall", "Tuesday", "--task-tag", "deploys", "--json", "--store", str(store)]) == 0
+    )
+    texts = {h["node"]["text"] for h in json.loads(capsys.readouterr().out)["hits"]}
+    assert texts == {"The deploy window is Tuesday", "Tuesday standups are at nine"}
+
+
 def test_a_long_hit_wraps_under_its_indent(tmp_path, capsys):
     store = str(tmp_path / "w.db")
     long = (

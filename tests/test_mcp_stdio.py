@@ -160,6 +160,41 @@ def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     run(go)
 
 
+def test_two_projects_share_one_store_and_each_recalls_only_its_own(tmp_path):
+    chat = [
+        {"speaker": "Ana", "text": "The billing API listens on port 8443."},
+        {"speaker": "Ben", "text": "We chose Postgres for billing because of its JSON support."},
+    ]
+
+    async def go():
+        async with Client(server_params(tmp_path / "m.db")) as client:
+            await client.call_tool(
+                "remember", {"text": "The search API listens on port 9200", "scope": "search"}
+            )
+            told = await client.call_tool("remember", {"messages": chat, "scope": "billing"})
+            assert not told.is_error and told.structured_content["nodes"]
+            billing = await client.call_tool(
+                "recall", {"query": "which port does the API listen on?", "scope": "billing"}
+            )
+            texts = [h["node"]["text"] for h in billing.structured_content["hits"]]
+            assert any("8443" in t for t in texts)
+            assert not any("9200" in t for t in texts)
+            assert {h["node"]["scope"] for h in billing.structured_content["hits"]} == {"billing"}
+            search = await client.call_tool(
+                "recall", {"query": "which port does the API listen on?", "scope": "search"}
+            )
+            assert [h["node"]["text"] for h in search.structured_content["hits"]] == [
+                "The search API listens on port 9200"
+            ]
+            everywhere = await client.call_tool(
+                "recall", {"query": "which port does the API listen on?", "kinds": ["note"]}
+            )
+            assert any("9200" in h["node"]["text"] for h in everywhere.structured_content["hits"])
+            assert {h["node"]["kind"] for h in everywhere.structured_content["hits"]} == {"note"}
+
+    run(go)
+
+
 @pytest.mark.parametrize(
     ("tool", "args", "needle"),
     [
@@ -169,6 +204,8 @@ def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
         ("connect", {"a": "nope", "b": "nada"}, "a: no node"),
         ("connect", {"a": "x", "b": "y", "weight": 7}, "weight"),
         ("recall", {"query": "x", "k": "many"}, "k"),
+        ("recall", {"query": "x", "scope": "  "}, "scope: must not be empty"),
+        ("recall", {"query": "x", "kinds": ["spaceship"]}, "kinds: must be one of"),
         ("record_decision", {"decision": "d", "outcome": "o", "relation": "maybe"}, "relation"),
     ],
 )

@@ -174,6 +174,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
             k=args.k,
             kinds=args.kind,
             scope=args.scope,
+            task_tag=args.task_tag,
             include_cold=args.include_cold,
             touch=args.touch,
         )
@@ -428,6 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=10, help="how many hits (1-200, default 10)")
     p.add_argument("--kind", action="append", help="only this kind (repeatable)")
     p.add_argument("--scope", default=None, help="only this scope")
+    p.add_argument("--task-tag", default=None, help="only this task's knowledge, and untagged")
     p.add_argument("--include-cold", action="store_true", help="cold and frozen knowledge too")
     p.add_argument(
         "--touch",

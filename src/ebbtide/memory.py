@@ -996,9 +996,11 @@ class Memory(CausalOps):
         touch: bool = True,
     ) -> RecallResult:
         """Find what matters for `query`. Cold and frozen knowledge stays out unless asked;
-        `task_tag` keeps that task's knowledge and what is tagged for no task."""
+        `scope` keeps one namespace's knowledge (None: every scope), `task_tag` that task's
+        knowledge and what is tagged for no task."""
         query = validate.text("query", query, max_len=10_000)
         k = validate.count("k", k, high=MAX_K)
+        scope = validate.optional_text("scope", scope, max_len=200)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         include_cold = validate.flag("include_cold", include_cold)
         kind_set = frozenset(validate.kind(x, "kinds") for x in kinds) if kinds else None

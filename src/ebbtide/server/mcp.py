@@ -166,6 +166,9 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         task_tag: Annotated[
             str | None, Field(description="task or project this belongs to")
         ] = None,
+        scope: Annotated[
+            str, Field(description="namespace, e.g. a project; recall can keep to one")
+        ] = "default",
         messages: Annotated[
             str | list[dict[str, Any]] | list[str] | None,
             Field(
@@ -186,14 +189,20 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         if messages is not None:
             if text is not None:
                 raise ValidationError("text", "give either text or messages, not both")
-            got = memory.remember(messages=messages, date=date, task_tag=task_tag)
+            got = memory.remember(messages=messages, date=date, scope=scope, task_tag=task_tag)
             return RememberResult(
                 nodes=got.nodes, edges=got.edges, known=got.known, degraded=got.degraded
             )
         if text is None:
             raise ValidationError("text", "is required (or give messages)")
         node = memory.remember(
-            text, kind, node_id=node_id, pinned=pinned, links=links, task_tag=task_tag
+            text,
+            kind,
+            node_id=node_id,
+            pinned=pinned,
+            links=links,
+            scope=scope,
+            task_tag=task_tag,
         )
         return RememberResult(node=node, nodes=[node])
 
@@ -204,12 +213,21 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         include_cold: Annotated[
             bool, Field(description="also search cold and frozen (rarely used) knowledge")
         ] = False,
+        scope: Annotated[
+            str | None, Field(description="only this namespace (default: every one)")
+        ] = None,
+        task_tag: Annotated[
+            str | None, Field(description="only this task's knowledge, and untagged")
+        ] = None,
+        kinds: Annotated[list[Kind] | None, Field(description="only these kinds")] = None,
     ) -> RecallResult:
         """Search memory by text and by the links between items; fresh, well-used knowledge
         ranks higher. Each hit says why it surfaced (text match, graph hop and the edge it came
         through, activation, tier, recency, and the better hit it repeats when it comes from
         the same messages or replies to). Reading a hit keeps it alive."""
-        return memory.recall(query, k, include_cold=include_cold)
+        return memory.recall(
+            query, k, include_cold=include_cold, kinds=kinds, scope=scope, task_tag=task_tag
+        )
 
     @tool(WRITE)
     def connect(
