@@ -329,3 +329,39 @@ def test_a_setting_told_anew_supersedes_what_was_said_of_it_before(memory):
     assert "Ana's laptop is a ThinkPad X1." not in texts
     old = memory.store.find_nodes(text="Maya's staging DB is Postgres 15.", valid_only=False)
     assert old[0].superseded_by is not None  # kept for the record
+
+
+def test_a_change_told_as_something_done_supersedes_the_setting_it_changes(memory):
+    def said(i, speaker, text, time):
+        return {"id": i, "speaker": speaker, "text": text, "time": time}
+
+    memory.remember(
+        messages=[
+            said("v1", "Maya", "Our staging DB is Postgres 15.", "2024-03-01T09:00"),
+            said("v2", "Maya", "The CI runner is Jenkins.", "2024-03-01T09:01"),
+            said("v3", "Maya", "Ben's laptop is a ThinkPad T14.", "2024-03-01T09:02"),
+            said("v4", "Maya", "The deploy queue is RabbitMQ.", "2024-03-01T09:03"),
+        ]
+    )
+    memory.remember(
+        messages=[
+            said(
+                "v5", "Ana", "We upgraded the staging DB to Postgres 16 today.", "2024-03-20T09:00"
+            ),
+            said("v6", "Ana", "I swapped my ThinkPad for a MacBook Air.", "2024-03-20T09:01"),
+            said(
+                "v7", "Ben", "Replaced Jenkins with GitHub Actions yesterday.", "2024-03-20T09:02"
+            ),
+            # told now of a change made before the queue was set: the setting stands
+            said("v8", "Ana", "We migrated the deploy queue to SQS.", "2024-02-01T09:00"),
+        ]
+    )
+    current = {n.text for n in memory.store.find_nodes(kind="fact", limit=50)}
+    assert "Maya's staging DB is Postgres 15." not in current
+    assert "The CI runner is Jenkins." not in current
+    assert "Ben's laptop is a ThinkPad T14." in current, "Ana's swap is of her own laptop"
+    assert "The deploy queue is RabbitMQ." in current
+    top = memory.recall("what Postgres version is the staging DB?", k=1).hits[0].node
+    assert "Postgres 16" in top.text
+    (old,) = memory.store.find_nodes(text="Maya's staging DB is Postgres 15.", valid_only=False)
+    assert old.superseded_by == top.id  # kept for the record, pointing at the change

@@ -14,7 +14,18 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, overload
 
-from . import causal, claims, extract, predictions, sameness, scoring, told, transcript, validate
+from . import (
+    causal,
+    claims,
+    extract,
+    predictions,
+    sameness,
+    scoring,
+    settings,
+    told,
+    transcript,
+    validate,
+)
 from .clock import Clock, system_clock, to_datetime
 from .config import DAY, Config, default_store_url
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
@@ -621,6 +632,8 @@ class Memory(CausalOps):
                     }
                 )
                 self.store.update_node(node)
+                if learn and item.kind != "outcome":
+                    self._supersede_setting(node, scope)
             else:
                 node = self.remember(
                     item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
@@ -1353,27 +1366,50 @@ class Memory(CausalOps):
         self._embed([node])
         return node
 
-    def _supersede_setting(self, fact: Node, scope: str) -> None:
-        """A setting told anew ("The staging DB is Postgres 16") supersedes what was said of the
-        same thing before ("Our staging DB is Postgres 15"), as `record_fact` does for a key:
-        kept for the record, no longer recalled."""
-        said = _setting(fact)
+    def _supersede_setting(self, told: Node, scope: str) -> None:
+        """A setting told anew supersedes what was said of the same thing before, as
+        `record_fact` does for a key: kept for the record, no longer recalled. It is told anew
+        as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
+        or as a change (an event: "We upgraded the staging DB to Postgres 16")."""
+        speaker = told.attributes.get("speaker")
+        if told.kind != "fact":
+            done = settings.change(told.text, speaker)
+            if done is None:
+                return
+            for other, before in self._settings_named(done.subject or done.old or "", told, scope):
+                # a change told of an earlier time than the setting leaves the setting standing
+                if settings.changes(done, before) and _said_no_later(other, told):
+                    self._superseded(other, told)
+            return
+        said = settings.setting(told.text, speaker)
         if said is None:
             return
-        subject, value = said
-        flt = SearchFilter(kinds=frozenset({"fact"}), scope=scope)
-        ids = [i for i, _ in self.store.text_search(subject, 20, flt) if i != fact.id]
-        for other in self.store.get_nodes(ids).values():
-            before = _setting(other)
-            if before is None or before[0] != subject or before[1] == value:
+        for other, before in self._settings_named(said.subject, told, scope):
+            if before.subject != said.subject or before.value == said.value:
                 continue
             # The later telling stands: one told now of an earlier time is the superseded one.
-            old, new = (other, fact) if _said_no_later(other, fact) else (fact, other)
-            self.store.update_node(
-                old.model_copy(update={"valid_to": self.now(), "superseded_by": new.id})
-            )
-            if old is fact:
+            old, new = (other, told) if _said_no_later(other, told) else (told, other)
+            self._superseded(old, new)
+            if old is told:
                 return
+
+    def _settings_named(
+        self, words: str, told: Node, scope: str
+    ) -> list[tuple[Node, settings.Setting]]:
+        """The current settings among the facts that match `words`, besides `told`."""
+        flt = SearchFilter(kinds=frozenset({"fact"}), scope=scope)
+        ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != told.id]
+        found = []
+        for other in self.store.get_nodes(ids).values():
+            before = settings.setting(other.text, other.attributes.get("speaker"))
+            if before is not None:
+                found.append((other, before))
+        return found
+
+    def _superseded(self, old: Node, new: Node) -> None:
+        self.store.update_node(
+            old.model_copy(update={"valid_to": self.now(), "superseded_by": new.id})
+        )
 
     def _told_again(
         self,
@@ -1672,33 +1708,12 @@ class Memory(CausalOps):
 
 # "The staging DB is Postgres 15", "Ana's laptop is a ThinkPad X1": a thing set to a value
 # (a name or a number), what `_supersede_setting` compares.
-_SETTING = re.compile(
-    r"(?P<subject>(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)\s+(?:[\w.+#/-]+\s+){0,3}?)"
-    r"(?:is|are)\s+(?:now\s+)?(?:(?:a|an|on|at|version|v)\s+)?(?P<value>(?-i:[A-Z0-9])[^.!?]*)",
-    re.IGNORECASE,
-)
-_DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
-
-
 def _said_no_later(a: Node, b: Node) -> bool:
     """Whether `a` was said no later than `b` (either undated: yes, b is the newer telling)."""
     try:
         return to_datetime(a.attributes["said_at"]) <= to_datetime(b.attributes["said_at"])
     except (KeyError, TypeError, ValueError):
         return True
-
-
-def _setting(fact: Node) -> tuple[str, str] | None:
-    """(what, value) of a setting; what one says of "our" thing (its speaker's, once rewritten)
-    is the team's, and the same as "the" thing."""
-    m = _SETTING.match(fact.text)
-    if m is None:
-        return None
-    subject = m["subject"]
-    if m["owner"] and m["owner"] == fact.attributes.get("speaker"):
-        subject = subject.split(None, 1)[1] if " " in subject.strip() else subject
-    subject = _DETERMINER.sub("", subject.strip()).casefold()
-    return " ".join(subject.split()), " ".join(m["value"].casefold().split())
 
 
 def _changed_content(existing: Node, told: Mapping[str, Any]) -> bool:

@@ -1,0 +1,120 @@
+"""Settings and the changes that set them anew, as chat tells them.
+
+A setting is what a named thing is: "Our staging DB is Postgres 15", "Ana's laptop is a
+ThinkPad". It is told anew either as a setting ("The staging DB is now Postgres 16") or as a
+change ("We upgraded the staging DB to Postgres 16", "I swapped my ThinkPad for a MacBook
+Air", "Replaced Jenkins with GitHub Actions"). Either way the older setting no longer holds;
+the memory keeps it for the record and stops recalling it. Pure text: no store, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Change", "Setting", "change", "changes", "setting"]
+
+_OWNER = r"(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)"
+_SETTING = re.compile(
+    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?)"
+    r"(?:is|are)\s+(?:now\s+)?(?:(?:a|an|on|at|version|v)\s+)?(?P<value>(?-i:[A-Z0-9])[^.!?]*)",
+    re.IGNORECASE,
+)
+_DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+# "upgraded the staging DB (from Postgres 15) to Postgres 16"
+_SET_TO = re.compile(
+    r"\b(?:upgraded|downgraded|moved|migrated|switched|changed|bumped|updated|ported|converted)"
+    rf"\s+(?P<subject>(?:{_OWNER}\s+)?(?:[\w.+#/-]+\s+){{0,3}}?[\w.+#/-]+)"
+    r"\s+(?:from\s+(?P<old>[^.!?]+?)\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    re.IGNORECASE,
+)
+# "swapped my ThinkPad for a MacBook Air", "replaced Jenkins with GitHub Actions"
+_SWAP = re.compile(
+    r"\b(?:swapped|replaced|traded|exchanged)\s+(?P<old>[^.!?]+?)\s+(?:for|with)\s+"
+    r"(?P<value>(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9])[^.!?(]*)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Setting:
+    subject: str  # casefolded, without its determiner: "staging db", "ana's laptop"
+    value: str  # casefolded: "postgres 15", "thinkpad x1"
+    owner: str | None  # whose thing, when named ("ana"; "my laptop" is its speaker's)
+
+
+@dataclass(frozen=True)
+class Change:
+    subject: str | None  # what was changed; None when only the old value is named (a swap)
+    old: str | None  # the value it had, when told
+    value: str  # the value it has now
+    owner: str | None  # whose thing the old value was, when a swap names one ("Ana's")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _subject(raw: str, speaker: str | None) -> str:
+    """A thing's name as compared: what one says of "our" thing (its speaker's, once
+    rewritten) is the team's, the same as "the" thing."""
+    raw = raw.strip()
+    owner, _, rest = raw.partition(" ")
+    if (
+        speaker
+        and rest
+        and owner.casefold() in (f"{speaker}'s".casefold(), f"{speaker}’s".casefold())
+    ):
+        raw = rest
+    return _words(_DETERMINER.sub("", raw))
+
+
+def _value(raw: str) -> str:
+    return _words(_ARTICLE.sub("", raw.strip().rstrip(",;:")))
+
+
+def setting(text: str, speaker: str | None) -> Setting | None:
+    """(what, value) of a setting told as one, or None."""
+    m = _SETTING.match(text)
+    if m is None:
+        return None
+    owner = m["owner"].casefold() if m["owner"] else None
+    return Setting(_subject(m["subject"], speaker), _value(m["value"]), owner)
+
+
+def change(text: str, speaker: str | None) -> Change | None:
+    """What a change told as something done sets anew, or None."""
+    m = _SET_TO.search(text)
+    if m is not None:
+        old = _value(m["old"]) if m["old"] else None
+        return Change(_subject(m["subject"], speaker), old, _value(m["value"]), None)
+    m = _SWAP.search(text)
+    if m is None:
+        return None
+    old = m["old"].strip()
+    owner = re.match(r"([\w]+)['’]s\s+", old)
+    old = re.sub(r"^(?:(?:the|our|my|their|its|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
+    return Change(None, _value(old), _value(m["value"]), owner[1].casefold() if owner else None)
+
+
+def changes(done: Change, before: Setting) -> bool:
+    """Whether `done` sets anew what `before` said: the same thing (or the thing holding the
+    old value a swap names) now has another value."""
+    if before.value == done.value or before.value.startswith(done.value + " "):
+        return False  # told again, not changed
+    if done.subject is None:  # a swap names the old value, not the thing
+        if done.owner is not None and before.owner not in (None, done.owner):
+            return False  # someone else's ThinkPad
+        return before.value == done.old or before.value.startswith(done.old + " ")
+    if done.subject == before.subject:
+        return True
+    # "staging" of "the staging DB": one name inside the other, and the values alike
+    inside = f" {done.subject} " in f" {before.subject} " or f" {before.subject} " in (
+        f" {done.subject} "
+    )
+    if not inside:
+        return False
+    if done.old is not None:
+        return before.value == done.old or before.value.startswith(done.old + " ")
+    return before.value.split()[0] == done.value.split()[0]

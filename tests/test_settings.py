@@ -1,0 +1,98 @@
+"""What a setting says, and which changes told in chat set it anew (`ebbtide.settings`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ebbtide.settings import Change, Setting, change, changes, setting
+
+
+def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
+    assert setting("Maya's staging DB is Postgres 15.", "Maya") == Setting(
+        "staging db", "postgres 15", "maya"
+    )
+    assert setting("Ana's laptop is a ThinkPad X1.", "Maya") == Setting(
+        "ana's laptop", "thinkpad x1", "ana"
+    )
+    assert setting("The CI runner is Jenkins.", "Ben") == Setting("ci runner", "jenkins", None)
+    assert setting("We went home early.", "Ben") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "speaker", "expected"),
+    [
+        (
+            "Ana and others upgraded the staging DB to Postgres 16 today (20 November 2026).",
+            "Ana",
+            Change("staging db", None, "postgres 16 today", None),
+        ),
+        (
+            "Ben switched Ben's CI runner from Jenkins to GitHub Actions.",
+            "Ben",
+            Change("ci runner", "jenkins", "github actions", None),
+        ),
+        (
+            "Ana swapped Ana's ThinkPad for a MacBook Air.",
+            "Ana",
+            Change(None, "thinkpad", "macbook air", "ana"),
+        ),
+        (
+            "Ben replaced Jenkins with GitHub Actions.",
+            "Ben",
+            Change(None, "jenkins", "github actions", None),
+        ),
+        ("We moved to the new office last week.", "Ana", None),
+        ("I changed my mind about it.", "Ana", None),
+    ],
+)
+def test_a_change_told_as_something_done(text, speaker, expected):
+    assert change(text, speaker) == expected
+
+
+STAGING = Setting("staging db", "postgres 15", "maya")
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "expected"),
+    [
+        ("Ana upgraded the staging DB to Postgres 16.", STAGING, True),
+        ("Ana moved staging to Postgres 17 last night.", STAGING, True),  # same kind of value
+        ("Ana moved staging to Friday.", STAGING, False),  # "staging" of another thing
+        # the same thing is Postgres 16 now, whatever it was before
+        ("Ana upgraded the staging DB from Postgres 14 to Postgres 16.", STAGING, True),
+        # "staging" that was Postgres 14 is not the staging DB that was Postgres 15
+        ("Ana moved staging from Postgres 14 to Postgres 16.", STAGING, False),
+        ("Ana upgraded the staging DB to Postgres 15.", STAGING, False),  # told again
+        (
+            "Ben switched the CI runner to GitHub Actions.",
+            Setting("ci runner", "jenkins", None),
+            True,
+        ),
+        ("Ben replaced Jenkins with GitHub Actions.", Setting("ci runner", "jenkins", None), True),
+        (
+            "Ana swapped Ana's ThinkPad for a MacBook Air.",
+            Setting("laptop", "thinkpad", "ana"),
+            True,
+        ),
+        (
+            "Ana swapped Ana's ThinkPad for a MacBook Air.",
+            Setting("ben's laptop", "thinkpad t14", "ben"),
+            False,  # someone else's ThinkPad
+        ),
+        ("Ana moved the standup to 10.", Setting("ci runner", "jenkins", None), False),
+    ],
+)
+def test_which_settings_a_change_sets_anew(text, before, expected):
+    done = change(text, "Ana" if text.startswith("Ana") else "Ben")
+    assert done is not None
+    assert changes(done, before) is expected
+
+
+@given(st.text(max_size=120), st.text(max_size=120))
+def test_any_text_reads_as_a_setting_or_change_or_neither_without_failing(said, done):
+    before = setting(said, "Ana")
+    after = change(done, "Ana")
+    if before is not None and after is not None and before.value == after.value:
+        assert not changes(after, before), "a value told again changes nothing"
