@@ -705,3 +705,16 @@ def test_one_tenant_never_sees_another(store, store_url):
         assert other.get_edge("a", "b", "caused") is not None
     finally:
         other.close()
+
+
+# Lucene orders equal scores by its own document numbers; the embedded stores order them as
+# recall does.
+@pytest.mark.parametrize("backend", ["sqlite", "kuzu"])
+def test_equal_text_scores_are_cut_at_k_newest_first(store):
+    for i in range(6):
+        store.add_node(node(f"n{i}", f"deploy failed on host {'abcdef'[i]}x"))
+    assert [i for i, _ in store.text_search("deploy failed", 3, SearchFilter())] == [
+        "n5",
+        "n4",
+        "n3",
+    ]
