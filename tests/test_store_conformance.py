@@ -718,3 +718,23 @@ def test_equal_text_scores_are_cut_at_k_newest_first(store):
         "n4",
         "n3",
     ]
+
+
+def test_words_joined_by_dots_underscores_or_colons_are_found_by_each_part_and_whole(store):
+    texts = {
+        "py": "edit config.py settings",
+        "snake": "rename the snake_case field",
+        "js": "Node.js runtime upgrade",
+        "ver": "v1.2 release notes",
+        "num": "3,000 users signed up",
+        "host": "api.example.com is down",
+        "ratio": "a:b ratio",
+    }
+    for ident, text in texts.items():
+        store.add_node(node(ident, text))
+    for query, ident in [
+        ("config", "py"), ("config.py", "py"), ("snake", "snake"), ("snake_case", "snake"),
+        ("node", "js"), ("Node.js", "js"), ("v1.2", "ver"), ("3,000", "num"),
+        ("example", "host"), ("api.example.com", "host"), ("a:b", "ratio"),
+    ]:  # fmt: skip
+        assert [i for i, _ in store.text_search(query, 5, SearchFilter())] == [ident], query
