@@ -55,7 +55,7 @@ def _(r: Edge) -> str:
 @summary.register
 def _(r: RecallResult) -> str:
     # Said with no hits too: "nothing found" by words alone may be found by meaning later.
-    note = " (words, time and links only: the embedding model is unavailable)" if r.degraded else ""
+    note = _without_meaning(r.degraded)
     if not r.hits:
         return f"nothing found for {shorten(r.query, 40)!r}{note}"
     top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
@@ -126,7 +126,13 @@ def _(r: RememberResult) -> str:
 @summary.register
 def _(r: MemorySearchResult) -> str:
     top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
-    return f"{len(r.hits)} hits, {len(r.lessons)} lessons" + (f"; top: {top}" if top else "")
+    note = _without_meaning(r.degraded)
+    return f"{len(r.hits)} hits, {len(r.lessons)} lessons{note}" + (f"; top: {top}" if top else "")
+
+
+def _without_meaning(degraded: str | None) -> str:
+    """Hits found without the embedding model, said so."""
+    return " (words, time and links only: the embedding model is unavailable)" if degraded else ""
 
 
 @summary.register
