@@ -384,3 +384,34 @@ def test_nodes_written_before_time_spans_existed_are_given_them_once(store_url, 
     neo4j_store._SCHEMA_READY.clear()
     with open_memory(url, clock=clock) as mem:
         assert [i for i, _ in mem.store.time_search(*week, 10, SearchFilter())] == [old.id]
+
+
+def test_one_text_stored_as_two_kinds_ranks_newest_first_in_every_list(mem):
+    # Identical texts have identical vectors: the vector list breaks the tie as the word list
+    # does, whatever order the backend's vector index returned them in.
+    older = mem.remember("Ana owns the checkout service", "note")
+    newer = mem.remember("Ana owns the checkout service", "fact")
+    hits = {h.node.id: h.why.lists for h in mem.recall("Ana owns the checkout service").hits}
+    assert hits[newer.id] == {"text": 1, "vector": 1}
+    assert hits[older.id] == {"text": 2, "vector": 2}
+
+
+@neo4j_only
+def test_nodes_written_before_the_words_property_are_searchable_once_reopened(store_url, clock):
+    """Nodes an earlier ebbtide wrote have no `words` (what the full-text index reads); the
+    next process to open the store gives them theirs."""
+    from ebbtide.store import SearchFilter
+    from ebbtide.store import neo4j as neo4j_store
+
+    url = store_url("legacy-words")
+    with open_memory(url, clock=clock) as mem:
+        old = mem.remember("Bumped config.py for the Node.js upgrade")
+        mem.store._run(
+            "MATCH (n:EbbNode {tenant: $t, id: $id}) SET n.spans_version = 2 REMOVE n.words",
+            write=True,
+            id=old.id,
+        )
+        assert mem.store.text_search("config node", 5, SearchFilter()) == []
+    neo4j_store._SCHEMA_READY.clear()
+    with open_memory(url, clock=clock) as mem:
+        assert [i for i, _ in mem.store.text_search("config node", 5, SearchFilter())] == [old.id]

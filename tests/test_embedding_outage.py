@@ -268,3 +268,15 @@ def test_an_edited_note_keeps_one_vector_of_the_current_model(tmp_path, server):
     assert mem.store.vector_counts() == {"http:fake-embed": 1}
     hit = mem.recall("Our team lunch moved to Thursdays", k=1).hits[0]
     assert hit.node.id == note.id and "vector" in hit.why.lists
+
+
+def test_search_memory_says_it_searched_without_meaning_while_the_server_is_down(tmp_path, server):
+    from ebbtide.server.render import summary
+
+    mem = memory(tmp_path / "m.db", server)
+    note = mem.remember("The billing job moved to Tuesdays because Monday loads spiked")
+    server.down = True
+    found = mem.search_memory("billing job")
+    assert [h.node.id for h in found.hits] == [note.id]
+    assert found.degraded is not None and "503" in found.degraded
+    assert "embedding model is unavailable" in summary(found)

@@ -705,3 +705,36 @@ def test_one_tenant_never_sees_another(store, store_url):
         assert other.get_edge("a", "b", "caused") is not None
     finally:
         other.close()
+
+
+# Lucene orders equal scores by its own document numbers; the embedded stores order them as
+# recall does.
+@pytest.mark.parametrize("backend", ["sqlite", "kuzu"])
+def test_equal_text_scores_are_cut_at_k_newest_first(store):
+    for i in range(6):
+        store.add_node(node(f"n{i}", f"deploy failed on host {'abcdef'[i]}x"))
+    assert [i for i, _ in store.text_search("deploy failed", 3, SearchFilter())] == [
+        "n5",
+        "n4",
+        "n3",
+    ]
+
+
+def test_words_joined_by_dots_underscores_or_colons_are_found_by_each_part_and_whole(store):
+    texts = {
+        "py": "edit config.py settings",
+        "snake": "rename the snake_case field",
+        "js": "Node.js runtime upgrade",
+        "ver": "v1.2 release notes",
+        "num": "3,000 users signed up",
+        "host": "api.example.com is down",
+        "ratio": "a:b ratio",
+    }
+    for ident, text in texts.items():
+        store.add_node(node(ident, text))
+    for query, ident in [
+        ("config", "py"), ("config.py", "py"), ("snake", "snake"), ("snake_case", "snake"),
+        ("node", "js"), ("Node.js", "js"), ("v1.2", "ver"), ("3,000", "num"),
+        ("example", "host"), ("api.example.com", "host"), ("a:b", "ratio"),
+    ]:  # fmt: skip
+        assert [i for i, _ in store.text_search(query, 5, SearchFilter())] == [ident], query

@@ -110,7 +110,8 @@ class CausalOps:
         query = validate.text("query", query, max_len=10_000)
         limit = validate.count("limit", limit, high=MAX_K)
         width = _detail(detail_level)
-        hits = self.recall(query, limit, scope=scope, task_tag=task_tag).hits
+        recalled = self.recall(query, limit, scope=scope, task_tag=task_tag)
+        hits = recalled.hits
         found = causal.search_causal(self._ctx(), query, task_tag, limit, scope, untagged=True)
         lessons = [h.lesson for h in found.hits]
         for hit in hits:
@@ -120,7 +121,9 @@ class CausalOps:
                 hit.why.lists.clear()
         for lesson in lessons:
             _trim_lesson(lesson, width)
-        result = MemorySearchResult(query=query, hits=hits, lessons=lessons)
+        result = MemorySearchResult(
+            query=query, hits=hits, lessons=lessons, degraded=recalled.degraded
+        )
         return _fit(result, "hits", max_tokens)
 
     def search_facts(

@@ -347,6 +347,11 @@ class MemorySearchResult(_Model):
     query: str
     hits: list[RecallHit]
     lessons: list[Lesson]
+    degraded: str | None = Field(
+        default=None,
+        description="set when the embedding model could not be reached: the hits come from "
+        "words, time and links only, and this says why",
+    )
 
 
 class FactSearchResult(_Model):

@@ -216,7 +216,11 @@ def _candidates(
             # not the answer.
             degraded = f"no vector search: {exc}"
         else:
-            lists["vector"] = [i for i, cos in near if cos >= MIN_COSINE]
+            # Equal cosines (one text stored as two kinds) rank as equal words do, newest
+            # first, whatever order the store's index gave them in.
+            lists["vector"] = [
+                i for _, i in _best_first([(cos, i) for i, cos in near if cos >= MIN_COSINE])
+            ]
     fused = scoring.rrf(lists, config.rrf_k)
     if window is not None:
         # What was told of or said then, matched or not: a question that is mostly a time

@@ -1,4 +1,5 @@
-"""One short human line per result, shown next to the structured content."""
+"""One short human line per result, shown next to the structured content; a recall's hits get
+a line each, with why they surfaced, for clients that show the model only this text."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ..model import (
     Node,
     PatternsResult,
     PredictionReport,
+    RecallHit,
     RecallResult,
     ReinforceResult,
     RememberResult,
@@ -55,11 +57,44 @@ def _(r: Edge) -> str:
 @summary.register
 def _(r: RecallResult) -> str:
     # Said with no hits too: "nothing found" by words alone may be found by meaning later.
-    note = " (words, time and links only: the embedding model is unavailable)" if r.degraded else ""
+    note = _without_meaning(r.degraded)
     if not r.hits:
         return f"nothing found for {shorten(r.query, 40)!r}{note}"
-    top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
-    return f"{len(r.hits)} hits{note}; top: {top}"
+    return f"{len(r.hits)} hits{note}:" + _hit_lines(r.hits)
+
+
+# A hit's text in its line; the whole text is in the structured content.
+HIT_TEXT = 120
+
+
+def _hit_lines(hits: list[RecallHit]) -> str:
+    """A line per hit: rank, id, kind and (shortened) text, then why it surfaced."""
+    return "".join(
+        f"\n{i}. {h.node.id} {h.node.kind}: {shorten(h.node.text, HIT_TEXT)} ({explain(h)})"
+        for i, h in enumerate(hits, 1)
+    )
+
+
+def explain(hit: RecallHit) -> str:
+    """Why a hit surfaced, in a few words: the lists that found it and its rank in each, seed
+    or hop (through which link, from which hit), what multiplied its score, the better hit it
+    repeats or replies to, its tier, and how long since it was last used."""
+    why = hit.why
+    parts = [", ".join(f"{name} #{rank}" for name, rank in why.lists.items()) or "no list"]
+    hop = why.origin
+    if why.via:
+        v = why.via[0]
+        hop += f" via {v.relation} from {v.src if v.dst == hit.node.id else v.dst}"
+    parts.append(hop)
+    parts += [f"{reason} x{factor:g}" for reason, factor in why.weights.items()]
+    if why.repeats:
+        parts.append(f"repeats {why.repeats}")
+    if why.replies_to:
+        parts.append(f"replies to {why.replies_to}")
+    parts.append(why.tier)
+    if why.recency_days is not None:
+        parts.append(f"used {why.recency_days:g} d ago")
+    return "; ".join(parts)
 
 
 @summary.register
@@ -125,8 +160,15 @@ def _(r: RememberResult) -> str:
 
 @summary.register
 def _(r: MemorySearchResult) -> str:
-    top = "; ".join(f"{h.node.id} {shorten(h.node.text, 40)}" for h in r.hits[:3])
-    return f"{len(r.hits)} hits, {len(r.lessons)} lessons" + (f"; top: {top}" if top else "")
+    note = _without_meaning(r.degraded)
+    return f"{len(r.hits)} hits, {len(r.lessons)} lessons{note}" + (
+        ":" + _hit_lines(r.hits) if r.hits else ""
+    )
+
+
+def _without_meaning(degraded: str | None) -> str:
+    """Hits found without the embedding model, said so."""
+    return " (words, time and links only: the embedding model is unavailable)" if degraded else ""
 
 
 @summary.register

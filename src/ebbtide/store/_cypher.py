@@ -40,10 +40,14 @@ SCHEMA: dict[str, str] = {
     "FOR (n:EbbNode) ON (n.tenant, n.said_from)",
     "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
     "FOR (a:EbbAudit) ON (a.tenant, a.at)",
-    "ebbtide_text": "CREATE FULLTEXT INDEX ebbtide_text IF NOT EXISTS "
-    "FOR (n:EbbNode) ON EACH [n.text, n.tenant_token] "
+    # Over the words ebbtide splits a text into (neo4j._derived_props), not the text itself.
+    # Stores made before it also hold `ebbtide_text` over `text`, which nothing reads now
+    # (dropping it would fail replicas still running an older ebbtide).
+    "ebbtide_words": "CREATE FULLTEXT INDEX ebbtide_words IF NOT EXISTS "
+    "FOR (n:EbbNode) ON EACH [n.words, n.tenant_token] "
     "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
 }
+TEXT_INDEX = "ebbtide_words"
 # Schemas already checked by this process, per server and database.
 # Lucene's English stop words: a term made only of these matches nothing, so it must not be
 # sent (the tenant clause alone would match every node).
@@ -66,7 +70,7 @@ def lucene_query(query: str, token: str) -> str | None:
     terms = unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
     if not terms:
         return None
-    either = " OR ".join(f'text:"{t}"' for t in terms)
+    either = " OR ".join(f'words:"{t}"' for t in terms)
     return f'({either}) AND tenant_token:"{token}"^0'
 
 

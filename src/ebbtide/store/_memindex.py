@@ -184,12 +184,13 @@ class MemoryIndex:
             for doc, tf in pairs:
                 norm = K1 * (1 - B + B * self.lengths[doc] / avg)
                 scores[doc] += idf * tf * (K1 + 1) / (tf + norm)
-        # Best first (ties: oldest first); most of the top passes the filter, so take a few
-        # times k before sorting everything.
+        # Best first, equal scores newest first (as SQLite and recall order them, so the cut
+        # at k falls the same way); most of the top passes the filter, so take a few times k
+        # before sorting everything.
         want = 4 * k
         while True:
             top = heapq.nlargest(
-                want, scores.items(), key=lambda kv: (kv[1], -self.nodes[kv[0]].seq)
+                want, scores.items(), key=lambda kv: (kv[1], self.nodes[kv[0]].seq)
             )
             hits = [(i, s) for i, s in top if self.nodes[i].passes(flt)]
             if len(hits) >= k or want >= len(scores):

@@ -6,8 +6,10 @@ matches on, id lookups included (Community edition has one database; a database 
 also works, with `?database=`). Ids are unique per tenant through composite uniqueness
 constraints on `(tenant, id)`.
 
-* Text search uses a Lucene full-text index over `text`; user text is reduced to quoted
-  terms, so it is never parsed as query syntax, and a tenant token is a required clause.
+* Text search uses a Lucene full-text index over `words`, the text split into words as the
+  other stores split it (Lucene's tokenizer alone keeps "config.py" or "snake_case" whole);
+  user text is reduced to quoted terms, so it is never parsed as query syntax, and a tenant
+  token is a required clause.
 * Vectors sit on `:EbbVector` nodes, one vector index per (model, dimension); the index gives
   candidates, exact cosine re-scores them.
 * Neighbourhoods are one query per hop (UNWIND over the frontier), never one per node.
@@ -40,8 +42,10 @@ import numpy as np
 
 from ..errors import EmbeddingUnavailable, NotFound, StoreUnavailable
 from ..model import Edge, Node
+from ..text import indexed_words
 from ._cypher import (
     SCHEMA,
+    TEXT_INDEX,
     dated_within,
     lucene_query,
     search_filter,
@@ -93,24 +97,30 @@ _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
 _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r:LINK]-()"}
 
 
-# Nodes written before the span properties existed lack it, and 1 is before a time covered its
-# calendar day: `_backfill_spans` gives them the current spans.
-SPANS_VERSION = 2
+# The version of the properties derived from a node's text and attributes (`_derived_props`):
+# nodes written before they existed lack it, 1 is before a time covered its calendar day, 2
+# before the `words` property; `_backfill_derived` brings older nodes up to date.
+SPANS_VERSION = 3
 
 
 def _props(node: Node) -> dict[str, Any]:
-    """A node's properties plus its time spans, so time windows are matched by the server."""
-    return {**node_props(node), **_span_props(node.attributes)}
+    """A node's properties plus what is derived from them (its time spans, so time windows are
+    matched by the server, and its words, which the full-text index reads)."""
+    return {**node_props(node), **_derived_props(node.text, node.attributes)}
 
 
-def _span_props(attributes: dict[str, Any]) -> dict[str, Any]:
-    """The spans an item tells of and was said in, as numbers (None removes a stale one)."""
+def _derived_props(text: str, attributes: dict[str, Any]) -> dict[str, Any]:
+    """The spans an item tells of and was said in, as numbers (None removes a stale one), and
+    its words as ebbtide splits them (`text.indexed_words`), one space apart: Lucene's own
+    tokenizer keeps "config.py", "snake_case", "Node.js", "v1.2" or "3,000" whole, and a
+    search for any part of them (which is how every query is split) would find nothing."""
     told, said = time_spans(attributes)
     return {
         "told_from": told and told[0],
         "told_to": told and told[1],
         "said_from": said and said[0],
         "said_to": said and said[1],
+        "words": " ".join(indexed_words(text)),
         "spans_version": SPANS_VERSION,
     }
 
@@ -245,16 +255,16 @@ class Neo4jStore:
                     self._driver.execute_query(q, database_=self.database)
             if missing:
                 self._driver.execute_query("CALL db.awaitIndexes(300)", database_=self.database)
-            self._backfill_spans()
+            self._backfill_derived()
             _SCHEMA_READY.add(key)
 
-    def _backfill_spans(self) -> None:
-        """Give nodes written before the span properties existed their spans, once, in pages
-        (every tenant's: the check runs once per server and database)."""
+    def _backfill_derived(self) -> None:
+        """Give nodes written before the derived properties existed (or changed) their current
+        ones, once, in pages (every tenant's: the check runs once per server and database)."""
         while True:
             rows = self._driver.execute_query(
                 "MATCH (n:EbbNode) WHERE n.spans_version IS NULL OR n.spans_version < $v "
-                "RETURN n.tenant, n.id, n.attributes LIMIT $page",
+                "RETURN n.tenant, n.id, n.text, n.attributes LIMIT $page",
                 v=SPANS_VERSION,
                 page=PAGE,
                 database_=self.database,
@@ -262,8 +272,12 @@ class Neo4jStore:
             if not rows:
                 return
             updates = [
-                {"t": tenant, "id": ident, "p": _span_props(json.loads(attributes or "{}"))}
-                for tenant, ident, attributes in rows
+                {
+                    "t": tenant,
+                    "id": ident,
+                    "p": _derived_props(text or "", json.loads(attributes or "{}")),
+                }
+                for tenant, ident, text, attributes in rows
             ]
             self._driver.execute_query(
                 "UNWIND $rows AS r MATCH (n:EbbNode {tenant: r.t, id: r.id}) SET n += r.p",
@@ -661,7 +675,7 @@ class Neo4jStore:
             return []
         cond, params = search_filter(flt)
         found = self._list(
-            "CALL db.index.fulltext.queryNodes('ebbtide_text', $q) YIELD node AS n, score "
+            f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node AS n, score "
             f"WHERE n.tenant = $t AND {cond} WITH n, score LIMIT $k "
             "RETURN collect([n.id, score])",
             q=q,
@@ -701,7 +715,7 @@ class Neo4jStore:
         counts = iter(
             self._list(
                 "UNWIND $qs AS q CALL { WITH q "
-                "CALL db.index.fulltext.queryNodes('ebbtide_text', q) YIELD node AS n "
+                f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', q) YIELD node AS n "
                 f"WHERE n.tenant = $t AND {cond} WITH n LIMIT $cap RETURN count(n) AS c }} "
                 "RETURN collect(c)",
                 qs=asked,
