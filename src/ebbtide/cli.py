@@ -26,7 +26,7 @@ from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError
 from .memory import Memory, open_memory
-from .model import RecallHit
+from .server.render import explain
 from .text import shorten
 
 console = Console()
@@ -115,7 +115,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         console.print('recall("what did we decide for order events?"):')
         for hit in demo.recall.hits:
             console.print(f"  {hit.score:.4f}  {shorten(hit.node.text, 66)}", highlight=False)
-            console.print(f"          [dim]{_why(hit)}[/]", highlight=False)
+            console.print(f"          [dim]{escape(explain(hit, ids=False))}[/]", highlight=False)
         _chat_part(memory, clock)
     console.rule("Plug ebbtide into your MCP client")
     for client in CLIENTS:
@@ -158,15 +158,6 @@ def _hanging(line: str, indent: str, style: str = "") -> None:
     console.print(Text(text, style=style), highlight=False)
 
 
-def _why(hit: RecallHit) -> str:
-    """Which lists found a hit and at what rank, seed or hop (via which link), what weighed on
-    its score, and its tier."""
-    lists = ", ".join(f"{k} #{v}" for k, v in hit.why.lists.items())
-    via = f" via {hit.why.via[0].relation}" if hit.why.via else ""
-    weighed = "".join(f"; {k} x{v:g}" for k, v in hit.why.weights.items())
-    return f"{lists}; {hit.why.origin}{via}{weighed}; {hit.why.tier}"
-
-
 def cmd_recall(args: argparse.Namespace) -> int:
     with open_memory(args.store) as memory:
         result = memory.recall(
@@ -193,7 +184,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
         sources = f"; sources {', '.join(node.sources[:5])}" if node.sources else ""
         more = " …" if len(node.sources) > 5 else ""
         console.print(Text(_indented(shorten(node.text, 300))))
-        console.print(Text(_indented(f"{_why(hit)}{sources}{more}"), style="dim"))
+        console.print(Text(_indented(f"{explain(hit)}{sources}{more}"), style="dim"))
     return 0
 
 

@@ -75,21 +75,24 @@ def _hit_lines(hits: list[RecallHit]) -> str:
     )
 
 
-def explain(hit: RecallHit) -> str:
+def explain(hit: RecallHit, *, ids: bool = True) -> str:
     """Why a hit surfaced, in a few words: the lists that found it and its rank in each, seed
     or hop (through which link, from which hit), what multiplied its score, the better hit it
-    repeats or replies to, its tier, and how long since it was last used."""
+    repeats or replies to, its tier, and how long since it was last used. Without `ids`, the
+    other hits go unnamed (a narration that shows no ids)."""
     why = hit.why
     parts = [", ".join(f"{name} #{rank}" for name, rank in why.lists.items()) or "no list"]
     hop = why.origin
     if why.via:
         v = why.via[0]
-        hop += f" via {v.relation} from {v.src if v.dst == hit.node.id else v.dst}"
+        hop += f" via {v.relation}"
+        if ids:
+            hop += f" from {v.src if v.dst == hit.node.id else v.dst}"
     parts.append(hop)
     parts += [f"{reason} x{factor:g}" for reason, factor in why.weights.items()]
-    if why.repeats:
+    if why.repeats and ids:
         parts.append(f"repeats {why.repeats}")
-    if why.replies_to:
+    if why.replies_to and ids:
         parts.append(f"replies to {why.replies_to}")
     parts.append(why.tier)
     if why.recency_days is not None:
