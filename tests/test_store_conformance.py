@@ -738,3 +738,14 @@ def test_words_joined_by_dots_underscores_or_colons_are_found_by_each_part_and_w
         ("example", "host"), ("api.example.com", "host"), ("a:b", "ratio"),
     ]:  # fmt: skip
         assert [i for i, _ in store.text_search(query, 5, SearchFilter())] == [ident], query
+
+
+def test_accents_on_latin_letters_do_not_keep_a_word_from_being_found(store):
+    store.add_node(node("cafe", "Team lunch at the café on Friday"))
+    store.add_node(node("jose", "Jose owns the billing service"))
+    store.add_node(node("greek", "Ο Νίκος έγραψε το σχέδιο"))
+    for query, ident in [
+        ("cafe", "cafe"), ("café", "cafe"), ("José", "jose"), ("jose", "jose"),
+        ("έγραψε", "greek"),
+    ]:  # fmt: skip
+        assert [i for i, _ in store.text_search(query, 5, SearchFilter())] == [ident], query

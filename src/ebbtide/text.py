@@ -132,8 +132,20 @@ _POSSESSIVE = re.compile(r"['’]s$")
 
 def indexed_words(text: str) -> list[str]:
     """The words a text is searched by: a possessive stands for its noun ("Ana's title" is
-    about Ana, and the "s" left of "O'Brien's" is no word)."""
-    return [w for t in tokens(text) if (w := _POSSESSIVE.sub("", t)) and w != "s"]
+    about Ana, and the "s" left of "O'Brien's" is no word), and Latin letters lose their
+    accents ("café" is found by "cafe"), as SQLite's full-text index reads them."""
+    return [_unaccented(w) for t in tokens(text) if (w := _POSSESSIVE.sub("", t)) and w != "s"]
+
+
+def _unaccented(word: str) -> str:
+    if word.isascii():
+        return word
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFKD", word):
+        if unicodedata.combining(ch) and kept and kept[-1].isascii():
+            continue  # an accent on a Latin letter; other scripts keep their marks
+        kept.append(ch)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def search_words(text: str) -> list[str]:

@@ -99,8 +99,9 @@ _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r
 
 # The version of the properties derived from a node's text and attributes (`_derived_props`):
 # nodes written before they existed lack it, 1 is before a time covered its calendar day, 2
-# before the `words` property; `_backfill_derived` brings older nodes up to date.
-SPANS_VERSION = 3
+# before the `words` property, 3 before its words lost their accents; `_backfill_derived`
+# brings older nodes up to date.
+SPANS_VERSION = 4
 
 
 def _props(node: Node) -> dict[str, Any]:
