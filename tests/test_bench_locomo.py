@@ -188,6 +188,33 @@ def test_the_command_prints_a_table_without_json(locomo_file, capsys):
     assert "machine: " in out and "int8 path " in out
 
 
+def test_the_json_names_every_category_even_one_with_no_question(locomo_file, capsys):
+    code = main(
+        ["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+         "--systems", "bm25", "--limit-questions", "1"]
+    )  # fmt: skip
+    assert code == 0
+    categories = json.loads(capsys.readouterr().out)["systems"]["bm25"]["categories"]
+    assert set(categories) == {"multi-hop", "temporal", "open-domain", "single-hop", "all"}
+    assert categories["single-hop"]["n"] == categories["all"]["n"] == 1
+    assert categories["temporal"] == {"n": 0} | dict.fromkeys(METRICS)
+
+
+def test_a_file_with_no_question_to_score_still_reports_its_run(tmp_path, capsys):
+    only_adversarial = {**FIXTURE, "qa": [q for q in FIXTURE["qa"] if q["category"] == 5]}
+    data = tmp_path / "adversarial.json"
+    data.write_text(json.dumps(only_adversarial), encoding="utf-8")
+    args = ["bench", "locomo", "--data", str(data), "--systems", "bm25"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "no question of categories 1-4 with evidence to score" in captured.out
+    assert "running any@10 0.000" in captured.err  # the progress line too
+    assert main([*args, "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["data"]["questions"] == 0
+    assert report["systems"]["bm25"]["categories"]["all"]["n"] == 0
+
+
 @pytest.mark.parametrize(
     ("cpuinfo", "cpu", "path"),
     [

@@ -280,11 +280,11 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         cats: dict[str, Any] = {}
         for name in [*CATEGORIES.values(), "all"]:
+            # Every category is present, so readers of --json need not guess: n 0, metrics null.
             rows = self.scores.get(name, [])
-            if rows:
-                cats[name] = {"n": len(rows)} | {
-                    m: round(statistics.fmean(r[m] for r in rows), 4) for m in METRICS
-                }
+            cats[name] = {"n": len(rows)} | {
+                m: round(statistics.fmean(r[m] for r in rows), 4) if rows else None for m in METRICS
+            }
         return {
             "categories": cats,
             "ingest_s": {k: round(v, 3) for k, v in self.ingest.items()},
@@ -586,11 +586,11 @@ def run(
                 finally:
                     system.close()
                 if progress is not None:
-                    s = tally.summary()["categories"].get("all", {})
+                    s = tally.summary()["categories"]["all"]
                     progress(
                         f"{conv.sample_id:<10} {name:<14} ingest "
                         f"{tally.ingest[conv.sample_id]:7.2f}s  running any@10 "
-                        f"{s.get('any@10', 0):.3f} all@10 {s.get('all@10', 0):.3f}"
+                        f"{s['any@10'] or 0:.3f} all@10 {s['all@10'] or 0:.3f}"
                     )
     finally:
         if cm is not None:
@@ -631,8 +631,10 @@ def render(report: dict[str, Any]) -> str:
         {"system": name, "category": cat, **m}
         for name, s in report["systems"].items()
         for cat, m in s["categories"].items()
+        if m["n"]
     ]
-    lines += [table(rows, ["system", "category", "n", *METRICS]), ""]
+    scored = table(rows, ["system", "category", "n", *METRICS])
+    lines += [scored if rows else "no question of categories 1-4 with evidence to score", ""]
     rows = [
         {
             "system": name,
