@@ -148,6 +148,68 @@ def test_bad_data_is_refused_with_a_clear_error(tmp_path):
     broken.write_text('[{"sample_id": "x"}]')
     with pytest.raises(ValidationError, match="no 'conversation'"):
         load(broken)
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes(json.dumps(FIXTURE).replace("Biscuit", "Bisc\u00fcit").encode("latin-1"))
+    with pytest.raises(ValidationError, match="is not UTF-8"):
+        load(latin1)
+
+
+def with_changes(change) -> dict:
+    data = json.loads(json.dumps(FIXTURE))
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(qa={"question": "?"}), "conv-tiny: qa must be a list"),
+        (lambda d: d["qa"].append("What breed?"), r"conv-tiny: qa\[6\] must be an object"),
+        (lambda d: d["qa"][0].update(category="4"),
+         r"qa\[0\].category must be an integer \(got '4'\)"),
+        (lambda d: d["qa"][0].update(category=True), r"qa\[0\].category must be an integer"),
+        (lambda d: d["qa"][0].pop("category"), r"qa\[0\].category must be an integer"),
+        (lambda d: d["qa"][0].pop("question"), r"qa\[0\].question must be a string"),
+        (lambda d: d["qa"][0].update(evidence=13), r"qa\[0\].evidence must be a list of dia ids"),
+        (lambda d: d["conversation"].update(session_2="Hi"), "session_2 must be a list of turns"),
+        (lambda d: d["conversation"]["session_2"].append("Hi"),
+         r"session_2\[3\] must be an object"),
+        (lambda d: d["conversation"]["session_1"][0].pop("dia_id"),
+         r"session_1\[0\].dia_id must be a string"),
+        (lambda d: d["conversation"]["session_1"][0].update(text=["Hi"]),
+         r"session_1\[0\].text must be a string or null"),
+        (lambda d: d["conversation"].update(session_1_date_time="the eighth of May"),
+         "session_1_date_time is no date ebbtide reads: 'the eighth of May'"),
+        (lambda d: d.update(conversation={"speaker_a": "Ana"}), "has no session_1"),
+    ],
+)  # fmt: skip
+def test_a_file_that_breaks_the_layout_is_refused_naming_the_place_and_the_rule(
+    tmp_path, capsys, change, message
+):
+    data = tmp_path / "bad.json"
+    data.write_text(json.dumps(with_changes(change)), encoding="utf-8")
+    with pytest.raises(ValidationError, match=message):
+        load(data)
+    assert main(["bench", "locomo", "--data", str(data), "--quiet", "--systems", "bm25"]) == 2
+    assert "data: conv-tiny: " in capsys.readouterr().err
+
+
+def test_two_conversations_with_one_sample_id_are_refused(tmp_path):
+    # --stores keeps a store per sample id: the second would be scored on the first's store.
+    data = tmp_path / "twice.json"
+    data.write_text(json.dumps([FIXTURE, FIXTURE]), encoding="utf-8")
+    with pytest.raises(ValidationError, match="sample_id 'conv-tiny' is used twice"):
+        load(data)
+
+
+def test_evidence_given_as_one_string_is_read_as_its_ids(tmp_path):
+    data = tmp_path / "one-string.json"
+    data.write_text(
+        json.dumps(with_changes(lambda d: d["qa"][2].update(evidence="D2:1 D2:2"))),
+        encoding="utf-8",
+    )
+    (conv,) = load(data)
+    assert conv.questions[2].evidence == ["D2:1", "D2:2"]
 
 
 def test_the_command_scores_every_system_and_emits_json(locomo_file, capsys):

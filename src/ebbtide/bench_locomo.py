@@ -163,11 +163,16 @@ class Conversation:
 
 
 def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
-    """Conversations from a LoCoMo file; `only` keeps those sample ids (all must exist)."""
+    """Conversations from a LoCoMo file; `only` keeps those sample ids (all must exist).
+
+    A file that breaks the layout is refused with a ValidationError naming the place and the
+    rule ("conv-26: qa[3].category must be an integer"), never scored on a guess."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValidationError("data", f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ValidationError("data", f"{path} is not UTF-8 text: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise ValidationError("data", f"{path} is not JSON: {exc}") from exc
     if isinstance(data, dict):
@@ -175,16 +180,18 @@ def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
     if not isinstance(data, list):
         raise ValidationError("data", "must be a LoCoMo conversation or a list of them")
     out: list[Conversation] = []
+    seen: set[str] = set()
     for i, conv in enumerate(data):
         if not isinstance(conv, dict) or not isinstance(conv.get("conversation"), dict):
             raise ValidationError("data", f"item {i} has no 'conversation' object")
         sample_id = str(conv.get("sample_id", f"conv-{i}"))
+        # Stores (--stores) and ingest times are kept by sample id: two alike would share one.
+        if sample_id in seen:
+            raise ValidationError("data", f"item {i}: sample_id {sample_id!r} is used twice")
+        seen.add(sample_id)
         if only and sample_id not in only:
             continue
-        try:
-            out.append(_conversation(sample_id, conv))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValidationError("data", f"{sample_id}: malformed ({exc!r})") from exc
+        out.append(_conversation(sample_id, conv))
     if only:
         missing = set(only) - {c.sample_id for c in out}
         if missing:
@@ -197,32 +204,68 @@ def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
 def _conversation(sample_id: str, conv: dict[str, Any]) -> Conversation:
     from .timeparse import parse_datetime
 
+    def need(ok: bool, where: str, rule: str) -> None:
+        if not ok:
+            raise ValidationError("data", f"{sample_id}: {where} {rule}")
+
     body = conv["conversation"]
-    numbers = sorted(
-        int(m.group(1))
-        for key, value in body.items()
-        if (m := re.fullmatch(r"session_(\d+)", key)) and isinstance(value, list)
-    )
+    numbers = sorted(int(m.group(1)) for key in body if (m := re.fullmatch(r"session_(\d+)", key)))
+    need(bool(numbers), "conversation", "has no session_1, session_2, ... list of turns")
     sessions: list[Session] = []
+    known: set[str] = set()
     for n in numbers:
-        stamp = body.get(f"session_{n}_date_time")
-        date = parse_datetime(stamp) if isinstance(stamp, str) else None
-        turns = [
-            Turn(_turn_id(t["dia_id"]), t["speaker"], t.get("text") or "", t.get("blip_caption"))
-            for t in body[f"session_{n}"]
-        ]
+        where = f"session_{n}"
+        need(isinstance(body[where], list), where, "must be a list of turns")
+        stamp = body.get(f"{where}_date_time")
+        date = None
+        if stamp is not None:
+            date = parse_datetime(stamp) if isinstance(stamp, str) else None
+            need(date is not None, f"{where}_date_time", f"is no date ebbtide reads: {stamp!r}")
+        turns = []
+        for j, t in enumerate(body[where]):
+            at = f"{where}[{j}]"
+            need(isinstance(t, dict), at, "must be an object")
+            for key in ("dia_id", "speaker"):
+                need(isinstance(t.get(key), str), f"{at}.{key}", "must be a string")
+            for key in ("text", "blip_caption"):
+                ok = isinstance(t.get(key), (str, type(None)))
+                need(ok, f"{at}.{key}", "must be a string or null")
+            turns.append(
+                Turn(
+                    _turn_id(t["dia_id"]), t["speaker"], t.get("text") or "", t.get("blip_caption")
+                )
+            )
         sessions.append(Session(n, date, turns))
-    known = {t.dia_id for s in sessions for t in s.turns}
+        known.update(t.dia_id for t in turns)
+    qas = conv.get("qa", [])
+    need(isinstance(qas, list), "qa", "must be a list of questions")
     questions: list[Question] = []
     skipped = 0
-    for qa in conv.get("qa", []):
-        if qa.get("category") not in CATEGORIES:
+    for j, qa in enumerate(qas):
+        at = f"qa[{j}]"
+        need(isinstance(qa, dict), at, "must be an object")
+        category = qa.get("category")
+        need(
+            isinstance(category, int) and not isinstance(category, bool),
+            f"{at}.category",
+            f"must be an integer (got {category!r})",
+        )
+        if category not in CATEGORIES:
             continue
-        evidence = [e for e in normalise_evidence(qa.get("evidence", [])) if e in known]
+        need(isinstance(qa.get("question"), str), f"{at}.question", "must be a string")
+        raw = qa.get("evidence", [])
+        if isinstance(raw, str):  # one string, maybe several ids ("D8:6; D9:17")
+            raw = [raw]
+        need(
+            isinstance(raw, list) and all(isinstance(e, str) for e in raw),
+            f"{at}.evidence",
+            "must be a list of dia ids",
+        )
+        evidence = [e for e in normalise_evidence(raw) if e in known]
         if not evidence:
             skipped += 1
             continue
-        questions.append(Question(qa["question"], int(qa["category"]), evidence))
+        questions.append(Question(qa["question"], category, evidence))
     return Conversation(sample_id, sessions, questions, skipped)
 
 
