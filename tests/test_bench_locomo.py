@@ -407,3 +407,92 @@ def test_the_events_ingest_merged_are_listed_with_their_messages(tmp_path, capsy
         "episodes": report["counts"][0]["episodes"],
         "merged": 1,
     }
+
+
+# -- the reference system: a stand-in bench folder, so no venv is built and nothing installed --
+
+FAILING_VENV = """
+class ReferenceVenvError(RuntimeError):
+    pass
+
+
+def reference_python():
+    raise ReferenceVenvError(
+        "installing causal-memory==0.10.0 failed (exit 1): pip install causal-memory==0.10.0\\n"
+        "ERROR: No matching distribution found for causal-memory==0.10.0"
+    )
+"""
+
+THIS_PYTHON = "import sys\n\n\ndef reference_python():\n    return sys.executable\n"
+
+DYING_RUNNER = """
+import sys
+sys.stdin.readline()
+print("Traceback (most recent call last):", file=sys.stderr)
+print("ModuleNotFoundError: No module named 'causal_memory'", file=sys.stderr)
+sys.exit(1)
+"""
+
+# Answers like the real runner, except that every search fails.
+FAILING_SEARCH_RUNNER = """
+import json, sys
+for line in sys.stdin:
+    cmd = json.loads(line)
+    if cmd["op"] == "quit":
+        break
+    if cmd["op"] == "search_memory":
+        out = {"ok": False, "error": "fts5: syntax error near '?'", "seconds": 0.0}
+    elif cmd["op"] == "bulk":
+        out = {"ok": True, "result": {"results": [{"ok": True}] * len(cmd["calls"])}}
+    else:
+        out = {"ok": True, "result": {}, "seconds": 0.0}
+    print(json.dumps(out), flush=True)
+"""
+
+
+@pytest.fixture
+def reference(tmp_path, monkeypatch):
+    """A bench folder of one's own for causal-memory: its venv builder and its runner."""
+
+    def make(venv_source: str, runner_source: str = "") -> None:
+        folder = tmp_path / "bench"
+        (folder / "reference").mkdir(parents=True)
+        (folder / "_venv.py").write_text(venv_source)
+        (folder / "reference" / "causal_memory_runner.py").write_text(runner_source)
+        monkeypatch.setattr("ebbtide.bench_locomo.bench_dir", lambda: folder)
+
+    return make
+
+
+def test_a_reference_venv_that_cannot_be_built_is_an_error_before_any_ingest(
+    locomo_file, capsys, reference
+):
+    reference(FAILING_VENV)
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--embeddings", "none"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "causal-memory: installing causal-memory==0.10.0 failed" in err
+    assert "No matching distribution" in err and "Traceback" not in err
+    assert "ingest" not in err  # no progress line: ebbtide and bm25 did not run first
+
+
+def test_a_runner_that_dies_is_reported_with_what_it_wrote(locomo_file, capsys, reference):
+    reference(THIS_PYTHON, DYING_RUNNER)
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet",
+                 "--systems", "causal-memory"])  # fmt: skip
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "causal-memory runner exited (code 1)" in err
+    assert "No module named 'causal_memory'" in err
+
+
+def test_a_failed_reference_search_stops_the_run_rather_than_scoring_a_miss(
+    locomo_file, capsys, reference
+):
+    reference(THIS_PYTHON, FAILING_SEARCH_RUNNER)
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet",
+                 "--systems", "causal-memory"])  # fmt: skip
+    assert code == 2
+    err = capsys.readouterr().err
+    assert 'search_memory failed for "What breed is Ana\'s puppy?"' in err
+    assert "fts5: syntax error" in err

@@ -25,7 +25,9 @@ Ingest. One fresh store per conversation and system, in a temporary directory:
   the turn). Queried with ``search_memory(query, limit)``; its facts, in display order, are the
   ranking. BM25 only (no embedder in the wheel, no LLM). It runs in its own virtual
   environment, driven by ``bench/reference/causal_memory_runner.py``: it needs a source
-  checkout of ebbtide (``bench/`` next to ``src/``, or in the working directory).
+  checkout of ebbtide (``bench/`` next to ``src/``, or in the working directory). A venv that
+  cannot be built, a runner that dies or a call it fails stops the run with an error that says
+  why (exit 2), before anything is ingested in the first case.
 
 Questions. Categories 1-4 (multi-hop, temporal, open-domain, single-hop); category 5
 (adversarial: the answer is not in the conversation) has no evidence to find. Evidence ids are
@@ -75,7 +77,7 @@ from typing import Any, Protocol
 from .embed import Embedder
 from .errors import EbbtideError, ValidationError
 from .plaintable import table
-from .reference_runner import ReferenceRunner
+from .reference_runner import ReferenceRunner, ReferenceUnavailable
 
 __all__ = [
     "CATEGORIES",
@@ -534,7 +536,7 @@ class CausalMemorySystem:
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-cm-")
         r = self.runner.send({"op": "open", "path": self._tmp.name})
         if not r.get("ok"):
-            raise RuntimeError(f"causal-memory open failed: {r}")
+            raise ReferenceUnavailable(f"causal-memory: open failed: {r.get('error')}")
         calls = [
             {
                 "op": "record_fact",
@@ -549,7 +551,7 @@ class CausalMemorySystem:
         r = self.runner.send({"op": "bulk", "calls": calls})
         bad = [x for x in r["result"]["results"] if not x.get("ok")]
         if bad:
-            raise RuntimeError(f"causal-memory ingest failed: {bad[0]}")
+            raise ReferenceUnavailable(f"causal-memory: record_fact failed: {bad[0].get('error')}")
         return float(r.get("seconds", 0.0))
 
     def rank(self, question: str, depth: int) -> tuple[list[str], float]:
@@ -557,8 +559,10 @@ class CausalMemorySystem:
         r = self.runner.send(
             {"op": "search_memory", "query": question, "limit": depth, "resolve": False}
         )
-        if not r.get("ok"):
-            return [], float(r.get("seconds", 0.0))
+        if not r.get("ok"):  # scored as a miss, it would count against causal-memory unseen
+            raise ReferenceUnavailable(
+                f"causal-memory: search_memory failed for {question!r}: {r.get('error')}"
+            )
         ranked: dict[str, None] = {}
         for hit in r["result"].get("hits", []):
             if hit.get("layer") == "fact" and hit.get("key"):
@@ -602,6 +606,7 @@ def run(
                 "systems", "causal-memory needs a source checkout of ebbtide (its bench/ folder)"
             )
         cm = CausalMemorySystem(folder)
+        cm.runner.start()  # a venv that cannot be built stops the run before anything is ingested
     try:
         for conv in conversations:
             questions = conv.questions[:limit_questions] if limit_questions else conv.questions
