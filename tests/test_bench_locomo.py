@@ -337,6 +337,29 @@ def test_kept_stores_are_reused_and_score_the_same(locomo_file, tmp_path, capsys
     assert again["categories"] == first["categories"]
 
 
+def test_a_kept_store_is_not_reused_for_another_conversation_of_the_same_id(tmp_path, capsys):
+    data = tmp_path / "locomo.json"
+
+    def bench(conversation: dict, stores) -> dict:
+        data.write_text(json.dumps(conversation), encoding="utf-8")
+        assert main(["bench", "locomo", "--data", str(data), "--json", "--quiet",
+                     "--systems", "ebbtide", "--embeddings", "none",
+                     "--stores", str(stores)]) == 0  # fmt: skip
+        return json.loads(capsys.readouterr().out)["systems"]["ebbtide"]
+
+    kept = tmp_path / "kept"
+    assert bench(FIXTURE, kept)["ingest_total_s"] > 0
+    # The same sample id, another conversation: Bo's lines are now Ana's and the other way round.
+    swapped = with_changes(
+        lambda d: [t.update(speaker={"Ana": "Bo", "Bo": "Ana"}[t["speaker"]])
+                   for n in (1, 2) for t in d["conversation"][f"session_{n}"]]
+    )  # fmt: skip
+    again = bench(swapped, kept)
+    assert again["ingest_total_s"] > 0  # ingested anew, not scored on the first file's store
+    assert again["categories"] == bench(swapped, tmp_path / "fresh")["categories"]
+    assert bench(swapped, kept)["ingest_total_s"] == 0.0  # the same conversation: reused
+
+
 def test_a_store_left_by_an_interrupted_ingest_is_built_again(locomo_file, tmp_path, capsys):
     stores = tmp_path / "stores"
     stores.mkdir()

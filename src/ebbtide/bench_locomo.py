@@ -59,6 +59,7 @@ Metrics, per system x category and over all four:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -69,7 +70,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -162,6 +163,14 @@ class Conversation:
     sessions: list[Session]
     questions: list[Question]
     skipped: int = 0  # questions of categories 1-4 left without valid evidence
+
+    def fingerprint(self) -> str:
+        """A digest of what ingest stores (sessions, dates, turns), not of the questions."""
+        said = [
+            [s.number, s.date and s.date.isoformat(), [astuple(t) for t in s.turns]]
+            for s in self.sessions
+        ]
+        return hashlib.sha256(json.dumps(said).encode("utf-8")).hexdigest()
 
 
 def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
@@ -374,15 +383,19 @@ class EbbtideSystem:
         if self.stores is not None:
             self.stores.mkdir(parents=True, exist_ok=True)
             path = self.store_path(conv)
+            # The mark holds what was ingested: an interrupted ingest, or another conversation
+            # under the same sample id (another file, an edited one), is ingested again.
             done = self.stores / f"{path.name}.complete"
-            if not done.exists():  # an interrupted ingest is started again
+            mark = conv.fingerprint()
+            reuse = done.exists() and done.read_text(encoding="utf-8") == mark
+            if not reuse:
                 for old in self.stores.glob(f"{path.name}*"):
                     old.unlink()
             self.memory = open_memory(str(path), embeddings=self.embeddings, extraction="rules")
-            if done.exists():
+            if reuse:
                 return 0.0
             seconds = self._store(conv)
-            done.touch()
+            done.write_text(mark, encoding="utf-8")
             return seconds
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-ebbtide-")
         self.memory = open_memory(  # the benchmark measures extraction without an LLM
@@ -593,7 +606,8 @@ def run(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Every system over every conversation; the report `render` prints (or `--json` emits).
-    `stores`: keep ebbtide's store of each conversation there and reuse it when present."""
+    `stores`: keep ebbtide's store of each conversation there and reuse it while the
+    conversation is the same."""
     unknown = set(systems) - set(SYSTEMS)
     if unknown or not systems:
         raise ValidationError("systems", f"choose from {', '.join(SYSTEMS)}")
@@ -721,9 +735,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--stores",
         type=Path,
-        help="keep ebbtide's store of each conversation in this folder and reuse it when "
-        "present (ingest 0 s): to measure recall changes without ingesting again; delete it "
-        "after changing extraction or embeddings",
+        help="keep ebbtide's store of each conversation in this folder and reuse it while the "
+        "conversation is the same (ingest 0 s): to measure recall changes without ingesting "
+        "again; delete it after changing extraction or embeddings",
     )
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
