@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ebbtide.bench_locomo import KS, METRICS, load, machine, normalise_evidence, score
+from ebbtide.bench_locomo import KS, METRICS, load, machine, normalise_evidence, run, score
 from ebbtide.cli import main
 from ebbtide.errors import ValidationError
 
@@ -358,6 +360,53 @@ def test_a_kept_store_is_not_reused_for_another_conversation_of_the_same_id(tmp_
     assert again["ingest_total_s"] > 0  # ingested anew, not scored on the first file's store
     assert again["categories"] == bench(swapped, tmp_path / "fresh")["categories"]
     assert bench(swapped, kept)["ingest_total_s"] == 0.0  # the same conversation: reused
+
+
+class SlowToLoad:
+    """A model that takes half a second to load, on its first call."""
+
+    name = "slow-to-load@1"
+    dim = 3
+
+    def __init__(self) -> None:
+        self.loaded = False
+
+    def embed(self, texts):
+        if not self.loaded:
+            time.sleep(0.5)
+            self.loaded = True
+        return np.full((len(texts), self.dim), 3**-0.5, dtype=np.float32)
+
+
+def test_a_reused_store_charges_no_question_for_loading_the_model(locomo_file, tmp_path):
+    (conv,) = load(locomo_file)
+    run([conv], ["ebbtide"], embeddings=SlowToLoad(), stores=tmp_path)
+    again = run([conv], ["ebbtide"], embeddings=SlowToLoad(), stores=tmp_path)
+    ebbtide = again["systems"]["ebbtide"]
+    assert ebbtide["ingest_total_s"] == 0.0
+    assert ebbtide["query_ms"]["n"] == 4 and ebbtide["query_ms"]["p95"] < 500  # p95 of 4: max
+
+
+def test_a_reused_store_charges_no_question_for_its_maintenance_due(
+    locomo_file, tmp_path, monkeypatch
+):
+    import ebbtide.memory
+    from ebbtide.consolidate import META_LAST_MAINTAIN
+
+    (conv,) = load(locomo_file)
+    run([conv], ["ebbtide"], embeddings="none", stores=tmp_path)
+    with ebbtide.memory.open_memory(str(tmp_path / "conv-tiny-none.db"), embeddings="none") as m:
+        m.store.set_meta(META_LAST_MAINTAIN, "0")  # built long ago: the first recall maintains
+    slow = ebbtide.memory.maintain
+
+    def slow_maintain(*args):
+        time.sleep(0.5)
+        return slow(*args)
+
+    monkeypatch.setattr(ebbtide.memory, "maintain", slow_maintain)
+    again = run([conv], ["ebbtide"], embeddings="none", stores=tmp_path)["systems"]["ebbtide"]
+    assert again["ingest_total_s"] == 0.0
+    assert again["query_ms"]["p95"] < 500
 
 
 def test_a_store_left_by_an_interrupted_ingest_is_built_again(locomo_file, tmp_path, capsys):
