@@ -303,12 +303,21 @@ def test_the_machine_is_named_by_cpu_and_the_int8_kernels_it_gets(cpuinfo, cpu, 
         (["--systems", "ebbtide,elastic"], "systems"),
         (["--conversations", "conv-404"], "conv-404"),
         (["--limit-questions", "0"], "limit-questions"),
+        (["--conversations", ","], "conversations: name at least one sample id"),
+        (["--systems", ""], "systems: choose from"),
     ],
 )
 def test_bad_options_are_reported_not_raised(locomo_file, capsys, args, message):
     code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet", *args])
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_list_option_may_have_spaces_and_a_trailing_comma(locomo_file, capsys):
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+                 "--systems", "bm25, ", "--conversations", " conv-tiny,"])  # fmt: skip
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["data"]["conversations"] == ["conv-tiny"]
 
 
 def test_without_a_source_checkout_the_reference_system_is_left_out(

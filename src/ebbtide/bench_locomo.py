@@ -754,7 +754,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     """Run with parsed `add_arguments` options; print the table or the JSON report."""
     if args.systems is not None:
-        systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+        systems = _names(args.systems)
     elif bench_dir() is not None:
         systems = list(SYSTEMS)
     else:
@@ -762,7 +762,9 @@ def run_from_args(args: argparse.Namespace) -> int:
         print("causal-memory skipped: its runner is in ebbtide's source checkout", file=sys.stderr)
     if args.limit_questions is not None and args.limit_questions < 1:
         raise ValidationError("limit-questions", "must be at least 1")
-    only = [c.strip() for c in args.conversations.split(",")] if args.conversations else None
+    only = _names(args.conversations) if args.conversations is not None else None
+    if only == []:
+        raise ValidationError("conversations", "name at least one sample id")
     conversations = load(args.data, only)
     report = run(
         conversations,
@@ -774,6 +776,11 @@ def run_from_args(args: argparse.Namespace) -> int:
     )
     print(json.dumps(report, indent=2) if args.json else render(report))
     return 0
+
+
+def _names(option: str) -> list[str]:
+    """A comma-separated option's names, spaces and empty places ("a, b,") left out."""
+    return [name.strip() for name in option.split(",") if name.strip()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
