@@ -250,6 +250,7 @@ def test_the_command_prints_a_table_without_json(locomo_file, capsys):
     assert "LoCoMo retrieval: 1 conversations" in out and "query_p50_ms" in out
     # Runs on other CPUs round the model's vectors otherwise, so the table says which one.
     assert "machine: " in out and "int8 path " in out
+    assert "embeddings" not in out  # ebbtide did not run: no model to name
 
 
 def test_the_json_names_every_category_even_one_with_no_question(locomo_file, capsys):
