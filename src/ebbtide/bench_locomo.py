@@ -23,7 +23,8 @@ Ingest. One fresh store per conversation and system, in a temporary directory:
   stores a text under a caller-chosen key that ``search_memory`` prints back, so each hit maps
   to its turn exactly; its offline ``remember`` stores a whole session as one blob and loses
   the turn). Queried with ``search_memory(query, limit)``; its facts, in display order, are the
-  ranking. BM25 only (no embedder in the wheel, no LLM). It runs in its own virtual
+  ranking. BM25 only (no embedder in the wheel, no LLM). It returns at most 16 facts whatever
+  the limit, so its depth-50 figures and MRR are read from 16 turns. It runs in its own virtual
   environment, driven by ``bench/reference/causal_memory_runner.py``: it needs a source
   checkout of ebbtide (``bench/`` next to ``src/``, or in the working directory). A venv that
   cannot be built, a runner that dies or a call it fails stops the run with an error that says
