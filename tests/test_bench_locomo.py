@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import time
 
 import numpy as np
@@ -444,18 +445,21 @@ def test_two_versions_are_timed_side_by_side_and_the_checkout_is_removed(locomo_
             ["git", "-C", str(root), "worktree", "list"], capture_output=True, text=True
         ).stdout
 
-    before = worktrees()
+    # Its checkout goes under this test's folder, so other worktrees of the repository, which
+    # other checkouts may add or remove meanwhile, do not count.
+    checkouts = tmp_path / "tmp"
+    checkouts.mkdir()
     done = subprocess.run(
         [sys.executable, str(root / "bench" / "recall_ab.py"), "--base", "HEAD", "--json",
          "--data", str(locomo_file), "--stores", str(tmp_path / "stores")],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env={**os.environ, "TMPDIR": str(checkouts)},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [r["version"] for r in report["rows"]] == ["HEAD", "tree"]
     assert all(r["n"] == 4 and r["p50_ms"] > 0 for r in report["rows"])
     assert report["p50_ratio"] > 0
-    assert worktrees() == before
+    assert str(checkouts) not in worktrees()
 
 
 def test_the_events_ingest_merged_are_listed_with_their_messages(tmp_path, capsys):
