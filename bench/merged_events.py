@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from _stats import table  # noqa: E402
-from ebbtide.bench_locomo import load  # noqa: E402
+from ebbtide.bench_locomo import EbbtideSystem, load  # noqa: E402
 from ebbtide.memory import open_memory  # noqa: E402
 
 EPISODE_KINDS = ("event", "decision", "outcome")
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     shown: list[dict] = []
     for conv in load(args.data):
-        path = args.stores / f"{conv.sample_id}-{args.embeddings}.db"
+        path = EbbtideSystem(args.embeddings, args.stores).store_path(conv)
         if not path.exists():
             print(f"{conv.sample_id}: no store at {path}", file=sys.stderr)
             continue

@@ -81,7 +81,7 @@ def stores_for(data: Path, stores: Path, only: list[str] | None) -> list[tuple[P
         system = locomo.EbbtideSystem("local", stores)
         system.ingest(conv)
         system.close()
-        out.append((stores / f"{conv.sample_id}-local.db", [q.text for q in conv.questions]))
+        out.append((system.store_path(conv), [q.text for q in conv.questions]))
     return out
 
 

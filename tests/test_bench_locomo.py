@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import time
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ebbtide.bench_locomo import KS, METRICS, load, machine, normalise_evidence, score
+from ebbtide.bench_locomo import KS, METRICS, load, machine, normalise_evidence, run, score
 from ebbtide.cli import main
 from ebbtide.errors import ValidationError
 
@@ -148,6 +151,68 @@ def test_bad_data_is_refused_with_a_clear_error(tmp_path):
     broken.write_text('[{"sample_id": "x"}]')
     with pytest.raises(ValidationError, match="no 'conversation'"):
         load(broken)
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes(json.dumps(FIXTURE).replace("Biscuit", "Bisc\u00fcit").encode("latin-1"))
+    with pytest.raises(ValidationError, match="is not UTF-8"):
+        load(latin1)
+
+
+def with_changes(change) -> dict:
+    data = json.loads(json.dumps(FIXTURE))
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(qa={"question": "?"}), "conv-tiny: qa must be a list"),
+        (lambda d: d["qa"].append("What breed?"), r"conv-tiny: qa\[6\] must be an object"),
+        (lambda d: d["qa"][0].update(category="4"),
+         r"qa\[0\].category must be an integer \(got '4'\)"),
+        (lambda d: d["qa"][0].update(category=True), r"qa\[0\].category must be an integer"),
+        (lambda d: d["qa"][0].pop("category"), r"qa\[0\].category must be an integer"),
+        (lambda d: d["qa"][0].pop("question"), r"qa\[0\].question must be a string"),
+        (lambda d: d["qa"][0].update(evidence=13), r"qa\[0\].evidence must be a list of dia ids"),
+        (lambda d: d["conversation"].update(session_2="Hi"), "session_2 must be a list of turns"),
+        (lambda d: d["conversation"]["session_2"].append("Hi"),
+         r"session_2\[3\] must be an object"),
+        (lambda d: d["conversation"]["session_1"][0].pop("dia_id"),
+         r"session_1\[0\].dia_id must be a string"),
+        (lambda d: d["conversation"]["session_1"][0].update(text=["Hi"]),
+         r"session_1\[0\].text must be a string or null"),
+        (lambda d: d["conversation"].update(session_1_date_time="the eighth of May"),
+         "session_1_date_time is no date ebbtide reads: 'the eighth of May'"),
+        (lambda d: d.update(conversation={"speaker_a": "Ana"}), "has no session_1"),
+    ],
+)  # fmt: skip
+def test_a_file_that_breaks_the_layout_is_refused_naming_the_place_and_the_rule(
+    tmp_path, capsys, change, message
+):
+    data = tmp_path / "bad.json"
+    data.write_text(json.dumps(with_changes(change)), encoding="utf-8")
+    with pytest.raises(ValidationError, match=message):
+        load(data)
+    assert main(["bench", "locomo", "--data", str(data), "--quiet", "--systems", "bm25"]) == 2
+    assert "data: conv-tiny: " in capsys.readouterr().err
+
+
+def test_two_conversations_with_one_sample_id_are_refused(tmp_path):
+    # --stores keeps a store per sample id: the second would be scored on the first's store.
+    data = tmp_path / "twice.json"
+    data.write_text(json.dumps([FIXTURE, FIXTURE]), encoding="utf-8")
+    with pytest.raises(ValidationError, match="sample_id 'conv-tiny' is used twice"):
+        load(data)
+
+
+def test_evidence_given_as_one_string_is_read_as_its_ids(tmp_path):
+    data = tmp_path / "one-string.json"
+    data.write_text(
+        json.dumps(with_changes(lambda d: d["qa"][2].update(evidence="D2:1 D2:2"))),
+        encoding="utf-8",
+    )
+    (conv,) = load(data)
+    assert conv.questions[2].evidence == ["D2:1", "D2:2"]
 
 
 def test_the_command_scores_every_system_and_emits_json(locomo_file, capsys):
@@ -186,6 +251,34 @@ def test_the_command_prints_a_table_without_json(locomo_file, capsys):
     assert "LoCoMo retrieval: 1 conversations" in out and "query_p50_ms" in out
     # Runs on other CPUs round the model's vectors otherwise, so the table says which one.
     assert "machine: " in out and "int8 path " in out
+    assert "embeddings" not in out  # ebbtide did not run: no model to name
+
+
+def test_the_json_names_every_category_even_one_with_no_question(locomo_file, capsys):
+    code = main(
+        ["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+         "--systems", "bm25", "--limit-questions", "1"]
+    )  # fmt: skip
+    assert code == 0
+    categories = json.loads(capsys.readouterr().out)["systems"]["bm25"]["categories"]
+    assert set(categories) == {"multi-hop", "temporal", "open-domain", "single-hop", "all"}
+    assert categories["single-hop"]["n"] == categories["all"]["n"] == 1
+    assert categories["temporal"] == {"n": 0} | dict.fromkeys(METRICS)
+
+
+def test_a_file_with_no_question_to_score_still_reports_its_run(tmp_path, capsys):
+    only_adversarial = {**FIXTURE, "qa": [q for q in FIXTURE["qa"] if q["category"] == 5]}
+    data = tmp_path / "adversarial.json"
+    data.write_text(json.dumps(only_adversarial), encoding="utf-8")
+    args = ["bench", "locomo", "--data", str(data), "--systems", "bm25"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "no question of categories 1-4 with evidence to score" in captured.out
+    assert "running any@10 0.000" in captured.err  # the progress line too
+    assert main([*args, "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["data"]["questions"] == 0
+    assert report["systems"]["bm25"]["categories"]["all"]["n"] == 0
 
 
 @pytest.mark.parametrize(
@@ -212,12 +305,21 @@ def test_the_machine_is_named_by_cpu_and_the_int8_kernels_it_gets(cpuinfo, cpu, 
         (["--systems", "ebbtide,elastic"], "systems"),
         (["--conversations", "conv-404"], "conv-404"),
         (["--limit-questions", "0"], "limit-questions"),
+        (["--conversations", ","], "conversations: name at least one sample id"),
+        (["--systems", ""], "systems: choose from"),
     ],
 )
 def test_bad_options_are_reported_not_raised(locomo_file, capsys, args, message):
     code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet", *args])
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_list_option_may_have_spaces_and_a_trailing_comma(locomo_file, capsys):
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--json", "--quiet",
+                 "--systems", "bm25, ", "--conversations", " conv-tiny,"])  # fmt: skip
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["data"]["conversations"] == ["conv-tiny"]
 
 
 def test_without_a_source_checkout_the_reference_system_is_left_out(
@@ -248,6 +350,76 @@ def test_kept_stores_are_reused_and_score_the_same(locomo_file, tmp_path, capsys
     assert again["categories"] == first["categories"]
 
 
+def test_a_kept_store_is_not_reused_for_another_conversation_of_the_same_id(tmp_path, capsys):
+    data = tmp_path / "locomo.json"
+
+    def bench(conversation: dict, stores) -> dict:
+        data.write_text(json.dumps(conversation), encoding="utf-8")
+        assert main(["bench", "locomo", "--data", str(data), "--json", "--quiet",
+                     "--systems", "ebbtide", "--embeddings", "none",
+                     "--stores", str(stores)]) == 0  # fmt: skip
+        return json.loads(capsys.readouterr().out)["systems"]["ebbtide"]
+
+    kept = tmp_path / "kept"
+    assert bench(FIXTURE, kept)["ingest_total_s"] > 0
+    # The same sample id, another conversation: Bo's lines are now Ana's and the other way round.
+    swapped = with_changes(
+        lambda d: [t.update(speaker={"Ana": "Bo", "Bo": "Ana"}[t["speaker"]])
+                   for n in (1, 2) for t in d["conversation"][f"session_{n}"]]
+    )  # fmt: skip
+    again = bench(swapped, kept)
+    assert again["ingest_total_s"] > 0  # ingested anew, not scored on the first file's store
+    assert again["categories"] == bench(swapped, tmp_path / "fresh")["categories"]
+    assert bench(swapped, kept)["ingest_total_s"] == 0.0  # the same conversation: reused
+
+
+class SlowToLoad:
+    """A model that takes half a second to load, on its first call."""
+
+    name = "slow-to-load@1"
+    dim = 3
+
+    def __init__(self) -> None:
+        self.loaded = False
+
+    def embed(self, texts):
+        if not self.loaded:
+            time.sleep(0.5)
+            self.loaded = True
+        return np.full((len(texts), self.dim), 3**-0.5, dtype=np.float32)
+
+
+def test_a_reused_store_charges_no_question_for_loading_the_model(locomo_file, tmp_path):
+    (conv,) = load(locomo_file)
+    run([conv], ["ebbtide"], embeddings=SlowToLoad(), stores=tmp_path)
+    again = run([conv], ["ebbtide"], embeddings=SlowToLoad(), stores=tmp_path)
+    ebbtide = again["systems"]["ebbtide"]
+    assert ebbtide["ingest_total_s"] == 0.0
+    assert ebbtide["query_ms"]["n"] == 4 and ebbtide["query_ms"]["p95"] < 500  # p95 of 4: max
+
+
+def test_a_reused_store_charges_no_question_for_its_maintenance_due(
+    locomo_file, tmp_path, monkeypatch
+):
+    import ebbtide.memory
+    from ebbtide.consolidate import META_LAST_MAINTAIN
+
+    (conv,) = load(locomo_file)
+    run([conv], ["ebbtide"], embeddings="none", stores=tmp_path)
+    with ebbtide.memory.open_memory(str(tmp_path / "conv-tiny-none.db"), embeddings="none") as m:
+        m.store.set_meta(META_LAST_MAINTAIN, "0")  # built long ago: the first recall maintains
+    slow = ebbtide.memory.maintain
+
+    def slow_maintain(*args):
+        time.sleep(0.5)
+        return slow(*args)
+
+    monkeypatch.setattr(ebbtide.memory, "maintain", slow_maintain)
+    again = run([conv], ["ebbtide"], embeddings="none", stores=tmp_path)["systems"]["ebbtide"]
+    assert again["ingest_total_s"] == 0.0
+    assert again["query_ms"]["p95"] < 500
+
+
 def test_a_store_left_by_an_interrupted_ingest_is_built_again(locomo_file, tmp_path, capsys):
     stores = tmp_path / "stores"
     stores.mkdir()
@@ -273,18 +445,21 @@ def test_two_versions_are_timed_side_by_side_and_the_checkout_is_removed(locomo_
             ["git", "-C", str(root), "worktree", "list"], capture_output=True, text=True
         ).stdout
 
-    before = worktrees()
+    # Its checkout goes under this test's folder, so other worktrees of the repository, which
+    # other checkouts may add or remove meanwhile, do not count.
+    checkouts = tmp_path / "tmp"
+    checkouts.mkdir()
     done = subprocess.run(
         [sys.executable, str(root / "bench" / "recall_ab.py"), "--base", "HEAD", "--json",
          "--data", str(locomo_file), "--stores", str(tmp_path / "stores")],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env={**os.environ, "TMPDIR": str(checkouts)},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [r["version"] for r in report["rows"]] == ["HEAD", "tree"]
     assert all(r["n"] == 4 and r["p50_ms"] > 0 for r in report["rows"])
     assert report["p50_ratio"] > 0
-    assert worktrees() == before
+    assert str(checkouts) not in worktrees()
 
 
 def test_the_events_ingest_merged_are_listed_with_their_messages(tmp_path, capsys):
@@ -318,3 +493,92 @@ def test_the_events_ingest_merged_are_listed_with_their_messages(tmp_path, capsy
         "episodes": report["counts"][0]["episodes"],
         "merged": 1,
     }
+
+
+# -- the reference system: a stand-in bench folder, so no venv is built and nothing installed --
+
+FAILING_VENV = """
+class ReferenceVenvError(RuntimeError):
+    pass
+
+
+def reference_python():
+    raise ReferenceVenvError(
+        "installing causal-memory==0.10.0 failed (exit 1): pip install causal-memory==0.10.0\\n"
+        "ERROR: No matching distribution found for causal-memory==0.10.0"
+    )
+"""
+
+THIS_PYTHON = "import sys\n\n\ndef reference_python():\n    return sys.executable\n"
+
+DYING_RUNNER = """
+import sys
+sys.stdin.readline()
+print("Traceback (most recent call last):", file=sys.stderr)
+print("ModuleNotFoundError: No module named 'causal_memory'", file=sys.stderr)
+sys.exit(1)
+"""
+
+# Answers like the real runner, except that every search fails.
+FAILING_SEARCH_RUNNER = """
+import json, sys
+for line in sys.stdin:
+    cmd = json.loads(line)
+    if cmd["op"] == "quit":
+        break
+    if cmd["op"] == "search_memory":
+        out = {"ok": False, "error": "fts5: syntax error near '?'", "seconds": 0.0}
+    elif cmd["op"] == "bulk":
+        out = {"ok": True, "result": {"results": [{"ok": True}] * len(cmd["calls"])}}
+    else:
+        out = {"ok": True, "result": {}, "seconds": 0.0}
+    print(json.dumps(out), flush=True)
+"""
+
+
+@pytest.fixture
+def reference(tmp_path, monkeypatch):
+    """A bench folder of one's own for causal-memory: its venv builder and its runner."""
+
+    def make(venv_source: str, runner_source: str = "") -> None:
+        folder = tmp_path / "bench"
+        (folder / "reference").mkdir(parents=True)
+        (folder / "_venv.py").write_text(venv_source)
+        (folder / "reference" / "causal_memory_runner.py").write_text(runner_source)
+        monkeypatch.setattr("ebbtide.bench_locomo.bench_dir", lambda: folder)
+
+    return make
+
+
+def test_a_reference_venv_that_cannot_be_built_is_an_error_before_any_ingest(
+    locomo_file, capsys, reference
+):
+    reference(FAILING_VENV)
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--embeddings", "none"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "causal-memory: installing causal-memory==0.10.0 failed" in err
+    assert "No matching distribution" in err and "Traceback" not in err
+    assert "ingest" not in err  # no progress line: ebbtide and bm25 did not run first
+
+
+@pytest.mark.parametrize(
+    ("runner", "said"),
+    [
+        (DYING_RUNNER,
+         ["causal-memory runner exited (code 1)", "No module named 'causal_memory'"]),
+        # Scored as a miss, a failed search would count against causal-memory unseen.
+        (FAILING_SEARCH_RUNNER,
+         ["search_memory failed for \"What breed is Ana's puppy?\"", "fts5: syntax error"]),
+    ],
+    ids=["runner-dies", "search-fails"],
+)  # fmt: skip
+def test_a_reference_runner_that_fails_stops_the_run_saying_why(
+    locomo_file, capsys, reference, runner, said
+):
+    reference(THIS_PYTHON, runner)
+    code = main(["bench", "locomo", "--data", str(locomo_file), "--quiet",
+                 "--systems", "causal-memory"])  # fmt: skip
+    assert code == 2
+    err = capsys.readouterr().err
+    assert all(words in err for words in said), err

@@ -23,9 +23,12 @@ Ingest. One fresh store per conversation and system, in a temporary directory:
   stores a text under a caller-chosen key that ``search_memory`` prints back, so each hit maps
   to its turn exactly; its offline ``remember`` stores a whole session as one blob and loses
   the turn). Queried with ``search_memory(query, limit)``; its facts, in display order, are the
-  ranking. BM25 only (no embedder in the wheel, no LLM). It runs in its own virtual
+  ranking. BM25 only (no embedder in the wheel, no LLM). It returns at most 16 facts whatever
+  the limit, so its depth-50 figures and MRR are read from 16 turns. It runs in its own virtual
   environment, driven by ``bench/reference/causal_memory_runner.py``: it needs a source
-  checkout of ebbtide (``bench/`` next to ``src/``, or in the working directory).
+  checkout of ebbtide (``bench/`` next to ``src/``, or in the working directory). A venv that
+  cannot be built, a runner that dies or a call it fails stops the run with an error that says
+  why (exit 2), before anything is ingested in the first case.
 
 Questions. Categories 1-4 (multi-hop, temporal, open-domain, single-hop); category 5
 (adversarial: the answer is not in the conversation) has no evidence to find. Evidence ids are
@@ -50,13 +53,15 @@ Metrics, per system x category and over all four:
 * ingest seconds, and p50 / p95 query latency of the call an agent makes (``recall(question,
   k=10)``, ``search_memory(limit=10)``, BM25 ``LIMIT 10``): the whole call, the query embedding
   included, timed once per distinct question text, on its first call, so no cache answers
-  it. The deep call is timed too ("deep"). causal-memory's time is
+  it. The deep call is timed too ("deep"); it comes right after with the same text, so
+  ebbtide's query embedding is cached by then. causal-memory's time is
   measured inside its runner around the library call (no pipe, no parsing).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -67,7 +72,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -75,7 +80,7 @@ from typing import Any, Protocol
 from .embed import Embedder
 from .errors import EbbtideError, ValidationError
 from .plaintable import table
-from .reference_runner import ReferenceRunner
+from .reference_runner import ReferenceRunner, ReferenceUnavailable
 
 __all__ = [
     "CATEGORIES",
@@ -161,13 +166,26 @@ class Conversation:
     questions: list[Question]
     skipped: int = 0  # questions of categories 1-4 left without valid evidence
 
+    def fingerprint(self) -> str:
+        """A digest of what ingest stores (sessions, dates, turns), not of the questions."""
+        said = [
+            [s.number, s.date and s.date.isoformat(), [astuple(t) for t in s.turns]]
+            for s in self.sessions
+        ]
+        return hashlib.sha256(json.dumps(said).encode("utf-8")).hexdigest()
+
 
 def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
-    """Conversations from a LoCoMo file; `only` keeps those sample ids (all must exist)."""
+    """Conversations from a LoCoMo file; `only` keeps those sample ids (all must exist).
+
+    A file that breaks the layout is refused with a ValidationError naming the place and the
+    rule ("conv-26: qa[3].category must be an integer"), never scored on a guess."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValidationError("data", f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ValidationError("data", f"{path} is not UTF-8 text: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise ValidationError("data", f"{path} is not JSON: {exc}") from exc
     if isinstance(data, dict):
@@ -175,16 +193,18 @@ def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
     if not isinstance(data, list):
         raise ValidationError("data", "must be a LoCoMo conversation or a list of them")
     out: list[Conversation] = []
+    seen: set[str] = set()
     for i, conv in enumerate(data):
         if not isinstance(conv, dict) or not isinstance(conv.get("conversation"), dict):
             raise ValidationError("data", f"item {i} has no 'conversation' object")
         sample_id = str(conv.get("sample_id", f"conv-{i}"))
+        # Stores (--stores) and ingest times are kept by sample id: two alike would share one.
+        if sample_id in seen:
+            raise ValidationError("data", f"item {i}: sample_id {sample_id!r} is used twice")
+        seen.add(sample_id)
         if only and sample_id not in only:
             continue
-        try:
-            out.append(_conversation(sample_id, conv))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValidationError("data", f"{sample_id}: malformed ({exc!r})") from exc
+        out.append(_conversation(sample_id, conv))
     if only:
         missing = set(only) - {c.sample_id for c in out}
         if missing:
@@ -197,32 +217,68 @@ def load(path: Path, only: Sequence[str] | None = None) -> list[Conversation]:
 def _conversation(sample_id: str, conv: dict[str, Any]) -> Conversation:
     from .timeparse import parse_datetime
 
+    def need(ok: bool, where: str, rule: str) -> None:
+        if not ok:
+            raise ValidationError("data", f"{sample_id}: {where} {rule}")
+
     body = conv["conversation"]
-    numbers = sorted(
-        int(m.group(1))
-        for key, value in body.items()
-        if (m := re.fullmatch(r"session_(\d+)", key)) and isinstance(value, list)
-    )
+    numbers = sorted(int(m.group(1)) for key in body if (m := re.fullmatch(r"session_(\d+)", key)))
+    need(bool(numbers), "conversation", "has no session_1, session_2, ... list of turns")
     sessions: list[Session] = []
+    known: set[str] = set()
     for n in numbers:
-        stamp = body.get(f"session_{n}_date_time")
-        date = parse_datetime(stamp) if isinstance(stamp, str) else None
-        turns = [
-            Turn(_turn_id(t["dia_id"]), t["speaker"], t.get("text") or "", t.get("blip_caption"))
-            for t in body[f"session_{n}"]
-        ]
+        where = f"session_{n}"
+        need(isinstance(body[where], list), where, "must be a list of turns")
+        stamp = body.get(f"{where}_date_time")
+        date = None
+        if stamp is not None:
+            date = parse_datetime(stamp) if isinstance(stamp, str) else None
+            need(date is not None, f"{where}_date_time", f"is no date ebbtide reads: {stamp!r}")
+        turns = []
+        for j, t in enumerate(body[where]):
+            at = f"{where}[{j}]"
+            need(isinstance(t, dict), at, "must be an object")
+            for key in ("dia_id", "speaker"):
+                need(isinstance(t.get(key), str), f"{at}.{key}", "must be a string")
+            for key in ("text", "blip_caption"):
+                ok = isinstance(t.get(key), (str, type(None)))
+                need(ok, f"{at}.{key}", "must be a string or null")
+            turns.append(
+                Turn(
+                    _turn_id(t["dia_id"]), t["speaker"], t.get("text") or "", t.get("blip_caption")
+                )
+            )
         sessions.append(Session(n, date, turns))
-    known = {t.dia_id for s in sessions for t in s.turns}
+        known.update(t.dia_id for t in turns)
+    qas = conv.get("qa", [])
+    need(isinstance(qas, list), "qa", "must be a list of questions")
     questions: list[Question] = []
     skipped = 0
-    for qa in conv.get("qa", []):
-        if qa.get("category") not in CATEGORIES:
+    for j, qa in enumerate(qas):
+        at = f"qa[{j}]"
+        need(isinstance(qa, dict), at, "must be an object")
+        category = qa.get("category")
+        need(
+            isinstance(category, int) and not isinstance(category, bool),
+            f"{at}.category",
+            f"must be an integer (got {category!r})",
+        )
+        if category not in CATEGORIES:
             continue
-        evidence = [e for e in normalise_evidence(qa.get("evidence", [])) if e in known]
+        need(isinstance(qa.get("question"), str), f"{at}.question", "must be a string")
+        raw = qa.get("evidence", [])
+        if isinstance(raw, str):  # one string, maybe several ids ("D8:6; D9:17")
+            raw = [raw]
+        need(
+            isinstance(raw, list) and all(isinstance(e, str) for e in raw),
+            f"{at}.evidence",
+            "must be a list of dia ids",
+        )
+        evidence = [e for e in normalise_evidence(raw) if e in known]
         if not evidence:
             skipped += 1
             continue
-        questions.append(Question(qa["question"], int(qa["category"]), evidence))
+        questions.append(Question(qa["question"], category, evidence))
     return Conversation(sample_id, sessions, questions, skipped)
 
 
@@ -249,8 +305,8 @@ def score(
         out[f"all@{k}"] = float(gold <= top)
     sessions = {session_of(x) for x in short[:5]}
     out["sess_all@5"] = float({session_of(e) for e in gold} <= sessions)
-    first = next((i for i, x in enumerate(ranked[:RANK_DEPTH], 1) if x in gold), None)
-    out["mrr"] = 1.0 / first if first else 0.0
+    found_at = next((i for i, x in enumerate(ranked[:RANK_DEPTH], 1) if x in gold), None)
+    out["mrr"] = 1.0 / found_at if found_at else 0.0
     return out
 
 
@@ -280,11 +336,11 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         cats: dict[str, Any] = {}
         for name in [*CATEGORIES.values(), "all"]:
+            # Every category is present, so readers of --json need not guess: n 0, metrics null.
             rows = self.scores.get(name, [])
-            if rows:
-                cats[name] = {"n": len(rows)} | {
-                    m: round(statistics.fmean(r[m] for r in rows), 4) for m in METRICS
-                }
+            cats[name] = {"n": len(rows)} | {
+                m: round(statistics.fmean(r[m] for r in rows), 4) if rows else None for m in METRICS
+            }
         return {
             "categories": cats,
             "ingest_s": {k: round(v, 3) for k, v in self.ingest.items()},
@@ -329,21 +385,35 @@ class EbbtideSystem:
         if self.stores is not None:
             self.stores.mkdir(parents=True, exist_ok=True)
             path = self.store_path(conv)
+            # The mark holds what was ingested: an interrupted ingest, or another conversation
+            # under the same sample id (another file, an edited one), is ingested again.
             done = self.stores / f"{path.name}.complete"
-            if not done.exists():  # an interrupted ingest is started again
+            mark = conv.fingerprint()
+            reuse = done.exists() and done.read_text(encoding="utf-8") == mark
+            if not reuse:
                 for old in self.stores.glob(f"{path.name}*"):
                     old.unlink()
             self.memory = open_memory(str(path), embeddings=self.embeddings, extraction="rules")
-            if done.exists():
+            self._load_model()
+            if reuse:
+                # A store built on an earlier day is due its maintenance, which the first recall
+                # would run inside the first timed question; it runs here, as after an ingest.
+                self.memory._maybe_maintain()
                 return 0.0
             seconds = self._store(conv)
-            done.touch()
+            done.write_text(mark, encoding="utf-8")
             return seconds
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-ebbtide-")
         self.memory = open_memory(  # the benchmark measures extraction without an LLM
             str(Path(self._tmp.name) / "memory.db"), embeddings=self.embeddings, extraction="rules"
         )
+        self._load_model()
         return self._store(conv)
+
+    def _load_model(self) -> None:
+        """Load the model before any clock starts, ingest's or the first question's."""
+        if self.memory.embedder is not None:
+            self.memory.embedder.embed(["load the model before the clock starts"])
 
     def store_path(self, conv: Conversation) -> Path:
         """Where `stores` keeps this conversation's memory (one file per model)."""
@@ -351,8 +421,6 @@ class EbbtideSystem:
         return self.stores / f"{conv.sample_id}-{self.label}.db"
 
     def _store(self, conv: Conversation) -> float:
-        if self.memory.embedder is not None:
-            self.memory.embedder.embed(["load the model before the clock starts"])
         started = time.perf_counter()
         for s in conv.sessions:
             messages = [
@@ -491,7 +559,7 @@ class CausalMemorySystem:
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-cm-")
         r = self.runner.send({"op": "open", "path": self._tmp.name})
         if not r.get("ok"):
-            raise RuntimeError(f"causal-memory open failed: {r}")
+            raise ReferenceUnavailable(f"causal-memory: open failed: {r.get('error')}")
         calls = [
             {
                 "op": "record_fact",
@@ -506,7 +574,7 @@ class CausalMemorySystem:
         r = self.runner.send({"op": "bulk", "calls": calls})
         bad = [x for x in r["result"]["results"] if not x.get("ok")]
         if bad:
-            raise RuntimeError(f"causal-memory ingest failed: {bad[0]}")
+            raise ReferenceUnavailable(f"causal-memory: record_fact failed: {bad[0].get('error')}")
         return float(r.get("seconds", 0.0))
 
     def rank(self, question: str, depth: int) -> tuple[list[str], float]:
@@ -514,8 +582,10 @@ class CausalMemorySystem:
         r = self.runner.send(
             {"op": "search_memory", "query": question, "limit": depth, "resolve": False}
         )
-        if not r.get("ok"):
-            return [], float(r.get("seconds", 0.0))
+        if not r.get("ok"):  # scored as a miss, it would count against causal-memory unseen
+            raise ReferenceUnavailable(
+                f"causal-memory: search_memory failed for {question!r}: {r.get('error')}"
+            )
         ranked: dict[str, None] = {}
         for hit in r["result"].get("hits", []):
             if hit.get("layer") == "fact" and hit.get("key"):
@@ -546,7 +616,8 @@ def run(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Every system over every conversation; the report `render` prints (or `--json` emits).
-    `stores`: keep ebbtide's store of each conversation there and reuse it when present."""
+    `stores`: keep ebbtide's store of each conversation there and reuse it while the
+    conversation is the same."""
     unknown = set(systems) - set(SYSTEMS)
     if unknown or not systems:
         raise ValidationError("systems", f"choose from {', '.join(SYSTEMS)}")
@@ -559,6 +630,7 @@ def run(
                 "systems", "causal-memory needs a source checkout of ebbtide (its bench/ folder)"
             )
         cm = CausalMemorySystem(folder)
+        cm.runner.start()  # a venv that cannot be built stops the run before anything is ingested
     try:
         for conv in conversations:
             questions = conv.questions[:limit_questions] if limit_questions else conv.questions
@@ -586,11 +658,11 @@ def run(
                 finally:
                     system.close()
                 if progress is not None:
-                    s = tally.summary()["categories"].get("all", {})
+                    s = tally.summary()["categories"]["all"]
                     progress(
                         f"{conv.sample_id:<10} {name:<14} ingest "
                         f"{tally.ingest[conv.sample_id]:7.2f}s  running any@10 "
-                        f"{s.get('any@10', 0):.3f} all@10 {s.get('all@10', 0):.3f}"
+                        f"{s['any@10'] or 0:.3f} all@10 {s['all@10'] or 0:.3f}"
                     )
     finally:
         if cm is not None:
@@ -622,8 +694,12 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         f"LoCoMo retrieval: {len(d['conversations'])} conversations "
         f"({', '.join(d['conversations'])}), {d['turns']} turns, {d['questions']} questions "
-        f"(categories 1-4; {d['skipped_no_evidence']} skipped without valid evidence); "
-        f"ebbtide embeddings: {report['settings']['embeddings']}",
+        f"(categories 1-4; {d['skipped_no_evidence']} skipped without valid evidence)"
+        + (
+            f"; ebbtide embeddings: {report['settings']['embeddings']}"
+            if "ebbtide" in report["systems"]
+            else ""
+        ),
         "machine: {cpu}, {cores} cores, int8 path {int8_path}".format(**report["machine"]),
         "",
     ]
@@ -631,8 +707,10 @@ def render(report: dict[str, Any]) -> str:
         {"system": name, "category": cat, **m}
         for name, s in report["systems"].items()
         for cat, m in s["categories"].items()
+        if m["n"]
     ]
-    lines += [table(rows, ["system", "category", "n", *METRICS]), ""]
+    scored = table(rows, ["system", "category", "n", *METRICS])
+    lines += [scored if rows else "no question of categories 1-4 with evidence to score", ""]
     rows = [
         {
             "system": name,
@@ -652,8 +730,8 @@ def render(report: dict[str, Any]) -> str:
     )
     lines.append(
         f"query: the k={QUERY_K} call an agent makes, once per distinct question (no cached "
-        f"query embedding); deep: the call scored to depth {RANK_DEPTH} (ebbtide: recall "
-        f"k={RECALL_K})."
+        f"query embedding); deep: the call scored to depth {RANK_DEPTH}, asked right after it "
+        f"(ebbtide: recall k={RECALL_K}, its query embedding cached by then)."
     )
     return "\n".join(lines)
 
@@ -671,9 +749,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--stores",
         type=Path,
-        help="keep ebbtide's store of each conversation in this folder and reuse it when "
-        "present (ingest 0 s): to measure recall changes without ingesting again; delete it "
-        "after changing extraction or embeddings",
+        help="keep ebbtide's store of each conversation in this folder and reuse it while the "
+        "conversation is the same (ingest 0 s): to measure recall changes without ingesting "
+        "again; delete it after changing extraction or embeddings",
     )
     ap.add_argument("--json", action="store_true", help="machine-readable output")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -682,7 +760,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     """Run with parsed `add_arguments` options; print the table or the JSON report."""
     if args.systems is not None:
-        systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+        systems = _names(args.systems)
     elif bench_dir() is not None:
         systems = list(SYSTEMS)
     else:
@@ -690,7 +768,9 @@ def run_from_args(args: argparse.Namespace) -> int:
         print("causal-memory skipped: its runner is in ebbtide's source checkout", file=sys.stderr)
     if args.limit_questions is not None and args.limit_questions < 1:
         raise ValidationError("limit-questions", "must be at least 1")
-    only = [c.strip() for c in args.conversations.split(",")] if args.conversations else None
+    only = _names(args.conversations) if args.conversations is not None else None
+    if only == []:
+        raise ValidationError("conversations", "name at least one sample id")
     conversations = load(args.data, only)
     report = run(
         conversations,
@@ -702,6 +782,11 @@ def run_from_args(args: argparse.Namespace) -> int:
     )
     print(json.dumps(report, indent=2) if args.json else render(report))
     return 0
+
+
+def _names(option: str) -> list[str]:
+    """A comma-separated option's names, spaces and empty places ("a, b,") left out."""
+    return [name.strip() for name in option.split(",") if name.strip()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> str:
     """Headers left-aligned, values right-aligned, `-` for a missing value."""
-    widths = {c: max(len(c), *(len(_fmt(r.get(c))) for r in rows)) for c in columns}
+    widths = {c: max([len(c), *(len(_fmt(r.get(c))) for r in rows)]) for c in columns}
     out = ["  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
     out.append("  ".join("-" * widths[c] for c in columns))
     out.extend("  ".join(_fmt(r.get(c)).rjust(widths[c]) for c in columns) for r in rows)
