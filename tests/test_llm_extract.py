@@ -124,6 +124,27 @@ def test_an_answer_that_is_not_the_json_asked_for_stores_nothing_from_it(tmp_pat
     assert result.degraded is not None and "not the JSON asked for" in result.degraded
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+        {"role": "assistant", "content": [{"type": "text", "text": '{"items": []}'}]},
+        {"role": "assistant", "content": answer([]).replace('"links": []', '"links": 5')},
+        {"role": "assistant", "content": answer([]).replace('"links": []', '"links": "none"')},
+        {"role": "assistant", "content": "42"},
+    ],
+    ids=["refusal", "content-parts", "links-a-number", "links-a-string", "a-bare-number"],
+)
+def test_an_odd_answer_degrades_to_the_rules_instead_of_failing_the_write(
+    tmp_path, server, message
+):
+    server.script.append((200, {"choices": [{"index": 0, "message": message}]}))
+    result = memory(tmp_path / "m.db", server).remember(messages=MESSAGES)
+    assert result.degraded is not None and "rules only" in result.degraded
+    assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
+    assert all(n.sources for n in result.nodes)
+
+
 def test_json_in_a_code_fence_is_read(server):
     server.reply = "```json\n" + answer(
         [{"kind": "preference", "text": "Ana prefers hourly backups", "sources": ["m1"],

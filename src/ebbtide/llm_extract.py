@@ -141,11 +141,17 @@ def _parse(
 
     try:
         content = json.loads(raw)["choices"][0]["message"]["content"]
-        answer = json.loads(_unfenced(content))
+        # No text (a refusal, a tool call: content null) or parts instead of a string is
+        # not the JSON asked for either: the rules' items must still be stored.
+        answer = json.loads(_unfenced(content)) if isinstance(content, str) else None
     except (ValueError, KeyError, IndexError, TypeError):
         raise bad(f"not the JSON asked for: {snippet(raw)}") from None
+    if answer is None:
+        raise bad(f"not the JSON asked for: {snippet(raw)}")
     if not isinstance(answer, dict) or not isinstance(answer.get("items", []), list):
         raise bad(f"no 'items' list in {snippet(raw)}")
+    if not isinstance(answer.get("links") or [], list):
+        raise bad(f"'links' is not a list in {snippet(raw)}")
     index = {m.id: k for k, m in enumerate(messages)}
     items: list[Item] = []
     kept: dict[int, int] = {}  # the model's item index -> ours
