@@ -92,6 +92,8 @@ class IngestSummary:
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
     warning: str | None = None  # what a person should know: nothing was marked gone, say
+    # Sessions stored with what the rules found because the LLM extractor failed, and why.
+    degraded: str | None = None
     seconds: float = 0.0
 
 
@@ -861,14 +863,22 @@ def ingest_chat(
         )
     sessions = _chat_sessions(p)
     summary = IngestSummary(files=1, sessions=len(sessions))
+    degraded: list[str] = []
     for session in sessions:
         result = memory.remember(messages=session.messages, date=session.date)
         summary.messages += len(session.messages)
         summary.nodes += len(result.nodes)
         summary.links += len(result.edges)
         summary.known += result.known
+        if why := getattr(result, "degraded", None):
+            degraded.append(why)
         if progress:
             progress(1, len(sessions))
+    if degraded:
+        summary.degraded = (
+            f"LLM extraction failed for {len(degraded)} of {len(sessions)} session(s), stored "
+            f"with what the rules found: {degraded[-1].removeprefix('rules only: ')}"
+        )
     summary.seconds = time.perf_counter() - started
     return summary
 
