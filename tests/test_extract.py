@@ -177,7 +177,7 @@ def test_a_hyphenated_no_names_a_thing_that_did_it():
         (42, "messages"),
         ([{"speaker": "Ana", "text": "a"}, "Ben: b", {"speaker": "Chi"}], "messages[2].text"),
         (
-            [{"speaker": "Ana", "text": "a"}] * 3 + [{"speaker": "Ana", "text": "   "}],
+            [{"speaker": "Ana", "text": "a"}] * 3 + [{"speaker": "Ana", "text": 7}],
             "messages[3].text",
         ),
         ([{"text": "hi"}], "messages[0].speaker"),
@@ -186,7 +186,9 @@ def test_a_hyphenated_no_names_a_thing_that_did_it():
             [{"id": "x", "speaker": "A", "text": "a"}, {"id": "x", "speaker": "B", "text": "b"}],
             "messages[1].id",
         ),
-        ([{"speaker": "Ana", "text": ["parts"]}], "messages[0].text"),
+        ([{"speaker": "Ana", "text": [1, 2]}], "messages[0].text"),
+        ([{"author": {"id": 42}, "text": "hi"}], "messages[0].speaker"),
+        ([{"speaker": "Ana", "text": "hi", "time": 1e30}], "messages[0].time"),
         (["just words"], "messages[0]"),
         ([3.5], "messages[0]"),
     ],
@@ -195,6 +197,14 @@ def test_bad_input_names_the_field(value, field):
     with pytest.raises(ValidationError) as err:
         parse_transcript(value)
     assert err.value.field == field
+
+
+@given(st.datetimes(datetime(1974, 1, 1), datetime(2999, 12, 31), timezones=st.just(UTC)))
+def test_an_epoch_time_in_seconds_or_milliseconds_is_the_same_moment(when):
+    seconds = when.timestamp()
+    for value in (seconds, int(seconds), round(seconds * 1000), round(seconds * 1_000_000)):
+        (m,) = parse_transcript([{"speaker": "Ana", "text": "hi", "timestamp": value}])
+        assert m.time is not None and abs((m.time - when).total_seconds()) < 1
 
 
 def test_splitting_sentences_keeps_abbreviations():
@@ -1027,8 +1037,10 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=12,
 )
+MESSAGE_KEYS = ["id", "speaker", "text", "time", "role", "content", "caption", "x"]
+MESSAGE_KEYS += ["author", "body", "timestamp", "date"]  # as chat exports spell them
 message_like = st.dictionaries(
-    st.sampled_from(["id", "speaker", "text", "time", "role", "content", "caption", "x"]),
+    st.sampled_from(MESSAGE_KEYS),
     json_values,
 )
 

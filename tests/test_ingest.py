@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -571,6 +571,73 @@ def test_jsonl_groups_messages_by_session(tmp_path):
     assert [[m.text for m in s["messages"]] for s in mem.sessions] == [["one", "three"], ["two"]]
     assert mem.sessions[0]["messages"][0].time == datetime(2024, 1, 1, 9, tzinfo=UTC)
     assert summary.messages == 3
+
+
+SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+EXPORTS = {
+    "openai": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": [
+            {"type": "text", "text": "We moved billing to Postgres 16."},
+            {"type": "image_url", "image_url": {"url": "https://example.com/graph.png"}},
+        ]},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+        {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]},
+    ],
+    "discord": {"channel": {"name": "ops"}, "messages": [
+        {"id": "1100", "timestamp": "2023-05-08T13:56:00.000+00:00",
+         "author": {"id": "42", "name": "ana", "nickname": "Ana"},
+         "content": "We moved billing to Postgres 16."},
+        {"id": "1101", "timestamp": "2023-05-08T13:57:00+00:00",
+         "author": {"id": "43", "name": "ben"}, "content": "", "attachments": [{"url": "https://cdn.example.com/x.png"}]},
+        {"id": "1102", "timestamp": "2023-05-08T13:58:00+00:00",
+         "author": {"id": "43", "name": "ben"}, "content": "Noted."},
+    ]},
+    "slack-like": [
+        {"user": "ana", "text": "We moved billing to Postgres 16.", "timestamp": 1683554160000},
+        {"user": "ben", "text": "Noted.", "timestamp": 1683554280},
+    ],
+    "mail-like": {"messages": [
+        {"sender": "ana", "body": "We moved billing to Postgres 16.",
+         "created_at": "2023-05-08T13:56:00Z"},
+        {"sender": "ben", "body": "Noted.", "created_at": "2023-05-08T13:58:00"},
+    ]},
+    "telegram": {"name": "ops", "messages": [
+        {"id": 1, "type": "message", "date": "2023-05-08T13:56:00", "from": "ana",
+         "text": ["We moved ", {"type": "bold", "text": "billing"}, " to Postgres 16."]},
+        {"id": 2, "type": "service", "date": "2023-05-08T13:57:00", "actor": "ben",
+         "action": "pin_message", "text": ""},
+        {"id": 3, "type": "message", "date": "2023-05-08T13:58:00", "from": "ben",
+         "text": "Noted."},
+    ]},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", sorted(EXPORTS))
+def test_chat_exports_as_people_have_them_are_read(tmp_path, shape):
+    mem = FakeMemory()
+    summary = ingest_chat(mem, dump(tmp_path, f"{shape}.json", EXPORTS[shape]))
+    (session,) = mem.sessions
+    said = [(m.speaker.lower(), m.text) for m in session["messages"]]
+    assert said[-2:] == [
+        ("user" if shape == "openai" else "ana", "We moved billing to Postgres 16."),
+        ("assistant" if shape == "openai" else "ben", "Noted."),
+    ]
+    times = [m.time for m in session["messages"][-2:]]
+    assert times == ([None, None] if shape == "openai" else [SAID, SAID + timedelta(minutes=2)])
+    assert summary.messages == len(said)
+
+
+def test_a_message_with_nothing_said_is_left_out_and_the_others_keep_their_places(tmp_path):
+    """A tool call (content null), an attachment or a service message says nothing: the
+    export is read without it, not refused whole."""
+    mem = FakeMemory()
+    ingest_chat(mem, dump(tmp_path, "c.json", EXPORTS["openai"]))
+    assert [m.id for m in mem.sessions[0]["messages"]] == ["m1", "m2", "m5"]
+    with pytest.raises(ValidationError) as err:  # no words at all is still a mistake
+        ingest_chat(mem, dump(tmp_path, "d.json", [{"role": "user", "words": "hi"}]))
+    assert err.value.field == "messages[0].text"
 
 
 @pytest.mark.parametrize(
