@@ -199,6 +199,38 @@ def test_bad_input_names_the_field(value, field):
     assert err.value.field == field
 
 
+def test_a_message_in_a_list_of_strings_may_go_on_for_lines():
+    said = parse_transcript(["Ana: The plan:\n1. drain the queue\n2. restart", "Ben: ok"])
+    assert [(m.speaker, m.text) for m in said] == [
+        ("Ana", "The plan:\n1. drain the queue\n2. restart"),
+        ("Ben", "ok"),
+    ]
+
+
+def test_list_items_and_indented_lines_with_a_colon_continue_the_message_before():
+    said = parse_transcript(
+        "user: what should I check?\n"
+        "assistant: Two things:\n"
+        "1. Step one: drain the queue\n"
+        "- Note: the worker restarts itself\n"
+        "    Timeout: 30 s by default\n"
+        "user: thanks"
+    )
+    assert [m.speaker for m in said] == ["user", "assistant", "user"]
+    assert said[1].text.splitlines()[1:] == [
+        "1. Step one: drain the queue",
+        "- Note: the worker restarts itself",
+        "Timeout: 30 s by default",
+    ]
+    bulleted = parse_transcript("- Ana: hi\n- Ben: hello\n  Note: more")
+    assert [(m.speaker, m.text) for m in bulleted] == [("Ana", "hi"), ("Ben", "hello\nNote: more")]
+    indented = parse_transcript("  Ana: hi\n  Ben: hello\n    Ana said: hi")
+    assert [(m.speaker, m.text) for m in indented] == [
+        ("Ana", "hi"),
+        ("Ben", "hello\nAna said: hi"),
+    ]
+
+
 @given(st.datetimes(datetime(1974, 1, 1), datetime(2999, 12, 31), timezones=st.just(UTC)))
 def test_an_epoch_time_in_seconds_or_milliseconds_is_the_same_moment(when):
     seconds = when.timestamp()

@@ -52,14 +52,16 @@ _ALIASES = {
     "caption": ("caption", "blip_caption"),
 }
 _NAMES = ("name", "nickname", "display_name", "username")  # of a speaker given as an object
+_LIST_ITEM = re.compile(r"(?:[-*+•>]|\d{1,3}[.)])(?:\s|$)")  # "- a: b", "1. Step: x"
 EPOCH_MS = 1e11  # epoch seconds past this (year 5138) are milliseconds (or finer)
 
 
 def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> list[Message]:
     """Messages from "speaker: text" lines, or a list of dicts or such strings.
 
-    A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker
-    continues the message before it.
+    A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker,
+    a list item ("- a: b", "1. Step: x") or a line indented deeper than the first message
+    continues the message before it; so do the lines after the first of a string in a list.
     Dicts take speaker (or role, name, author, user, sender, from; an object's name), text (or
     content, body, message; a list of text parts is joined), and optional id, time (or
     timestamp, created_at, date; ISO, prose, or epoch seconds or milliseconds) and caption. A
@@ -91,20 +93,33 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
 
 def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
     drafts: list[tuple[str, dict[str, Any]]] = []
+    indent = 0  # of the first message's line: a line indented deeper continues a message
+    bulleted = False  # every message a list item ("- Ana: hi"): items are messages then
     for n, line in enumerate(value.splitlines()):
         if not line.strip():
             continue
         field_ = f"lines[{n}]"
         m = _LINE.match(line)
-        if m is None or len(m["speaker"].split()) > 6:
-            if not drafts:
-                raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+        if drafts and (
+            m is None
+            or len(m["speaker"].split()) > 6
+            or (not bulleted and _LIST_ITEM.match(m["speaker"]))
+            or len(line) - len(line.lstrip()) > indent
+        ):
             drafts[-1][1]["text"] += "\n" + line.strip()
             continue
+        if m is None or len(m["speaker"].split()) > 6:
+            raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+        if not drafts:
+            indent = len(line) - len(line.lstrip())
+            bulleted = _LIST_ITEM.match(m["speaker"]) is not None
         text = m["text"].strip()
         if not text:
             raise ValidationError(f"{field_}.text", "must not be empty")
-        entry: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": text}
+        speaker = _LIST_ITEM.sub("", m["speaker"], count=1) if bulleted else m["speaker"]
+        if not speaker.strip():
+            raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+        entry: dict[str, Any] = {"speaker": speaker.strip(), "text": text}
         stamp = m["stamp"] or m["iso"]
         if stamp:
             entry["time"] = _time(f"{field_}.time", stamp)
@@ -116,10 +131,12 @@ def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any] | None]:
     if isinstance(entry, Message):  # numbered stays numbered: its id is still its place
         return field_, {**{k: getattr(entry, k) for k in _ALIASES}, "numbered": entry.numbered}
     if isinstance(entry, str):
-        m = _LINE.match(entry)
-        if m is None or not m["text"].strip():
+        first, _, rest = entry.strip().replace("\r\n", "\n").partition("\n")  # on for lines
+        m = _LINE.match(first)
+        text = f"{m['text']}\n{rest}".strip() if m else ""
+        if m is None or not text:
             raise ValidationError(field_, "must look like 'speaker: text'", entry[:80])
-        d: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": m["text"].strip()}
+        d: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": text}
         if m["stamp"] or m["iso"]:
             d["time"] = _time(f"{field_}.time", m["stamp"] or m["iso"])
         return field_, d
