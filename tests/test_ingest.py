@@ -644,6 +644,13 @@ def test_a_message_with_nothing_said_is_left_out_and_the_others_keep_their_place
     ("name", "content", "field"),
     [
         ("bad.jsonl", '{"speaker": "Ana", "text": "ok"}\nnot json\n', "line 2"),
+        ("bad.jsonl", '{"speaker": "Ana", "text": "ok"}\n\n{"speaker": "Ben"}\n', "line 3.text"),
+        (
+            "bad.jsonl",
+            '{"session": "a", "speaker": "Ana", "text": "ok"}\n{"session": "b", "speaker": "Ben"'
+            ', "text": "ok"}\n{"session": "a", "text": "who?"}\n',
+            "session[a] line 3.speaker",
+        ),
         ("bad.jsonl", "[1, 2]\n", "line 1"),
         ("bad.json", "{nope", "path"),
         ("bad.json", '{"unknown": 1}', "path"),
@@ -661,6 +668,16 @@ def test_bad_chat_files_name_what_is_wrong(tmp_path, name, content, field):
     with pytest.raises(ValidationError) as err:
         ingest_chat(FakeMemory(), dump(tmp_path, name, content))
     assert err.value.field == field
+
+
+def test_a_truncated_last_line_of_a_jsonl_is_named_and_nothing_is_stored(tmp_path):
+    good = json.dumps({"speaker": "Ana", "text": "I adopted a dog.", "time": 1700000000})
+    p = dump(tmp_path, "chat.jsonl", good + '\n{"speaker": "Ben", "text": "Nic')
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        with pytest.raises(ValidationError) as err:
+            ingest_chat(mem, p)
+        assert err.value.field == "line 2" and "valid JSON" in err.value.rule
+        assert mem.stats().nodes == 0
 
 
 def test_a_missing_chat_file_is_rejected(tmp_path):

@@ -964,22 +964,32 @@ def _locomo_sessions(conv: dict[str, Any], where: str, id_prefix: str) -> list[_
 
 
 def _jsonl_sessions(text: str) -> list[_Session]:
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[tuple[int, Any]]] = {}
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
-        except ValueError:
-            raise ValidationError(f"line {n}", "must be a JSON object") from None
+        except ValueError as exc:
+            raise ValidationError(f"line {n}", f"must be valid JSON ({exc})", line[:80]) from None
         if not isinstance(entry, dict):
             raise ValidationError(f"line {n}", "must be a JSON object")
-        groups.setdefault(str(entry.get("session", "")), []).append(entry)
-    several = len(groups) > 1
+        groups.setdefault(str(entry.get("session", "")), []).append((n, entry))
     # Numbered in their named session: an export that gains a session before this one, or
     # loses one, numbers this one's messages alike. They are still places, not ids: a message
     # is known again by its time (`told.key`).
+    several = len(groups) > 1
     return [
-        _Session(_parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"))
+        _Session(_lines(entries, f"session[{key}] " if several else "", f"{key}.m" if key else "m"))
         for key, entries in groups.items()
     ]
+
+
+def _lines(entries: list[tuple[int, Any]], where: str, id_prefix: str) -> list[Message]:
+    """A session's messages; a bad one is named by its line in the file ("line 7.text")."""
+    try:
+        return parse_transcript([entry for _, entry in entries], id_prefix=id_prefix)
+    except ValidationError as exc:
+        m = re.match(r"messages\[(\d+)\]", exc.field)
+        at = f"line {entries[int(m[1])][0]}{exc.field[m.end() :]}" if m else exc.field
+        raise ValidationError(where + at, exc.rule, exc.value) from None
