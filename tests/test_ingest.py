@@ -684,3 +684,14 @@ def test_a_missing_chat_file_is_rejected(tmp_path):
     with pytest.raises(ValidationError) as err:
         ingest_chat(FakeMemory(), tmp_path / "nope.json")
     assert err.value.field == "path"
+
+
+def test_a_folder_of_chat_exports_says_they_were_left_out_and_what_to_do(tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    dump(folder, "2024-03-01.json", [{"speaker": "Ana", "text": "I adopted a dog."}])
+    dump(folder, "ops.JSONL", json.dumps({"speaker": "Ben", "text": "Deploy done."}))
+    summary = ingest_markdown_folder(FakeMemory(), folder)
+    assert summary.files == 0 and summary.warning is not None
+    assert "2 chat file(s) left out (2024-03-01.json)" in summary.warning
+    assert "give each chat file to ingest by itself" in summary.warning

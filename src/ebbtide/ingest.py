@@ -215,6 +215,17 @@ def ingest_markdown_folder(
             )
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
+        chats = sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.suffix.lower() in (".json", ".jsonl")
+            and not any(s.startswith(".") for s in p.relative_to(root).parts)
+        )
+        if chats:  # a folder of chat exports: they are read one file at a time
+            summary.warning += (
+                f"; {len(chats)} chat file(s) left out ({chats[0]}): a folder is read for "
+                "notes, give each chat file to ingest by itself"
+            )
     lossy = [d.rel for d in docs if d.lossy]
     if lossy:
         garbled = (
