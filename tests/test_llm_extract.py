@@ -5,6 +5,7 @@ answers /v1/chat/completions (tests/fake_openai.py)."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from hypothesis import given
@@ -171,6 +172,40 @@ def test_settings_choose_the_extractor():
         get_extractor({"EBBTIDE_EXTRACT_URL": "http://h:8080"})
     with pytest.raises(ValidationError, match="EBBTIDE_EXTRACT_URL"):
         get_extractor({"EBBTIDE_EXTRACT_URL": "ftp://h", "EBBTIDE_EXTRACT_MODEL": "m"})
+
+
+def test_a_hung_model_server_is_waited_for_only_as_long_as_the_settings_say(
+    tmp_path, server, monkeypatch
+):
+    """Without a setting a remember waited up to 3 × 120 s for a hung server, past any MCP
+    client's patience."""
+    monkeypatch.setenv("EBBTIDE_EXTRACT_URL", server.url)
+    monkeypatch.setenv("EBBTIDE_EXTRACT_MODEL", "fake-chat")
+    monkeypatch.setenv("EBBTIDE_EXTRACT_TIMEOUT", "0.2")
+    monkeypatch.setenv("EBBTIDE_EXTRACT_RETRIES", "0")
+    server.delay = 1.0
+    from ebbtide import open_memory
+
+    with open_memory(tmp_path / "m.db", embeddings="none", clock=ManualClock(NOW)) as mem:
+        started = time.perf_counter()
+        result = mem.remember(messages=MESSAGES)
+        assert time.perf_counter() - started < 1.0
+    assert result.degraded is not None and "no answer within 0.2 s" in result.degraded
+    assert "EBBTIDE_EXTRACT_TIMEOUT" in result.degraded
+    assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
+
+
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [("EBBTIDE_EXTRACT_TIMEOUT", "0"), ("EBBTIDE_EXTRACT_TIMEOUT", "soon"),
+     ("EBBTIDE_EXTRACT_TIMEOUT", "nan"), ("EBBTIDE_EXTRACT_RETRIES", "-1"),
+     ("EBBTIDE_EXTRACT_RETRIES", "1.5")],
+)  # fmt: skip
+def test_a_bad_extraction_tuning_setting_is_named(var, value):
+    env = {"EBBTIDE_EXTRACT_URL": "http://h:8080", "EBBTIDE_EXTRACT_MODEL": "m", var: value}
+    with pytest.raises(ValidationError) as err:
+        get_extractor(env)
+    assert err.value.field == var
 
 
 WORDS = st.sampled_from(["Ana", "backups", "hourly", "drill", "Friday", "lost", "data", "runs"])

@@ -10,12 +10,15 @@ or a server that cannot be reached, raises `ExtractorUnavailable`; the memory th
 what the rules found and says so.
 
 Settings: ``EBBTIDE_EXTRACT_URL`` (the API base, e.g. ``http://localhost:11434/v1``),
-``EBBTIDE_EXTRACT_MODEL`` (required with it) and ``EBBTIDE_EXTRACT_KEY`` (optional).
+``EBBTIDE_EXTRACT_MODEL`` (required with it), ``EBBTIDE_EXTRACT_KEY`` (optional), and
+``EBBTIDE_EXTRACT_TIMEOUT`` (seconds per request, default 120) and ``EBBTIDE_EXTRACT_RETRIES``
+(default 2): a remember waits for the model at most about timeout × (retries + 1).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -39,6 +42,8 @@ __all__ = ["ENV_KEY", "ENV_MODEL", "ENV_URL", "LlmExtractor", "get_extractor"]
 ENV_URL = "EBBTIDE_EXTRACT_URL"
 ENV_KEY = "EBBTIDE_EXTRACT_KEY"
 ENV_MODEL = "EBBTIDE_EXTRACT_MODEL"
+ENV_TIMEOUT = "EBBTIDE_EXTRACT_TIMEOUT"
+ENV_RETRIES = "EBBTIDE_EXTRACT_RETRIES"
 
 KINDS = ("fact", "preference", "event", "lesson")
 RELATIONS = ("caused", "enabled", "prevented")
@@ -111,6 +116,7 @@ class LlmExtractor:
             what="extraction server",
             error=ExtractorUnavailable,
             hints=_HINTS,
+            slow_hint=f"a slow model may be given longer with {ENV_TIMEOUT}",
         )
         return _parse(raw, messages, date, self.name, display(self.url))
 
@@ -121,7 +127,25 @@ def get_extractor(env: Mapping[str, str] | None = None) -> LlmExtractor | None:
     url = env.get(ENV_URL, "").strip()
     if not url:
         return None
-    return LlmExtractor(url, env.get(ENV_MODEL, "").strip() or None, key=env.get(ENV_KEY) or None)
+    tuning: dict[str, Any] = {}
+    for name, var, kind, least in (
+        ("timeout", ENV_TIMEOUT, float, 0.001),
+        ("max_retries", ENV_RETRIES, int, 0),
+    ):
+        raw = env.get(var, "").strip()
+        if not raw:
+            continue
+        try:
+            value = kind(raw)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or value < least:
+            rule = f"must be {'an integer' if kind is int else 'a number'} >= {least:g}"
+            raise ValidationError(var, f"{rule} (got {raw!r})")
+        tuning[name] = value
+    return LlmExtractor(
+        url, env.get(ENV_MODEL, "").strip() or None, key=env.get(ENV_KEY) or None, **tuning
+    )
 
 
 def _transcript(messages: Sequence[Message], date: datetime | None) -> str:
