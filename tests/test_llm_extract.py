@@ -146,6 +146,14 @@ def test_an_odd_answer_degrades_to_the_rules_instead_of_failing_the_write(
     assert all(n.sources for n in result.nodes)
 
 
+def test_an_item_naming_a_numeric_message_id_as_a_number_keeps_it(server):
+    """Chat exports number their messages (Telegram, Discord): the model echoes 1100."""
+    said = [{"id": 1100, "speaker": "Ana", "text": "I switched the backups to hourly."}]
+    server.reply = answer([{"kind": "fact", "text": "Backups run hourly", "sources": [1100]}])
+    found = LlmExtractor(server.url, "fake-chat").extract(parse_transcript(said))
+    assert [(i.text, i.sources) for i in found.items] == [("Backups run hourly", ["1100"])]
+
+
 def test_json_in_a_code_fence_is_read(server):
     server.reply = "```json\n" + answer(
         [{"kind": "preference", "text": "Ana prefers hourly backups", "sources": ["m1"],

@@ -209,10 +209,11 @@ def _item(
     if not isinstance(text, str) or not text.strip():
         return None
     raw_sources = entry.get("sources")
-    sources = [
-        s for s in dict.fromkeys(raw_sources if isinstance(raw_sources, list) else [])
-        if isinstance(s, str) and s in index
-    ]  # fmt: skip
+    named = [  # a numeric id ("[1100] ana: …") may come back as a number
+        str(s) if isinstance(s, int) and not isinstance(s, bool) else s
+        for s in (raw_sources if isinstance(raw_sources, list) else [])
+    ]
+    sources = [s for s in dict.fromkeys(named) if isinstance(s, str) and s in index]
     if not sources:
         return None
     attributes = {**said_in(messages, index[sources[0]], date), "extracted_by": name}
