@@ -661,6 +661,11 @@ def test_a_message_with_nothing_said_is_left_out_and_the_others_keep_their_place
             "sessions[0].messages[0].speaker",
         ),
         ("bad.json", '{"messages": ["Ana: hi"], "date": "someday"}', "date"),
+        (
+            "bad.json",
+            '{"conversation": {"session_1": ["Ana: hi"], "session_1_date_time": "someday"}}',
+            "conversations[0].conversation.session_1_date_time",
+        ),
         ("chat.txt", "Ana: hi", "path"),
     ],
 )

@@ -970,6 +970,9 @@ def _locomo_sessions(conv: dict[str, Any], where: str, id_prefix: str) -> list[_
         if id_prefix:  # several conversations in one file: their turn ids repeat
             messages = [dataclasses.replace(m, id=id_prefix + m.id) for m in messages]
         date = parse_datetime(stamp) if isinstance(stamp, str) else None
+        if stamp is not None and date is None:  # not dated "now" in silence
+            field_ = f"{where}.conversation.session_{n}_date_time"
+            raise ValidationError(field_, "must be a date and time", stamp)
         sessions.append(_Session(messages, date))
     return sessions
 
