@@ -266,3 +266,16 @@ def test_open_memory_uses_the_llm_only_as_the_settings_and_the_caller_allow(
         open_memory(tmp_path / "c.db", embeddings="none", extraction="llm")
     with pytest.raises(ValidationError, match="extraction: must be one of rules, llm"):
         open_memory(tmp_path / "d.db", embeddings="none", extraction="gpt")
+
+
+def test_the_mcp_remember_line_says_when_the_rules_stood_in_for_the_model(tmp_path, server):
+    import asyncio
+
+    from ebbtide.server.mcp import build_server
+
+    server.down = True
+    tools = build_server(memory(tmp_path / "m.db", server))
+    result = asyncio.run(tools.call_tool("remember", {"messages": MESSAGES}))
+    line = result.content[0].text
+    assert line.startswith("stored or changed") and "rules only" in line and "HTTP 503" in line
+    assert result.structured_content["degraded"].startswith("rules only")
