@@ -265,3 +265,32 @@ def test_trace_from_the_shell_walks_a_recorded_chain_root_first(tmp_path, capsys
     assert "no recorded chain" in capsys.readouterr().out
     assert main(["trace", "the Acme escalation", "--depth", "0", "--store", store]) == 2
     assert "max_depth" in capsys.readouterr().err
+
+
+def test_ingest_says_when_the_llm_extractor_failed_and_the_rules_stood_in(
+    tmp_path, capsys, monkeypatch
+):
+    from fake_openai import FakeOpenAI
+
+    fake = FakeOpenAI()
+    fake.down = True
+    monkeypatch.setenv("EBBTIDE_EXTRACT_URL", fake.url)
+    monkeypatch.setenv("EBBTIDE_EXTRACT_MODEL", "fake-chat")
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")
+    chat = tmp_path / "c.jsonl"
+    chat.write_text(
+        '{"session": "a", "speaker": "Ana", "text": "We went with SQLite because it needs no '
+        'server.", "time": "2026-03-01T10:00:00Z"}\n'
+        '{"session": "b", "speaker": "Ben", "text": "I prefer written proposals."}\n'
+    )
+    store = str(tmp_path / "d.db")
+    try:
+        assert main(["ingest", str(chat), "--store", store]) == 0
+        assert "failed for 2 of 2 session(s)" in capsys.readouterr().err
+        chat.write_text(chat.read_text().replace('"b"', '"c"').replace("Ben", "Cy"))
+        assert main(["ingest", str(chat), "--store", store, "--json"]) == 0
+        summary = json.loads(capsys.readouterr().out)
+    finally:
+        fake.close()
+    assert summary["degraded"].startswith("LLM extraction failed for 1 of 2 session(s)")
+    assert "HTTP 503" in summary["degraded"] and summary["nodes"] > 0

@@ -177,7 +177,7 @@ def test_a_hyphenated_no_names_a_thing_that_did_it():
         (42, "messages"),
         ([{"speaker": "Ana", "text": "a"}, "Ben: b", {"speaker": "Chi"}], "messages[2].text"),
         (
-            [{"speaker": "Ana", "text": "a"}] * 3 + [{"speaker": "Ana", "text": "   "}],
+            [{"speaker": "Ana", "text": "a"}] * 3 + [{"speaker": "Ana", "text": 7}],
             "messages[3].text",
         ),
         ([{"text": "hi"}], "messages[0].speaker"),
@@ -186,7 +186,9 @@ def test_a_hyphenated_no_names_a_thing_that_did_it():
             [{"id": "x", "speaker": "A", "text": "a"}, {"id": "x", "speaker": "B", "text": "b"}],
             "messages[1].id",
         ),
-        ([{"speaker": "Ana", "text": ["parts"]}], "messages[0].text"),
+        ([{"speaker": "Ana", "text": [1, 2]}], "messages[0].text"),
+        ([{"author": {"id": 42}, "text": "hi"}], "messages[0].speaker"),
+        ([{"speaker": "Ana", "text": "hi", "time": 1e30}], "messages[0].time"),
         (["just words"], "messages[0]"),
         ([3.5], "messages[0]"),
     ],
@@ -195,6 +197,46 @@ def test_bad_input_names_the_field(value, field):
     with pytest.raises(ValidationError) as err:
         parse_transcript(value)
     assert err.value.field == field
+
+
+def test_a_message_in_a_list_of_strings_may_go_on_for_lines():
+    said = parse_transcript(["Ana: The plan:\n1. drain the queue\n2. restart", "Ben: ok"])
+    assert [(m.speaker, m.text) for m in said] == [
+        ("Ana", "The plan:\n1. drain the queue\n2. restart"),
+        ("Ben", "ok"),
+    ]
+
+
+def test_list_items_and_indented_lines_with_a_colon_continue_the_message_before():
+    said = parse_transcript(
+        "user: what should I check?\n"
+        "assistant: Two things:\n"
+        "1. Step one: drain the queue\n"
+        "- Note: the worker restarts itself\n"
+        "    Timeout: 30 s by default\n"
+        "user: thanks"
+    )
+    assert [m.speaker for m in said] == ["user", "assistant", "user"]
+    assert said[1].text.splitlines()[1:] == [
+        "1. Step one: drain the queue",
+        "- Note: the worker restarts itself",
+        "Timeout: 30 s by default",
+    ]
+    bulleted = parse_transcript("- Ana: hi\n- Ben: hello\n  Note: more")
+    assert [(m.speaker, m.text) for m in bulleted] == [("Ana", "hi"), ("Ben", "hello\nNote: more")]
+    indented = parse_transcript("  Ana: hi\n  Ben: hello\n    Ana said: hi")
+    assert [(m.speaker, m.text) for m in indented] == [
+        ("Ana", "hi"),
+        ("Ben", "hello\nAna said: hi"),
+    ]
+
+
+@given(st.datetimes(datetime(1974, 1, 1), datetime(2999, 12, 31), timezones=st.just(UTC)))
+def test_an_epoch_time_in_seconds_or_milliseconds_is_the_same_moment(when):
+    seconds = when.timestamp()
+    for value in (seconds, int(seconds), round(seconds * 1000), round(seconds * 1_000_000)):
+        (m,) = parse_transcript([{"speaker": "Ana", "text": "hi", "timestamp": value}])
+        assert m.time is not None and abs((m.time - when).total_seconds()) < 1
 
 
 def test_splitting_sentences_keeps_abbreviations():
@@ -1027,8 +1069,10 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=12,
 )
+MESSAGE_KEYS = ["id", "speaker", "text", "time", "role", "content", "caption", "x"]
+MESSAGE_KEYS += ["author", "body", "timestamp", "date"]  # as chat exports spell them
 message_like = st.dictionaries(
-    st.sampled_from(["id", "speaker", "text", "time", "role", "content", "caption", "x"]),
+    st.sampled_from(MESSAGE_KEYS),
     json_values,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -573,10 +573,84 @@ def test_jsonl_groups_messages_by_session(tmp_path):
     assert summary.messages == 3
 
 
+SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+EXPORTS = {
+    "openai": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": [
+            {"type": "text", "text": "We moved billing to Postgres 16."},
+            {"type": "image_url", "image_url": {"url": "https://example.com/graph.png"}},
+        ]},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+        {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]},
+    ],
+    "discord": {"channel": {"name": "ops"}, "messages": [
+        {"id": "1100", "timestamp": "2023-05-08T13:56:00.000+00:00",
+         "author": {"id": "42", "name": "ana", "nickname": "Ana"},
+         "content": "We moved billing to Postgres 16."},
+        {"id": "1101", "timestamp": "2023-05-08T13:57:00+00:00",
+         "author": {"id": "43", "name": "ben"}, "content": "", "attachments": [{"url": "https://cdn.example.com/x.png"}]},
+        {"id": "1102", "timestamp": "2023-05-08T13:58:00+00:00",
+         "author": {"id": "43", "name": "ben"}, "content": "Noted."},
+    ]},
+    "slack-like": [
+        {"user": "ana", "text": "We moved billing to Postgres 16.", "timestamp": 1683554160000},
+        {"user": "ben", "text": "Noted.", "timestamp": 1683554280},
+    ],
+    "mail-like": {"messages": [
+        {"sender": "ana", "body": "We moved billing to Postgres 16.",
+         "created_at": "2023-05-08T13:56:00Z"},
+        {"sender": "ben", "body": "Noted.", "created_at": "2023-05-08T13:58:00"},
+    ]},
+    "telegram": {"name": "ops", "messages": [
+        {"id": 1, "type": "message", "date": "2023-05-08T13:56:00", "from": "ana",
+         "text": ["We moved ", {"type": "bold", "text": "billing"}, " to Postgres 16."]},
+        {"id": 2, "type": "service", "date": "2023-05-08T13:57:00", "actor": "ben",
+         "action": "pin_message", "text": ""},
+        {"id": 3, "type": "message", "date": "2023-05-08T13:58:00", "from": "ben",
+         "text": "Noted."},
+    ]},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", sorted(EXPORTS))
+def test_chat_exports_as_people_have_them_are_read(tmp_path, shape):
+    mem = FakeMemory()
+    summary = ingest_chat(mem, dump(tmp_path, f"{shape}.json", EXPORTS[shape]))
+    (session,) = mem.sessions
+    said = [(m.speaker.lower(), m.text) for m in session["messages"]]
+    assert said[-2:] == [
+        ("user" if shape == "openai" else "ana", "We moved billing to Postgres 16."),
+        ("assistant" if shape == "openai" else "ben", "Noted."),
+    ]
+    times = [m.time for m in session["messages"][-2:]]
+    assert times == ([None, None] if shape == "openai" else [SAID, SAID + timedelta(minutes=2)])
+    assert summary.messages == len(said)
+
+
+def test_a_message_with_nothing_said_is_left_out_and_the_others_keep_their_places(tmp_path):
+    """A tool call (content null), an attachment or a service message says nothing: the
+    export is read without it, not refused whole."""
+    mem = FakeMemory()
+    ingest_chat(mem, dump(tmp_path, "c.json", EXPORTS["openai"]))
+    assert [m.id for m in mem.sessions[0]["messages"]] == ["m1", "m2", "m5"]
+    with pytest.raises(ValidationError) as err:  # no words at all is still a mistake
+        ingest_chat(mem, dump(tmp_path, "d.json", [{"role": "user", "words": "hi"}]))
+    assert err.value.field == "messages[0].text"
+
+
 @pytest.mark.parametrize(
     ("name", "content", "field"),
     [
         ("bad.jsonl", '{"speaker": "Ana", "text": "ok"}\nnot json\n', "line 2"),
+        ("bad.jsonl", '{"speaker": "Ana", "text": "ok"}\n\n{"speaker": "Ben"}\n', "line 3.text"),
+        (
+            "bad.jsonl",
+            '{"session": "a", "speaker": "Ana", "text": "ok"}\n{"session": "b", "speaker": "Ben"'
+            ', "text": "ok"}\n{"session": "a", "text": "who?"}\n',
+            "session[a] line 3.speaker",
+        ),
         ("bad.jsonl", "[1, 2]\n", "line 1"),
         ("bad.json", "{nope", "path"),
         ("bad.json", '{"unknown": 1}', "path"),
@@ -587,6 +661,11 @@ def test_jsonl_groups_messages_by_session(tmp_path):
             "sessions[0].messages[0].speaker",
         ),
         ("bad.json", '{"messages": ["Ana: hi"], "date": "someday"}', "date"),
+        (
+            "bad.json",
+            '{"conversation": {"session_1": ["Ana: hi"], "session_1_date_time": "someday"}}',
+            "conversations[0].conversation.session_1_date_time",
+        ),
         ("chat.txt", "Ana: hi", "path"),
     ],
 )
@@ -596,7 +675,28 @@ def test_bad_chat_files_name_what_is_wrong(tmp_path, name, content, field):
     assert err.value.field == field
 
 
+def test_a_truncated_last_line_of_a_jsonl_is_named_and_nothing_is_stored(tmp_path):
+    good = json.dumps({"speaker": "Ana", "text": "I adopted a dog.", "time": 1700000000})
+    p = dump(tmp_path, "chat.jsonl", good + '\n{"speaker": "Ben", "text": "Nic')
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        with pytest.raises(ValidationError) as err:
+            ingest_chat(mem, p)
+        assert err.value.field == "line 2" and "valid JSON" in err.value.rule
+        assert mem.stats().nodes == 0
+
+
 def test_a_missing_chat_file_is_rejected(tmp_path):
     with pytest.raises(ValidationError) as err:
         ingest_chat(FakeMemory(), tmp_path / "nope.json")
     assert err.value.field == "path"
+
+
+def test_a_folder_of_chat_exports_says_they_were_left_out_and_what_to_do(tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    dump(folder, "2024-03-01.json", [{"speaker": "Ana", "text": "I adopted a dog."}])
+    dump(folder, "ops.JSONL", json.dumps({"speaker": "Ben", "text": "Deploy done."}))
+    summary = ingest_markdown_folder(FakeMemory(), folder)
+    assert summary.files == 0 and summary.warning is not None
+    assert "2 chat file(s) left out (2024-03-01.json)" in summary.warning
+    assert "give each chat file to ingest by itself" in summary.warning

@@ -5,6 +5,7 @@ answers /v1/chat/completions (tests/fake_openai.py)."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from hypothesis import given
@@ -124,6 +125,35 @@ def test_an_answer_that_is_not_the_json_asked_for_stores_nothing_from_it(tmp_pat
     assert result.degraded is not None and "not the JSON asked for" in result.degraded
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+        {"role": "assistant", "content": [{"type": "text", "text": '{"items": []}'}]},
+        {"role": "assistant", "content": answer([]).replace('"links": []', '"links": 5')},
+        {"role": "assistant", "content": answer([]).replace('"links": []', '"links": "none"')},
+        {"role": "assistant", "content": "42"},
+    ],
+    ids=["refusal", "content-parts", "links-a-number", "links-a-string", "a-bare-number"],
+)
+def test_an_odd_answer_degrades_to_the_rules_instead_of_failing_the_write(
+    tmp_path, server, message
+):
+    server.script.append((200, {"choices": [{"index": 0, "message": message}]}))
+    result = memory(tmp_path / "m.db", server).remember(messages=MESSAGES)
+    assert result.degraded is not None and "rules only" in result.degraded
+    assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
+    assert all(n.sources for n in result.nodes)
+
+
+def test_an_item_naming_a_numeric_message_id_as_a_number_keeps_it(server):
+    """Chat exports number their messages (Telegram, Discord): the model echoes 1100."""
+    said = [{"id": 1100, "speaker": "Ana", "text": "I switched the backups to hourly."}]
+    server.reply = answer([{"kind": "fact", "text": "Backups run hourly", "sources": [1100]}])
+    found = LlmExtractor(server.url, "fake-chat").extract(parse_transcript(said))
+    assert [(i.text, i.sources) for i in found.items] == [("Backups run hourly", ["1100"])]
+
+
 def test_json_in_a_code_fence_is_read(server):
     server.reply = "```json\n" + answer(
         [{"kind": "preference", "text": "Ana prefers hourly backups", "sources": ["m1"],
@@ -150,6 +180,40 @@ def test_settings_choose_the_extractor():
         get_extractor({"EBBTIDE_EXTRACT_URL": "http://h:8080"})
     with pytest.raises(ValidationError, match="EBBTIDE_EXTRACT_URL"):
         get_extractor({"EBBTIDE_EXTRACT_URL": "ftp://h", "EBBTIDE_EXTRACT_MODEL": "m"})
+
+
+def test_a_hung_model_server_is_waited_for_only_as_long_as_the_settings_say(
+    tmp_path, server, monkeypatch
+):
+    """Without a setting a remember waited up to 3 × 120 s for a hung server, past any MCP
+    client's patience."""
+    monkeypatch.setenv("EBBTIDE_EXTRACT_URL", server.url)
+    monkeypatch.setenv("EBBTIDE_EXTRACT_MODEL", "fake-chat")
+    monkeypatch.setenv("EBBTIDE_EXTRACT_TIMEOUT", "0.2")
+    monkeypatch.setenv("EBBTIDE_EXTRACT_RETRIES", "0")
+    server.delay = 1.0
+    from ebbtide import open_memory
+
+    with open_memory(tmp_path / "m.db", embeddings="none", clock=ManualClock(NOW)) as mem:
+        started = time.perf_counter()
+        result = mem.remember(messages=MESSAGES)
+        assert time.perf_counter() - started < 1.0
+    assert result.degraded is not None and "no answer within 0.2 s" in result.degraded
+    assert "EBBTIDE_EXTRACT_TIMEOUT" in result.degraded
+    assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
+
+
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [("EBBTIDE_EXTRACT_TIMEOUT", "0"), ("EBBTIDE_EXTRACT_TIMEOUT", "soon"),
+     ("EBBTIDE_EXTRACT_TIMEOUT", "nan"), ("EBBTIDE_EXTRACT_RETRIES", "-1"),
+     ("EBBTIDE_EXTRACT_RETRIES", "1.5")],
+)  # fmt: skip
+def test_a_bad_extraction_tuning_setting_is_named(var, value):
+    env = {"EBBTIDE_EXTRACT_URL": "http://h:8080", "EBBTIDE_EXTRACT_MODEL": "m", var: value}
+    with pytest.raises(ValidationError) as err:
+        get_extractor(env)
+    assert err.value.field == var
 
 
 WORDS = st.sampled_from(["Ana", "backups", "hourly", "drill", "Friday", "lost", "data", "runs"])
@@ -202,3 +266,16 @@ def test_open_memory_uses_the_llm_only_as_the_settings_and_the_caller_allow(
         open_memory(tmp_path / "c.db", embeddings="none", extraction="llm")
     with pytest.raises(ValidationError, match="extraction: must be one of rules, llm"):
         open_memory(tmp_path / "d.db", embeddings="none", extraction="gpt")
+
+
+def test_the_mcp_remember_line_says_when_the_rules_stood_in_for_the_model(tmp_path, server):
+    import asyncio
+
+    from ebbtide.server.mcp import build_server
+
+    server.down = True
+    tools = build_server(memory(tmp_path / "m.db", server))
+    result = asyncio.run(tools.call_tool("remember", {"messages": MESSAGES}))
+    line = result.content[0].text
+    assert line.startswith("stored or changed") and "rules only" in line and "HTTP 503" in line
+    assert result.structured_content["degraded"].startswith("rules only")

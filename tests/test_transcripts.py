@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from datetime import UTC, datetime
 
 import pytest
@@ -365,3 +367,21 @@ def test_a_change_told_as_something_done_supersedes_the_setting_it_changes(memor
     assert "Postgres 16" in top.text
     (old,) = memory.store.find_nodes(text="Maya's staging DB is Postgres 15.", valid_only=False)
     assert old.superseded_by == top.id  # kept for the record, pointing at the change
+
+
+def test_the_audit_log_keeps_each_new_raw_turn_whole_with_its_scope(memory, tmp_path):
+    turns = [
+        {"id": "p1", "speaker": "Ana", "text": "", "blip_caption": "a photo of a golden retriever"},
+        {"id": "p2", "speaker": "Ben", "text": "Cute! What's her name?", "time": 1700000000},
+    ]
+    memory.remember(messages=turns, scope="family", task_tag="pets")
+    memory.remember(messages=turns, scope="family", task_tag="pets")  # known: not logged again
+    with sqlite3.connect(tmp_path / "memory.db") as db:
+        rows = [json.loads(p) for (p,) in db.execute("SELECT payload FROM audit")]
+    assert len(rows) == 1
+    assert (rows[0]["scope"], rows[0]["task_tag"]) == ("family", "pets")
+    first, second = rows[0]["messages"]
+    assert first["caption"] == "a photo of a golden retriever"
+    assert (second["id"], second["text"], second["time"]) == (
+        "p2", "Cute! What's her name?", "2023-11-14T22:13:20+00:00"
+    )  # fmt: skip

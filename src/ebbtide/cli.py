@@ -280,6 +280,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return 0
     if summary.warning:
         err.print(f"[yellow]warning[/] {escape(summary.warning)}")
+    if summary.degraded:
+        err.print(f"[yellow]warning[/] {escape(summary.degraded)}")
     console.print(
         f"{summary.files} file(s), {summary.nodes} node(s), {summary.links} link(s)"
         + (f", {summary.causal_links} causal" if summary.causal_links else "")

@@ -92,6 +92,8 @@ class IngestSummary:
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
     warning: str | None = None  # what a person should know: nothing was marked gone, say
+    # Sessions stored with what the rules found because the LLM extractor failed, and why.
+    degraded: str | None = None
     seconds: float = 0.0
 
 
@@ -213,6 +215,17 @@ def ingest_markdown_folder(
             )
     else:
         summary.warning = "no Markdown file found: nothing stored before is marked gone"
+        chats = sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.suffix.lower() in (".json", ".jsonl")
+            and not any(s.startswith(".") for s in p.relative_to(root).parts)
+        )
+        if chats:  # a folder of chat exports: they are read one file at a time
+            summary.warning += (
+                f"; {len(chats)} chat file(s) left out ({chats[0]}): a folder is read for "
+                "notes, give each chat file to ingest by itself"
+            )
     lossy = [d.rel for d in docs if d.lossy]
     if lossy:
         garbled = (
@@ -861,14 +874,22 @@ def ingest_chat(
         )
     sessions = _chat_sessions(p)
     summary = IngestSummary(files=1, sessions=len(sessions))
+    degraded: list[str] = []
     for session in sessions:
         result = memory.remember(messages=session.messages, date=session.date)
         summary.messages += len(session.messages)
         summary.nodes += len(result.nodes)
         summary.links += len(result.edges)
         summary.known += result.known
+        if why := getattr(result, "degraded", None):
+            degraded.append(why)
         if progress:
             progress(1, len(sessions))
+    if degraded:
+        summary.degraded = (
+            f"LLM extraction failed for {len(degraded)} of {len(sessions)} session(s), stored "
+            f"with what the rules found: {degraded[-1].removeprefix('rules only: ')}"
+        )
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -949,27 +970,40 @@ def _locomo_sessions(conv: dict[str, Any], where: str, id_prefix: str) -> list[_
         if id_prefix:  # several conversations in one file: their turn ids repeat
             messages = [dataclasses.replace(m, id=id_prefix + m.id) for m in messages]
         date = parse_datetime(stamp) if isinstance(stamp, str) else None
+        if stamp is not None and date is None:  # not dated "now" in silence
+            field_ = f"{where}.conversation.session_{n}_date_time"
+            raise ValidationError(field_, "must be a date and time", stamp)
         sessions.append(_Session(messages, date))
     return sessions
 
 
 def _jsonl_sessions(text: str) -> list[_Session]:
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[tuple[int, Any]]] = {}
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
-        except ValueError:
-            raise ValidationError(f"line {n}", "must be a JSON object") from None
+        except ValueError as exc:
+            raise ValidationError(f"line {n}", f"must be valid JSON ({exc})", line[:80]) from None
         if not isinstance(entry, dict):
             raise ValidationError(f"line {n}", "must be a JSON object")
-        groups.setdefault(str(entry.get("session", "")), []).append(entry)
-    several = len(groups) > 1
+        groups.setdefault(str(entry.get("session", "")), []).append((n, entry))
     # Numbered in their named session: an export that gains a session before this one, or
     # loses one, numbers this one's messages alike. They are still places, not ids: a message
     # is known again by its time (`told.key`).
+    several = len(groups) > 1
     return [
-        _Session(_parse(entries, f"session[{key}]." if several else "", f"{key}.m" if key else "m"))
+        _Session(_lines(entries, f"session[{key}] " if several else "", f"{key}.m" if key else "m"))
         for key, entries in groups.items()
     ]
+
+
+def _lines(entries: list[tuple[int, Any]], where: str, id_prefix: str) -> list[Message]:
+    """A session's messages; a bad one is named by its line in the file ("line 7.text")."""
+    try:
+        return parse_transcript([entry for _, entry in entries], id_prefix=id_prefix)
+    except ValidationError as exc:
+        m = re.match(r"messages\[(\d+)\]", exc.field)
+        at = f"line {entries[int(m[1])][0]}{exc.field[m.end() :]}" if m else exc.field
+        raise ValidationError(where + at, exc.rule, exc.value) from None

@@ -10,12 +10,15 @@ or a server that cannot be reached, raises `ExtractorUnavailable`; the memory th
 what the rules found and says so.
 
 Settings: ``EBBTIDE_EXTRACT_URL`` (the API base, e.g. ``http://localhost:11434/v1``),
-``EBBTIDE_EXTRACT_MODEL`` (required with it) and ``EBBTIDE_EXTRACT_KEY`` (optional).
+``EBBTIDE_EXTRACT_MODEL`` (required with it), ``EBBTIDE_EXTRACT_KEY`` (optional), and
+``EBBTIDE_EXTRACT_TIMEOUT`` (seconds per request, default 120) and ``EBBTIDE_EXTRACT_RETRIES``
+(default 2): a remember waits for the model at most about timeout × (retries + 1).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -39,6 +42,8 @@ __all__ = ["ENV_KEY", "ENV_MODEL", "ENV_URL", "LlmExtractor", "get_extractor"]
 ENV_URL = "EBBTIDE_EXTRACT_URL"
 ENV_KEY = "EBBTIDE_EXTRACT_KEY"
 ENV_MODEL = "EBBTIDE_EXTRACT_MODEL"
+ENV_TIMEOUT = "EBBTIDE_EXTRACT_TIMEOUT"
+ENV_RETRIES = "EBBTIDE_EXTRACT_RETRIES"
 
 KINDS = ("fact", "preference", "event", "lesson")
 RELATIONS = ("caused", "enabled", "prevented")
@@ -111,6 +116,7 @@ class LlmExtractor:
             what="extraction server",
             error=ExtractorUnavailable,
             hints=_HINTS,
+            slow_hint=f"a slow model may be given longer with {ENV_TIMEOUT}",
         )
         return _parse(raw, messages, date, self.name, display(self.url))
 
@@ -121,7 +127,25 @@ def get_extractor(env: Mapping[str, str] | None = None) -> LlmExtractor | None:
     url = env.get(ENV_URL, "").strip()
     if not url:
         return None
-    return LlmExtractor(url, env.get(ENV_MODEL, "").strip() or None, key=env.get(ENV_KEY) or None)
+    tuning: dict[str, Any] = {}
+    for name, var, kind, least in (
+        ("timeout", ENV_TIMEOUT, float, 0.001),
+        ("max_retries", ENV_RETRIES, int, 0),
+    ):
+        raw = env.get(var, "").strip()
+        if not raw:
+            continue
+        try:
+            value = kind(raw)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or value < least:
+            rule = f"must be {'an integer' if kind is int else 'a number'} >= {least:g}"
+            raise ValidationError(var, f"{rule} (got {raw!r})")
+        tuning[name] = value
+    return LlmExtractor(
+        url, env.get(ENV_MODEL, "").strip() or None, key=env.get(ENV_KEY) or None, **tuning
+    )
 
 
 def _transcript(messages: Sequence[Message], date: datetime | None) -> str:
@@ -141,11 +165,17 @@ def _parse(
 
     try:
         content = json.loads(raw)["choices"][0]["message"]["content"]
-        answer = json.loads(_unfenced(content))
+        # No text (a refusal, a tool call: content null) or parts instead of a string is
+        # not the JSON asked for either: the rules' items must still be stored.
+        answer = json.loads(_unfenced(content)) if isinstance(content, str) else None
     except (ValueError, KeyError, IndexError, TypeError):
         raise bad(f"not the JSON asked for: {snippet(raw)}") from None
+    if answer is None:
+        raise bad(f"not the JSON asked for: {snippet(raw)}")
     if not isinstance(answer, dict) or not isinstance(answer.get("items", []), list):
         raise bad(f"no 'items' list in {snippet(raw)}")
+    if not isinstance(answer.get("links") or [], list):
+        raise bad(f"'links' is not a list in {snippet(raw)}")
     index = {m.id: k for k, m in enumerate(messages)}
     items: list[Item] = []
     kept: dict[int, int] = {}  # the model's item index -> ours
@@ -179,10 +209,11 @@ def _item(
     if not isinstance(text, str) or not text.strip():
         return None
     raw_sources = entry.get("sources")
-    sources = [
-        s for s in dict.fromkeys(raw_sources if isinstance(raw_sources, list) else [])
-        if isinstance(s, str) and s in index
-    ]  # fmt: skip
+    named = [  # a numeric id ("[1100] ana: …") may come back as a number
+        str(s) if isinstance(s, int) and not isinstance(s, bool) else s
+        for s in (raw_sources if isinstance(raw_sources, list) else [])
+    ]
+    sources = [s for s in dict.fromkeys(named) if isinstance(s, str) and s in index]
     if not sources:
         return None
     attributes = {**said_in(messages, index[sources[0]], date), "extracted_by": name}

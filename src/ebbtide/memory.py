@@ -351,14 +351,16 @@ class Memory(CausalOps):
                 )
             audit = [
                 {"id": m.id, "speaker": m.speaker, "text": m.text,
-                 "time": m.time.isoformat() if m.time else None}
+                 "time": m.time.isoformat() if m.time else None,
+                 **({"caption": m.caption} if m.caption else {})}
                 for m in new
             ]  # fmt: skip
             self.store.append_audit(
                 "transcript",
-                {"date": session.isoformat() if session else None, "messages": audit},
+                {"date": session.isoformat() if session else None, "scope": scope,
+                 "task_tag": task_tag, "messages": audit},
                 now.timestamp(),
-            )
+            )  # fmt: skip
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
                 told_ids=known,

@@ -6,6 +6,7 @@ image caption; bad entries are refused with the field and the rule they broke.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,33 +42,44 @@ _LINE = re.compile(
     r"^\s*(?:\[(?P<stamp>[^\]]{1,60})\]|(?P<iso>\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?"
     r"(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?))?\s*(?P<speaker>[^\s:\[][^:\n]{0,59}?)\s*:\s+(?P<text>.*)$"
 )
+# Field names as chat exports spell them: OpenAI (role, content), Discord (author, content,
+# timestamp), Slack (user, text), Telegram (from, text, date), mail-like (sender, body).
 _ALIASES = {
-    "speaker": ("speaker", "role", "name"),
-    "text": ("text", "content"),
+    "speaker": ("speaker", "role", "name", "author", "user", "sender", "from"),
+    "text": ("text", "content", "body", "message"),
     "id": ("id", "dia_id"),
-    "time": ("time", "timestamp"),
+    "time": ("time", "timestamp", "created_at", "date"),
     "caption": ("caption", "blip_caption"),
 }
+_NAMES = ("name", "nickname", "display_name", "username")  # of a speaker given as an object
+_LIST_ITEM = re.compile(r"(?:[-*+•>]|\d{1,3}[.)])(?:\s|$)")  # "- a: b", "1. Step: x"
+EPOCH_MS = 1e11  # epoch seconds past this (year 5138) are milliseconds (or finer)
 
 
 def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> list[Message]:
     """Messages from "speaker: text" lines, or a list of dicts or such strings.
 
-    A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker
-    continues the message before it. Dicts take speaker (or role), text (or content), and
-    optional id, time and caption. Missing ids become f"{id_prefix}1", f"{id_prefix}2", ...
-    (`numbered`; a Message passed in keeps what it was).
+    A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker,
+    a list item ("- a: b", "1. Step: x") or a line indented deeper than the first message
+    continues the message before it; so do the lines after the first of a string in a list.
+    Dicts take speaker (or role, name, author, user, sender, from; an object's name), text (or
+    content, body, message; a list of text parts is joined), and optional id, time (or
+    timestamp, created_at, date; ISO, prose, or epoch seconds or milliseconds) and caption. A
+    dict whose text is null or blank and that has no caption said nothing and is left out
+    (a tool call, an attachment). Missing ids become f"{id_prefix}1", f"{id_prefix}2", ...
+    by place (`numbered`; a Message passed in keeps what it was).
     Anything else raises ValidationError naming the field ("messages[3].text").
     """
     if isinstance(value, str):
-        drafts = _parse_lines(value)
+        drafts = list(enumerate(_parse_lines(value)))
     elif isinstance(value, Sequence):
-        drafts = [_parse_entry(f"messages[{i}]", e) for i, e in enumerate(value)]
+        entries = [(i, _parse_entry(f"messages[{i}]", e)) for i, e in enumerate(value)]
+        drafts = [(i, e) for i, e in entries if e[1] is not None]
     else:
         raise ValidationError("messages", "must be a transcript string or a list of messages")
     seen: set[str] = set()
     out: list[Message] = []
-    for i, (field_, d) in enumerate(drafts):
+    for i, (field_, d) in drafts:
         ident = d.get("id") or f"{id_prefix}{i + 1}"
         if ident in seen:
             raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
@@ -81,20 +93,33 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
 
 def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
     drafts: list[tuple[str, dict[str, Any]]] = []
+    indent = 0  # of the first message's line: a line indented deeper continues a message
+    bulleted = False  # every message a list item ("- Ana: hi"): items are messages then
     for n, line in enumerate(value.splitlines()):
         if not line.strip():
             continue
         field_ = f"lines[{n}]"
         m = _LINE.match(line)
-        if m is None or len(m["speaker"].split()) > 6:
-            if not drafts:
-                raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+        if drafts and (
+            m is None
+            or len(m["speaker"].split()) > 6
+            or (not bulleted and _LIST_ITEM.match(m["speaker"]))
+            or len(line) - len(line.lstrip()) > indent
+        ):
             drafts[-1][1]["text"] += "\n" + line.strip()
             continue
+        if m is None or len(m["speaker"].split()) > 6:
+            raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+        if not drafts:
+            indent = len(line) - len(line.lstrip())
+            bulleted = _LIST_ITEM.match(m["speaker"]) is not None
         text = m["text"].strip()
         if not text:
             raise ValidationError(f"{field_}.text", "must not be empty")
-        entry: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": text}
+        speaker = _LIST_ITEM.sub("", m["speaker"], count=1) if bulleted else m["speaker"]
+        if not speaker.strip():
+            raise ValidationError(field_, "must look like 'speaker: text'", line[:80])
+        entry: dict[str, Any] = {"speaker": speaker.strip(), "text": text}
         stamp = m["stamp"] or m["iso"]
         if stamp:
             entry["time"] = _time(f"{field_}.time", stamp)
@@ -102,14 +127,16 @@ def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
     return drafts
 
 
-def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any]]:
+def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any] | None]:
     if isinstance(entry, Message):  # numbered stays numbered: its id is still its place
         return field_, {**{k: getattr(entry, k) for k in _ALIASES}, "numbered": entry.numbered}
     if isinstance(entry, str):
-        m = _LINE.match(entry)
-        if m is None or not m["text"].strip():
+        first, _, rest = entry.strip().replace("\r\n", "\n").partition("\n")  # on for lines
+        m = _LINE.match(first)
+        text = f"{m['text']}\n{rest}".strip() if m else ""
+        if m is None or not text:
             raise ValidationError(field_, "must look like 'speaker: text'", entry[:80])
-        d: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": m["text"].strip()}
+        d: dict[str, Any] = {"speaker": m["speaker"].strip(), "text": text}
         if m["stamp"] or m["iso"]:
             d["time"] = _time(f"{field_}.time", m["stamp"] or m["iso"])
         return field_, d
@@ -118,18 +145,23 @@ def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any]]:
     got = {k: next((entry[a] for a in names if entry.get(a) is not None), None)
            for k, names in _ALIASES.items()}  # fmt: skip
     out: dict[str, Any] = {}
+    if isinstance(got["speaker"], dict):  # {"author": {"id": …, "name": "Ana"}}
+        who = got["speaker"]
+        got["speaker"] = next((who[k] for k in _NAMES if isinstance(who.get(k), str)), who)
+    text = got["text"]
+    if isinstance(text, list):  # [{"type": "text", "text": …}, {"type": "image_url", …}]
+        text = _parts(f"{field_}.text", text)
+    blank = text is None or (isinstance(text, str) and not text.strip())
+    if blank and got["caption"] is None and any(a in entry for a in _ALIASES["text"]):
+        return field_, None  # nothing said: a tool call, an attachment, a service message
     for key in ("speaker", "caption"):
         if got[key] is not None:
             out[key] = _string(f"{field_}.{key}", got[key], 200 if key == "speaker" else 10_000)
     if "speaker" not in out:
         raise ValidationError(f"{field_}.speaker", "is required")
-    text = got["text"]
-    if "caption" in out and (text is None or (isinstance(text, str) and not text.strip())):
-        out["text"] = ""  # an image alone says something too
-    elif text is None:
+    if blank and "caption" not in out:
         raise ValidationError(f"{field_}.text", "is required")
-    else:
-        out["text"] = _string(f"{field_}.text", text, 100_000)
+    out["text"] = "" if blank else _string(f"{field_}.text", text, 100_000)
     if got["id"] is not None:
         ident = got["id"]
         if isinstance(ident, bool) or not isinstance(ident, (str, int)):
@@ -148,14 +180,36 @@ def _string(field_: str, value: Any, max_len: int) -> str:
     return value.strip()
 
 
+def _parts(field_: str, parts: list[Any]) -> str:
+    """The words of a message given in parts: OpenAI's content parts ({"type": "text",
+    "text": …} each, joined by lines; images and other kinds are left out), or Telegram's
+    strings and entities ("see ", {"type": "link", "text": …}, " now": one sentence)."""
+    words = []
+    for part in parts:
+        if isinstance(part, str):
+            words.append(part)
+        elif isinstance(part, dict) and isinstance(part.get("text"), str):
+            words.append(part["text"])
+        elif not isinstance(part, dict) or "type" not in part:
+            raise ValidationError(field_, "must be a string or a list of text parts", part)
+    if any(isinstance(part, str) for part in parts):
+        return "".join(words)
+    return "\n".join(w.strip() for w in words if w.strip())
+
+
 def _time(field_: str, value: Any) -> datetime:
     if isinstance(value, datetime):
         return to_datetime(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
+        for _ in range(3):  # milliseconds (JavaScript's Date.now()), micro- or nanoseconds
+            if math.isfinite(value) and abs(value) >= EPOCH_MS:
+                value /= 1000
         try:
             return to_datetime(value)
         except (ValueError, OverflowError, OSError):
             pass
     elif isinstance(value, str) and (parsed := parse_datetime(value)) is not None:
         return parsed
-    raise ValidationError(field_, "must be a date and time (ISO 8601 or '8 May 2023')", value)
+    raise ValidationError(
+        field_, "must be a date and time (ISO 8601, '8 May 2023' or epoch seconds)", value
+    )

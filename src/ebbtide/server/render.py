@@ -155,9 +155,11 @@ def _(r: RememberResult) -> str:
     if r.node is not None and len(r.nodes) <= 1:
         return summary(r.node)
     known = f"; {r.known} message(s) known already" if r.known else ""
+    # The LLM extractor failed: an agent reading only this line must know the rules stood in.
+    degraded = f" ({shorten(r.degraded, 200)})" if r.degraded else ""
     return (
         f"stored or changed {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the"
-        f" conversation{known}"
+        f" conversation{known}{degraded}"
     )
 
 
