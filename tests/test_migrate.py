@@ -62,14 +62,18 @@ def test_a_round_trip_through_each_backend_is_lossless(store_url, tmp_path, cloc
     assert there.nodes == home.nodes > 15 and there.edges == home.edges > 12
     assert there.reviews == home.reviews >= 2
     assert there.told == home.told == len(CHAT)
+    assert there.audit == home.audit == 1  # the transcript's raw turns, kept as told
     assert export(back, clock) == export(middle, clock) == export(origin, clock)
     assert bookkeeping(back, clock) == bookkeeping(middle, clock) == bookkeeping(origin, clock)
     assert {p for p, *_ in seen} == {"export", "import"}
-    assert seen[-1][1] == seen[-1][2] == there.nodes + there.edges + there.reviews + there.told
+    records = there.nodes + there.edges + there.reviews + there.told + there.audit
+    assert seen[-1][1] == seen[-1][2] == records
     with open_memory(middle, clock=clock) as m:
         assert m.recall("weekend outage", include_cold=True).hits  # it works, not only exports
         # ... and the conversation it was told is not learned from again.
         assert m.remember(messages=CHAT, date="2026-01-02T10:00:00+00:00").known == len(CHAT)
+        (entry,) = m.store.iter_audit()
+        assert [t["text"] for t in entry.payload["messages"]] == [c["text"] for c in CHAT]
 
 
 def test_an_export_of_the_first_format_still_imports(tmp_path, clock):
@@ -81,6 +85,24 @@ def test_an_export_of_the_first_format_still_imports(tmp_path, clock):
             m.import_jsonl([json.dumps({"type": "header", "format": "ebbtide-jsonl/9"})])
         with pytest.raises(ValidationError, match=r"line 2\.value"):
             m.import_jsonl([lines[0], json.dumps({"type": "told", "key": "told:x", "value": 1})])
+        bad = {"type": "audit", "at": 1.0, "kind": "transcript", "payload": "raw"}
+        with pytest.raises(ValidationError, match=r"line 2\.payload: must be an object"):
+            m.import_jsonl([lines[0], json.dumps(bad)])
+        assert list(m.store.iter_audit()) == []
+
+
+def test_the_audit_log_travels_with_an_export_and_is_not_doubled_by_a_second_import(
+    tmp_path, clock
+):
+    a = str(tmp_path / "a.db")
+    populate(a, clock)
+    dump = export(a, clock).splitlines()
+    assert json.loads(dump[0])["format"] == "ebbtide-jsonl/3"
+    with open_memory(tmp_path / "b.db", clock=clock) as m:
+        m.import_jsonl(dump)
+        m.import_jsonl(dump)
+        (entry,) = m.store.iter_audit()
+    assert entry.kind == "transcript" and entry.payload["messages"][0]["id"] == "c1"
 
 
 def test_a_non_empty_target_needs_merge_which_updates_by_id(tmp_path, clock):

@@ -671,6 +671,7 @@ def test_one_tenant_never_sees_another(store, store_url):
             s.enqueue_review(PendingReview("b", label, 1.0, "agent"))
             s.remove_review("a", cooldown_until=2.0)
             s.set_meta("owner", label)
+            s.append_audit("transcript", {"said": label}, 1.0)
         other.add_node(node("only-theirs", "shared word theirs extra"))
         other.put_vectors("m", [("only-theirs", unit(1, 0.01))])
 
@@ -694,6 +695,7 @@ def test_one_tenant_never_sees_another(store, store_url):
         assert [p.reason for p in store.pending_reviews()] == ["mine"]
         assert store.review_cooldowns() == {"a": 2.0}
         assert store.get_meta("owner") == "mine"
+        assert [e.payload for e in store.iter_audit()] == [{"said": "mine"}]
         assert store.get_meta_prefix("own") == store.get_meta_many(["owner"]) == {"owner": "mine"}
         assert sum(store.counts()["kind"].values()) == 2
         assert store.counts()["review"] == {"pending": 1}
@@ -749,3 +751,15 @@ def test_accents_on_latin_letters_do_not_keep_a_word_from_being_found(store):
         ("έγραψε", "greek"),
     ]:  # fmt: skip
         assert [i for i, _ in store.text_search(query, 5, SearchFilter())] == [ident], query
+
+
+def test_the_audit_log_reads_back_in_the_order_written_even_at_one_instant(store):
+    for i in range(3):
+        store.append_audit("transcript", {"n": i, "text": f"turn {i}"}, 100.0)
+    store.append_audit("deleted", {"node": {"id": "x"}}, 50.0)  # a clock set back
+    assert [(e.kind, e.payload, e.at) for e in store.iter_audit()] == [
+        ("transcript", {"n": 0, "text": "turn 0"}, 100.0),
+        ("transcript", {"n": 1, "text": "turn 1"}, 100.0),
+        ("transcript", {"n": 2, "text": "turn 2"}, 100.0),
+        ("deleted", {"node": {"id": "x"}}, 50.0),
+    ]

@@ -70,14 +70,15 @@ from .model import (
 from .polarity import outcome_polarity
 from .recall import MAX_K
 from .recall import recall as _recall
-from .store import PendingReview, SearchFilter, Store, open_store
+from .store import AuditEntry, PendingReview, SearchFilter, Store, open_store
 from .store.base import TIME_KEYS, time_spans
 from .text import normalize, paragraphs, similarity
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
-EXPORT_FORMAT = "ebbtide-jsonl/2"  # /2 may hold `told` records; a /1 file still imports
-READABLE_FORMATS = frozenset({"ebbtide-jsonl/1", EXPORT_FORMAT})
+# /2 added `told` records, /3 `audit` records (the raw turns kept as told); older files import.
+EXPORT_FORMAT = "ebbtide-jsonl/3"
+READABLE_FORMATS = frozenset({"ebbtide-jsonl/1", "ebbtide-jsonl/2", EXPORT_FORMAT})
 # Kinds an episode's decision or outcome may already exist as.
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
@@ -1627,8 +1628,8 @@ class Memory(CausalOps):
 
     def export_jsonl(self, out: IO[str]) -> int:
         """Write every node and edge (facts, archived and superseded items included), the
-        pending reviews, and which messages the memory was told (so that a copy does not learn
-        them twice)."""
+        pending reviews, which messages the memory was told (so that a copy does not learn
+        them twice), and the audit log (the raw turns of every transcript, as told)."""
         out.write(json.dumps({"type": "header", "format": EXPORT_FORMAT}) + "\n")
         n = 0
         for node in self.store.iter_nodes():
@@ -1643,11 +1644,15 @@ class Memory(CausalOps):
         for key, value in sorted(self.store.get_meta_prefix(told.TOLD).items()):
             out.write(json.dumps({"type": "told", "key": key, "value": value}) + "\n")
             n += 1
+        for entry in self.store.iter_audit():
+            out.write(json.dumps({"type": "audit", **entry.__dict__}, sort_keys=True) + "\n")
+            n += 1
         return n
 
     def import_jsonl(self, lines: Iterable[str]) -> int:
-        """Load an export. Records are validated first; the import is all or nothing."""
-        nodes, edges, reviews, messages = [], [], [], {}
+        """Load an export. Records are validated first; the import is all or nothing. An audit
+        entry the memory holds already is not written twice."""
+        nodes, edges, reviews, messages, audit = [], [], [], {}, []
         for lineno, line in enumerate(_nonblank(lines), start=1):
             try:
                 rec = json.loads(line)
@@ -1677,9 +1682,11 @@ class Memory(CausalOps):
                     if not isinstance(value, str):
                         raise ValidationError(f"line {lineno}.value", "must be a string", value)
                     messages[key] = value
+                elif kind == "audit":
+                    audit.append(_audit_entry(rec, f"line {lineno}"))
                 else:
                     raise ValidationError(
-                        f"line {lineno}", "type must be header, node, edge, review or told"
+                        f"line {lineno}", "type must be header, node, edge, review, told or audit"
                     )
             except (ValueError, TypeError) as exc:
                 if isinstance(exc, ValidationError):
@@ -1705,11 +1712,30 @@ class Memory(CausalOps):
                 self.store.enqueue_review(p)
             if messages:
                 self.store.set_meta_many(messages)
-        return len(nodes) + len(edges) + len(reviews) + len(messages)
+            if audit:
+                held = {_audit_key(e) for e in self.store.iter_audit()}
+                for entry in audit:
+                    if _audit_key(entry) not in held:
+                        self.store.append_audit(entry.kind, entry.payload, entry.at)
+                        held.add(_audit_key(entry))
+        return len(nodes) + len(edges) + len(reviews) + len(messages) + len(audit)
 
 
-# "The staging DB is Postgres 15", "Ana's laptop is a ThinkPad X1": a thing set to a value
-# (a name or a number), what `_supersede_setting` compares.
+def _audit_entry(rec: dict[str, Any], where: str) -> AuditEntry:
+    at, kind, payload = rec.get("at"), rec.get("kind"), rec.get("payload")
+    if isinstance(at, bool) or not isinstance(at, int | float):
+        raise ValidationError(f"{where}.at", "must be a number (seconds since the epoch)", at)
+    if not isinstance(kind, str) or not kind:
+        raise ValidationError(f"{where}.kind", "must be a non-empty string", kind)
+    if not isinstance(payload, dict):
+        raise ValidationError(f"{where}.payload", "must be an object", payload)
+    return AuditEntry(float(at), kind, payload)
+
+
+def _audit_key(entry: AuditEntry) -> tuple[float, str, str]:
+    return entry.at, entry.kind, json.dumps(entry.payload, sort_keys=True, default=str)
+
+
 def _said_no_later(a: Node, b: Node) -> bool:
     """Whether `a` was said no later than `b` (either undated: yes, b is the newer telling)."""
     try:

@@ -41,6 +41,7 @@ class MigrateReport(BaseModel):
     edges: int
     reviews: int
     told: int = 0  # messages the memory was told (so that the copy does not learn them twice)
+    audit: int = 0  # audit log entries (the raw turns of transcripts, as told)
     bulk: bool
     seconds: float
 
@@ -54,8 +55,8 @@ def migrate(
     progress: Progress | None = None,
     config: Config | None = None,
 ) -> MigrateReport:
-    """Copy every node, edge and pending review, and which messages the memory was told, from
-    `source` to `target` (store URLs)."""
+    """Copy every node, edge and pending review, which messages the memory was told, and the
+    audit log, from `source` to `target` (store URLs)."""
     batch = validate.count("batch", batch, high=1_000_000)
     tick = progress or (lambda phase, done, total: None)
     started = time.monotonic()
@@ -84,6 +85,7 @@ def migrate(
         edges=counts["edge"],
         reviews=counts["review"],
         told=counts["told"],
+        audit=counts["audit"],
         bulk=bulk,
         seconds=round(time.monotonic() - started, 3),
     )
@@ -121,12 +123,14 @@ def _batches(lines: Iterable[str], size: int) -> Iterator[tuple[str, list[str]]]
 
 
 def _load(dst: Memory, lines: Iterable[str], size: int, bulk: bool, tick: Callable) -> dict:
-    counts = {"node": 0, "edge": 0, "review": 0, "told": 0}
+    counts = {"node": 0, "edge": 0, "review": 0, "told": 0, "audit": 0}
     header = json.dumps({"type": "header", "format": EXPORT_FORMAT})
     done = 0
     for kind, run in _batches(lines, size):
         if kind not in counts:
-            raise ValidationError("record", "type must be header, node, edge, review or told", kind)
+            raise ValidationError(
+                "record", "type must be header, node, edge, review, told or audit", kind
+            )
         if bulk and kind in ("node", "edge"):
             with dst.store.transaction():
                 if kind == "node":

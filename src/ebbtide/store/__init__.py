@@ -7,11 +7,20 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..config import Config
 from ..errors import ValidationError
-from .base import EdgeRow, GraphArrays, NodeBrief, PendingReview, SearchFilter, Store
+from .base import (
+    AuditEntry,
+    EdgeRow,
+    GraphArrays,
+    NodeBrief,
+    PendingReview,
+    SearchFilter,
+    Store,
+)
 from .sqlite import SQLiteStore
 
 __all__ = [
     "NEO4J_SCHEMES",
+    "AuditEntry",
     "EdgeRow",
     "GraphArrays",
     "NodeBrief",

@@ -201,6 +201,15 @@ class PendingReview:
     requested_by: str
 
 
+@dataclass(frozen=True)
+class AuditEntry:
+    """One write kept as it was told (the raw turns of a transcript, say), never changed."""
+
+    at: float
+    kind: str
+    payload: dict[str, Any]
+
+
 @runtime_checkable
 class Store(Protocol):
     """Persistence for one tenant's graph.
@@ -333,4 +342,6 @@ class Store(Protocol):
     # gets it (the other waits for its transaction, then finds the key set).
     def claim_meta(self, values: Mapping[str, str]) -> set[str]: ...
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None: ...
+    # Every entry, in the order written (an export carries them to another store).
+    def iter_audit(self) -> Iterator[AuditEntry]: ...
     def counts(self) -> dict[str, dict[str, int]]: ...

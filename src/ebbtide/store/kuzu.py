@@ -53,6 +53,7 @@ from ._props import (
     unique,
 )
 from .base import (
+    AuditEntry,
     Direction,
     EdgeRow,
     GraphArrays,
@@ -854,6 +855,20 @@ class KuzuStore:
             kind=kind,
             payload=json.dumps(payload, sort_keys=True, default=str),
         )
+
+    def iter_audit(self) -> Iterator[AuditEntry]:
+        after = -1
+        while True:
+            rows = self._q(
+                "MATCH (a:EbbAudit) WHERE a.seq > $after "
+                f"RETURN a.seq, a.at, a.kind, a.payload ORDER BY a.seq LIMIT {PAGE}",
+                after=after,
+            )
+            if not rows:
+                return
+            after = rows[-1][0]
+            for _, at, kind, payload in rows:
+                yield AuditEntry(at, kind, json.loads(payload))
 
     def counts(self) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {

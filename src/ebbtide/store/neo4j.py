@@ -65,6 +65,7 @@ from ._props import (
     unique,
 )
 from .base import (
+    AuditEntry,
     Direction,
     EdgeRow,
     GraphArrays,
@@ -1053,12 +1054,35 @@ class Neo4jStore:
 
     def append_audit(self, kind: str, payload: dict[str, Any], at: float) -> None:
         self._run(
-            "CREATE (:EbbAudit {tenant: $t, at: $at, kind: $kind, payload: $payload})",
+            "CREATE (:EbbAudit {tenant: $t, seq: $seq, at: $at, kind: $kind, payload: $payload})",
             write=True,
+            seq=self._seq.take()[0],
             at=at,
             kind=kind,
             payload=json.dumps(payload, sort_keys=True, default=str),
         )
+
+    def iter_audit(self) -> Iterator[AuditEntry]:
+        # Entries written before they had a seq come first, by time.
+        legacy = self._list(
+            "MATCH (a:EbbAudit {tenant: $t}) WHERE a.seq IS NULL "
+            "WITH a ORDER BY a.at RETURN collect([a.at, a.kind, a.payload])"
+        )
+        for at, kind, payload in legacy:
+            yield AuditEntry(at, kind, json.loads(payload))
+        after = -1
+        while True:
+            page = self._list(
+                "MATCH (a:EbbAudit {tenant: $t}) WHERE a.seq > $after "
+                f"WITH a ORDER BY a.seq LIMIT {PAGE} "
+                "RETURN collect([a.seq, a.at, a.kind, a.payload])",
+                after=after,
+            )
+            if not page:
+                return
+            after = page[-1][0]
+            for _, at, kind, payload in page:
+                yield AuditEntry(at, kind, json.loads(payload))
 
     def counts(self) -> dict[str, dict[str, int]]:
         rows = self._run(

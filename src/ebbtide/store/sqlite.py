@@ -21,6 +21,7 @@ from ._nodecache import NodeCache
 from .base import (
     COMMON_DF,
     META_VECTORS_DROPPED,
+    AuditEntry,
     Direction,
     EdgeRow,
     GraphArrays,
@@ -943,6 +944,19 @@ class SQLiteStore:
                 "INSERT INTO audit(at, kind, payload) VALUES (?, ?, ?)",
                 (at, kind, json.dumps(payload, sort_keys=True, default=str)),
             )
+
+    def iter_audit(self) -> Iterator[AuditEntry]:
+        last = 0
+        while True:
+            rows = self._read(
+                "SELECT seq, at, kind, payload FROM audit WHERE seq > ? ORDER BY seq LIMIT 1000",
+                (last,),
+            )
+            if not rows:
+                return
+            last = rows[-1][0]
+            for _, at, kind, payload in rows:
+                yield AuditEntry(at, kind, json.loads(payload))
 
     def counts(self) -> dict[str, dict[str, int]]:
         def grouped(sql: str) -> dict[str, int]:
