@@ -133,6 +133,14 @@ def test_a_transcript_and_a_note_are_read_for_their_causes(mem):
     assert mem.intervention_query("add a pool size alert").verdict == "SAFE"
 
 
+def test_an_edited_message_retires_what_only_its_old_wording_said(mem):
+    said = {"id": "s1", "speaker": "Ana", "time": "2026-11-01T10:00:00Z"}
+    mem.remember(messages=[{**said, "text": "I'm allergic to peanuts."}])
+    mem.remember(messages=[{**said, "text": "I'm allergic to walnuts."}])
+    texts = [h.node.text for h in mem.recall("what is Ana allergic to?").hits]
+    assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts
+
+
 def test_a_notes_folder_ingested_again_puts_a_deleted_file_to_a_person(mem, tmp_path):
     from ebbtide.ingest import ingest_markdown_folder
 

@@ -385,3 +385,61 @@ def test_the_audit_log_keeps_each_new_raw_turn_whole_with_its_scope(memory, tmp_
     assert (second["id"], second["text"], second["time"]) == (
         "p2", "Cute! What's her name?", "2023-11-14T22:13:20+00:00"
     )  # fmt: skip
+
+
+def said_at(i, speaker, text, time="2026-11-01T10:00:00Z"):
+    return {"id": i, "speaker": speaker, "text": text, "time": time}
+
+
+def current_texts(memory):
+    return {n.text for n in memory.store.find_nodes(limit=100) if n.kind not in ("person",)}
+
+
+def test_an_edited_message_retires_what_only_its_old_wording_said(memory):
+    memory.remember(
+        messages=[
+            said_at("s1", "Ana", "I'm allergic to peanuts. Our staging DB is Postgres 15."),
+            said_at("s2", "Ben", "Noted, no satay then.", "2026-11-01T10:01:00Z"),
+        ]
+    )
+    result = memory.remember(
+        messages=[said_at("s1", "Ana", "I'm allergic to walnuts. Our staging DB is Postgres 15.")]
+    )
+    assert result.known == 0  # an edit is news
+    texts = current_texts(memory)
+    assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts
+    assert "Ana's staging DB is Postgres 15." in texts, "what the new wording says again stays"
+    assert any("satay" in t for t in texts), "another message's items stay"
+    (old,) = memory.store.find_nodes(text="Ana is allergic to peanuts.", valid_only=False)
+    (new,) = memory.store.find_nodes(text="Ana is allergic to walnuts.")
+    assert old.valid_to is not None and old.superseded_by == new.id  # kept for the record
+    top = memory.recall("what is Ana allergic to?", k=3).hits[0]
+    assert top.node.text == "Ana is allergic to walnuts."
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        said_at("s1", "Ana", "I'm allergic to walnuts.", "2026-11-05T09:00:00Z"),  # another chat
+        said_at("s1", "Ben", "I'm allergic to walnuts."),  # another speaker's message 's1'
+        {"id": "s1", "speaker": "Ana", "text": "I'm allergic to walnuts."},  # no time, no date
+    ],
+    ids=["another-time", "another-speaker", "no-time"],
+)
+def test_a_message_id_used_again_elsewhere_is_no_edit(memory, other):
+    memory.remember(messages=[said_at("s1", "Ana", "I'm allergic to peanuts.")])
+    memory.remember(messages=[other])
+    assert "Ana is allergic to peanuts." in current_texts(memory)
+
+
+def test_an_item_another_message_told_too_outlives_an_edit_of_one_of_them(memory):
+    memory.remember(
+        messages=[
+            said_at("s1", "Ana", "We skipped the load test before the promo."),
+            said_at(
+                "s2", "Ana", "We skipped the load test before the promo.", "2026-11-01T10:05:00Z"
+            ),
+        ]
+    )
+    memory.remember(messages=[said_at("s1", "Ana", "We ran the load test before the promo.")])
+    assert any("skipped the load test" in t for t in current_texts(memory))

@@ -362,14 +362,58 @@ class Memory(CausalOps):
                  "task_tag": task_tag, "messages": audit},
                 now.timestamp(),
             )  # fmt: skip
+            places = {m.id: p for m in new if (p := told.place(m, session, scope))}
+            before = self.store.get_meta_many(list(places.values()))
+            edited = [
+                m for m in new if places.get(m.id) in before and before[places[m.id]] != keys[m.id]
+            ]
+            self.store.set_meta_many({places[m.id]: keys[m.id] for m in new if m.id in places})
+            made = {m.id: self._made_by(m, m.time or session, scope) for m in edited}
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
                 told_ids=known,
             )  # fmt: skip
+            for m in edited:
+                self._retire_edited(m, made[m.id], nodes)
         self._speakers = None  # the transcript may have new speakers
         return TranscriptResult(
             messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
         )
+
+    def _made_by(
+        self, message: transcript.Message, when: datetime | None, scope: str
+    ) -> list[Node]:
+        """The current items only `message` told, in its scope, by its speaker at its time."""
+        if when is None:  # no place to have been said at (`told.place`)
+            return []
+        said_then = self.store.find_nodes(
+            scope=scope, attribute=("said_at", when.isoformat()), limit=1000
+        )
+        return [
+            n
+            for n in said_then
+            if n.sources == [message.id] and n.attributes.get("speaker") == message.speaker
+        ]
+
+    def _retire_edited(
+        self, message: transcript.Message, before: list[Node], told: list[Node]
+    ) -> None:
+        """What only the earlier wording of an edited message told (`before`: "allergic to
+        peanuts", now "… to walnuts") is no longer current: kept for the record, superseded by
+        what the new wording told instead when that is one item of its kind. An item the new
+        wording tells again (among `told`) stays."""
+        now = self.now()
+        kept = {n.id for n in told}
+        was = {n.id for n in before}
+        instead = [n for n in told if message.id in n.sources and n.id not in was]
+        for node in before:
+            if node.id in kept:
+                continue
+            update: dict[str, Any] = {"valid_to": now}
+            same_kind = [n for n in instead if n.kind == node.kind]
+            if len(same_kind) == 1:
+                update["superseded_by"] = same_kind[0].id
+            self.store.update_node(node.model_copy(update=update))
 
     def remember_causes(
         self,

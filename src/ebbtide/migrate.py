@@ -40,7 +40,9 @@ class MigrateReport(BaseModel):
     nodes: int
     edges: int
     reviews: int
-    told: int = 0  # messages the memory was told (so that the copy does not learn them twice)
+    # records of the messages the memory was told, what each said and where (so that the
+    # copy does not learn them twice, and knows an edit)
+    told: int = 0
     audit: int = 0  # audit log entries (the raw turns of transcripts, as told)
     bulk: bool
     seconds: float

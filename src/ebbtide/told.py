@@ -16,9 +16,10 @@ from .model import EPISODE_KINDS, Node
 from .store import SearchFilter, Store
 from .transcript import Message
 
-__all__ = ["TOLD", "key", "stored_for"]
+__all__ = ["PLACE", "TOLD", "key", "place", "stored_for"]
 
 TOLD = "told:"  # meta keys of the messages a memory was told
+PLACE = TOLD + "at:"  # ... and of where each was said, holding its `key` (see `place`)
 SAME_TEXT = 20  # nodes of one text looked through for the one a message made
 
 
@@ -40,6 +41,18 @@ def key(message: Message, session: datetime | None, scope: str) -> str | None:
         return None
     digest = hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]
     return f"{TOLD}{digest}"
+
+
+def place(message: Message, session: datetime | None, scope: str) -> str | None:
+    """Where a message with an id of its own was said: its id and speaker in the scope, at its
+    time (else the call's date). Told again at its place in other words, it was edited. With
+    neither a time nor a date, an id may as well be another chat's (ids such as "1", "2" start
+    every export), and a numbered message has no id of its own: None."""
+    when = message.time or session
+    if message.numbered or when is None:
+        return None
+    said = [scope, message.id, message.speaker, when.astimezone(UTC).isoformat()]
+    return f"{PLACE}{hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]}"
 
 
 def stored_for(store: Store, item: Item, scope: str) -> Node | None:
