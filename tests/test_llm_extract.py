@@ -119,6 +119,29 @@ def test_a_down_extraction_server_leaves_what_the_rules_found_and_says_so(tmp_pa
     assert sorted(n.text for n in result.nodes if n.kind != "person") == sorted(rule_texts())
 
 
+def test_a_down_server_is_not_waited_for_by_every_session_of_an_ingest(tmp_path, server):
+    server.down = True
+    mem = memory(tmp_path / "m.db", server)
+    sessions = [[{**m, "id": f"s{i}.{m['id']}"} for m in MESSAGES] for i in range(4)]
+    results = [mem.remember(messages=s, date=f"2026-11-0{i + 1}") for i, s in enumerate(sessions)]
+    asked = [r for r in server.requests if r["path"].endswith("/chat/completions")]
+    assert len(asked) == 1, "asked once, then left to rest for the retry period"
+    assert all("rules only" in (r.degraded or "") for r in results)
+    assert "asked again 30 s after" in (results[-1].degraded or "")
+    server.down = False
+    mem.embed_retry_s = 0.0  # the period is over
+    mem.remember(messages=[{"id": "late", "speaker": "Ana", "text": "We moved standups to 10."}])
+    assert len([r for r in server.requests if r["path"].endswith("/chat/completions")]) == 2
+
+
+def test_an_unusable_answer_does_not_rest_the_server(tmp_path, server):
+    server.reply = "Sure! Ana switched the backups to hourly."
+    mem = memory(tmp_path / "m.db", server)
+    mem.remember(messages=MESSAGES)
+    mem.remember(messages=[{"id": "m9", "speaker": "Ana", "text": "We moved standups to 10."}])
+    assert len([r for r in server.requests if r["path"].endswith("/chat/completions")]) == 2
+
+
 def test_an_answer_that_is_not_the_json_asked_for_stores_nothing_from_it(tmp_path, server):
     server.reply = "Sure! Ana switched the backups to hourly."
     result = memory(tmp_path / "m.db", server).remember(messages=MESSAGES)

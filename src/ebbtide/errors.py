@@ -52,3 +52,8 @@ class ExtractorUnavailable(EbbtideError, RuntimeError):
     """The configured LLM extractor cannot be reached or did not answer as asked."""
 
     code = "extractor_unavailable"
+
+
+class ExtractorUnreachable(ExtractorUnavailable):
+    """The LLM extractor's server did not answer (down, refusing, timing out), as opposed to
+    answering something unusable: not worth asking again at once."""

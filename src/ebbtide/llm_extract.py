@@ -33,7 +33,7 @@ from ._http import (
     snippet,
     warn_plain_key,
 )
-from .errors import ExtractorUnavailable, ValidationError
+from .errors import ExtractorUnavailable, ExtractorUnreachable, ValidationError
 from .extract import Extraction, Item, ItemLink, said_in
 from .transcript import Message
 
@@ -114,7 +114,7 @@ class LlmExtractor:
             timeout=self.timeout,
             max_retries=self.max_retries,
             what="extraction server",
-            error=ExtractorUnavailable,
+            error=ExtractorUnreachable,
             hints=_HINTS,
             slow_hint=f"a slow model may be given longer with {ENV_TIMEOUT}",
         )

@@ -35,6 +35,7 @@ from .errors import (
     EbbtideError,
     EmbeddingUnavailable,
     ExtractorUnavailable,
+    ExtractorUnreachable,
     NotFound,
     StoreUnavailable,
     ValidationError,
@@ -110,7 +111,7 @@ class Memory(CausalOps):
     clock: Clock = system_clock
     embedder: Embedder | None = None
     extractor: LlmExtractor | None = None  # adds to the rules' extraction of transcripts
-    embed_retry_s: float = EMBED_RETRY_S
+    embed_retry_s: float = EMBED_RETRY_S  # also how long a failed extraction server rests
     # While a batch (a transcript) is being stored, new nodes wait here to be embedded at once.
     _unembedded: list[Node] | None = field(default=None, init=False, repr=False)
     # Who spoke in this memory (for recall), read again after SPEAKERS_TTL seconds since
@@ -118,6 +119,8 @@ class Memory(CausalOps):
     _speakers: tuple[float, list[str]] | None = field(default=None, init=False, repr=False)
     # When the model last failed and why; whether the store owes vectors (None: not read yet).
     _embed_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
+    # ... and when the LLM extractor's server last failed to answer (asked again after as long)
+    _extract_down: tuple[float, str] | None = field(default=None, init=False, repr=False)
     _owed: bool | None = field(default=None, init=False, repr=False)
     _owed_read: float = field(default=0.0, init=False, repr=False)
 
@@ -332,12 +335,19 @@ class Memory(CausalOps):
         said = session if session is not None else self.now()
         found = extract.extract(turns, said)
         degraded = None
-        if self.extractor is not None:  # asked before the write starts: it may take a while
+        down = self._extract_down
+        if down is not None and time.monotonic() - down[0] < self.embed_retry_s:
+            # a server that just failed is not waited for again by every call of an ingest
+            degraded = f"rules only: {down[1]} (asked again {self.embed_retry_s:g} s after)"
+        elif self.extractor is not None:  # asked before the write starts: it may take a while
             try:
                 found = extract.merge(found, self.extractor.extract(turns, said))
+                self._extract_down = None
             except ExtractorUnavailable as exc:
                 log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
                 degraded = f"rules only: {exc}"
+                if isinstance(exc, ExtractorUnreachable):
+                    self._extract_down = (time.monotonic(), str(exc))
         now = self.now()
         with self.store.transaction(), self._batch_embedding():
             # Agents send overlapping windows of one conversation: a message told before is
