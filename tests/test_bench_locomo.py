@@ -402,19 +402,20 @@ def test_a_reused_store_charges_no_question_for_its_maintenance_due(
     locomo_file, tmp_path, monkeypatch
 ):
     import ebbtide.memory
+    import ebbtide.memory_lifecycle
     from ebbtide.consolidate import META_LAST_MAINTAIN
 
     (conv,) = load(locomo_file)
     run([conv], ["ebbtide"], embeddings="none", stores=tmp_path)
     with ebbtide.memory.open_memory(str(tmp_path / "conv-tiny-none.db"), embeddings="none") as m:
         m.store.set_meta(META_LAST_MAINTAIN, "0")  # built long ago: the first recall maintains
-    slow = ebbtide.memory.maintain
+    slow = ebbtide.memory_lifecycle.maintain
 
     def slow_maintain(*args):
         time.sleep(0.5)
         return slow(*args)
 
-    monkeypatch.setattr(ebbtide.memory, "maintain", slow_maintain)
+    monkeypatch.setattr(ebbtide.memory_lifecycle, "maintain", slow_maintain)
     again = run([conv], ["ebbtide"], embeddings="none", stores=tmp_path)["systems"]["ebbtide"]
     assert again["ingest_total_s"] == 0.0
     assert again["query_ms"]["p95"] < 500

@@ -11,7 +11,8 @@ import pytest
 from ebbtide.config import Config
 from ebbtide.embed.http import HttpEmbedder
 from ebbtide.errors import EmbeddingUnavailable
-from ebbtide.memory import DEFERRED_BATCH, Memory
+from ebbtide.memory import Memory
+from ebbtide.memory_vectors import DEFERRED_BATCH
 from ebbtide.store import open_store
 from fake_openai import FakeOpenAI
 
@@ -243,9 +244,9 @@ def test_a_reembed_of_everything_that_fails_leaves_the_vectors_owed(tmp_path, se
 def test_an_import_in_another_process_is_paid_back_by_a_running_memory(
     tmp_path, server, monkeypatch
 ):
-    import ebbtide.memory as memory_module
+    import ebbtide.memory_vectors as vectors
 
-    monkeypatch.setattr(memory_module, "OWED_TTL", 0.0)
+    monkeypatch.setattr(vectors, "OWED_TTL", 0.0)
     running = memory(tmp_path / "m.db", server)
     running.remember("Ana owns billing")
     other = memory(tmp_path / "m.db", server)

@@ -326,10 +326,10 @@ def test_reembedding_gives_the_vectors_written_with_the_reply(tmp_path):
 
 
 def test_a_speaker_another_process_stored_is_known_after_a_few_seconds(tmp_path, monkeypatch):
-    import ebbtide.memory as memory_module
+    import ebbtide.memory_lifecycle as lifecycle
 
     clock = [1000.0]
-    monkeypatch.setattr(memory_module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(lifecycle.time, "monotonic", lambda: clock[0])
     path = str(tmp_path / "shared.db")
     with (
         open_memory(path, embeddings="none") as reader,
@@ -337,7 +337,7 @@ def test_a_speaker_another_process_stored_is_known_after_a_few_seconds(tmp_path,
     ):
         assert texts(reader, "What does Bo love?") == []  # nobody has spoken yet
         writer.remember(messages=CHAT)
-        clock[0] += memory_module.SPEAKERS_TTL + 1
+        clock[0] += lifecycle.SPEAKERS_TTL + 1
         assert texts(reader, "What does Bo love?")[0] == "Bo loves pottery too, ever since school."
 
 

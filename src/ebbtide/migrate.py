@@ -26,7 +26,8 @@ from . import validate
 from .config import Config
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN
 from .errors import ValidationError
-from .memory import EXPORT_FORMAT, Memory, open_memory
+from .memory import Memory, open_memory
+from .memory_io import EXPORT_FORMAT
 from .model import RELATIONS, Edge, Node
 
 BATCH = 5_000

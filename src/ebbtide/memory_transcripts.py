@@ -1,0 +1,692 @@
+"""How what is told becomes memory (mixed into `Memory`): a transcript's messages read
+for what they say, the items and causal links stored from them, events told again joined
+to the episodes they retell, settings told anew superseding the old, and edited messages."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from . import causal, claims, extract, sameness, scoring, settings, told, transcript, validate
+from .clock import to_datetime
+from .config import Config
+from .errors import ExtractorUnavailable, ExtractorUnreachable, ValidationError
+from .llm_extract import LlmExtractor
+from .model import CAUSAL_RELATIONS, EPISODE_KINDS, Edge, Node, TranscriptResult, new_id
+from .polarity import outcome_polarity
+from .store import SearchFilter, Store
+from .store.base import time_spans
+from .text import normalize, paragraphs, similarity
+
+# Nodes a new episode text is compared with (the best full-text matches).
+EPISODE_CANDIDATES = 10
+# Other wordings kept on an episode node, to recognise the event when it is told again.
+MAX_ALIASES = 8
+
+log = logging.getLogger("ebbtide")
+
+
+class TranscriptOps:
+    store: Store
+    config: Config
+    extractor: LlmExtractor | None
+    embed_retry_s: float
+    _extract_down: tuple[float, str] | None
+    _speakers: tuple[float, list[str]] | None
+
+    if TYPE_CHECKING:  # provided by Memory and its other parts
+
+        def now(self) -> datetime: ...
+        def remember(self, text: str | None = None, kind: str = "note", **kw: Any) -> Any: ...
+        def _at(self, at: datetime | str | None, field: str = "at") -> datetime: ...
+        def _require(self, ids: dict[str, str]) -> dict[str, Node]: ...
+        def _link(self, *args: Any, **kw: Any) -> Edge: ...
+        def _episode(self, *args: Any, **kw: Any) -> Any: ...
+        def _batch_embedding(self) -> AbstractContextManager[None]: ...
+        def _embed(self, nodes: Sequence[Node]) -> None: ...
+        def _speaker_names(self) -> list[str]: ...
+        def _ctx(self) -> causal.Ctx: ...
+        def _retire(self, *args: Any, **kw: Any) -> Any: ...
+
+    def _remember_transcript(
+        self,
+        messages: str | Sequence[Any],
+        date: datetime | str | None,
+        *,
+        scope: str,
+        task_tag: str | None,
+    ) -> TranscriptResult:
+        turns = transcript.parse_transcript(messages)
+        session = self._at(date, "date") if date is not None else None
+        keys = {m.id: k for m in turns if (k := told.key(m, session, scope)) is not None}
+        if len(keys) == len(turns) and len(self.store.get_meta_many(list(keys.values()))) == len(
+            turns
+        ):  # sent again whole: nothing to read (nor to pay an LLM for)
+            return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
+        # Messages with no time, sent with no date, were said about now: "tomorrow" in them is
+        # tomorrow. (Whether they were told before is still asked by place, not by this time.)
+        said = session if session is not None else self.now()
+        found = extract.extract(turns, said)
+        degraded = None
+        down = self._extract_down
+        if down is not None and time.monotonic() - down[0] < self.embed_retry_s:
+            # a server that just failed is not waited for again by every call of an ingest
+            degraded = f"rules only: {down[1]} (asked again {self.embed_retry_s:g} s after)"
+        elif self.extractor is not None:  # asked before the write starts: it may take a while
+            try:
+                found = extract.merge(found, self.extractor.extract(turns, said))
+                self._extract_down = None
+            except ExtractorUnavailable as exc:
+                log.warning("LLM extraction unavailable; storing what the rules found: %s", exc)
+                degraded = f"rules only: {exc}"
+                if isinstance(exc, ExtractorUnreachable):
+                    self._extract_down = (time.monotonic(), str(exc))
+        now = self.now()
+        with self.store.transaction(), self._batch_embedding():
+            # Agents send overlapping windows of one conversation: a message told before is
+            # context for the new ones, not news (a Q-value learns from it once). Claimed first,
+            # so that of two writers sending one window at once only one stores it.
+            claimed = self.store.claim_meta({key: now.isoformat() for key in keys.values()})
+            known = {m.id for m in turns if m.id in keys and keys[m.id] not in claimed}
+            new = [m for m in turns if m.id not in known]
+            if not new:
+                return TranscriptResult(
+                    messages=len(turns), nodes=[], edges=[], known=len(known), degraded=degraded
+                )
+            audit = [
+                {"id": m.id, "speaker": m.speaker, "text": m.text,
+                 "time": m.time.isoformat() if m.time else None,
+                 **({"caption": m.caption} if m.caption else {})}
+                for m in new
+            ]  # fmt: skip
+            self.store.append_audit(
+                "transcript",
+                {"date": session.isoformat() if session else None, "scope": scope,
+                 "task_tag": task_tag, "messages": audit},
+                now.timestamp(),
+            )  # fmt: skip
+            places = {m.id: p for m in new if (p := told.place(m, session, scope))}
+            before = self.store.get_meta_many(list(places.values()))
+            edited = [
+                m for m in new if places.get(m.id) in before and before[places[m.id]] != keys[m.id]
+            ]
+            self.store.set_meta_many({places[m.id]: keys[m.id] for m in new if m.id in places})
+            made = {m.id: self._made_by(m, m.time or session, scope) for m in edited}
+            nodes, edges = self._store_extraction(
+                found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
+                told_ids=known,
+            )  # fmt: skip
+            for m in edited:
+                self._retire_edited(m, made[m.id], nodes)
+        self._speakers = None  # the transcript may have new speakers
+        return TranscriptResult(
+            messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
+        )
+
+    def _made_by(
+        self, message: transcript.Message, when: datetime | None, scope: str
+    ) -> list[Node]:
+        """The current items only `message` told, in its scope, by its speaker at its time."""
+        if when is None:  # no place to have been said at (`told.place`)
+            return []
+        said_then = self.store.find_nodes(
+            scope=scope, attribute=("said_at", when.isoformat()), limit=1000
+        )
+        return [
+            n
+            for n in said_then
+            if n.sources == [message.id] and n.attributes.get("speaker") == message.speaker
+        ]
+
+    def _retire_edited(
+        self, message: transcript.Message, before: list[Node], told: list[Node]
+    ) -> None:
+        """What only the earlier wording of an edited message told (`before`: "allergic to
+        peanuts", now "… to walnuts") is no longer current: kept for the record, superseded by
+        what the new wording told instead when that is one item of its kind. An item the new
+        wording tells again (among `told`) stays."""
+        now = self.now()
+        kept = {n.id for n in told}
+        was = {n.id for n in before}
+        instead = [n for n in told if message.id in n.sources and n.id not in was]
+        for node in before:
+            if node.id in kept:
+                continue
+            update: dict[str, Any] = {"valid_to": now}
+            same_kind = [n for n in instead if n.kind == node.kind]
+            if len(same_kind) == 1:
+                update["superseded_by"] = same_kind[0].id
+            self.store.update_node(node.model_copy(update=update))
+
+    def remember_causes(
+        self,
+        parts: Sequence[tuple[str, str]],
+        *,
+        about: str | None = None,
+        author: str | None = None,
+        at: datetime | str | None = None,
+        scope: str = "default",
+        task_tag: str | None = None,
+        formerly: Sequence[str] = (),
+    ) -> TranscriptResult:
+        """Read a note for its causal claims only: what caused, enabled or prevented what,
+        found and linked by the rules that read transcripts, so `trace_cause` and
+        `intervention_query` reach what notes say. Everything else a note says is the caller's
+        to store as it is (a document node, say).
+
+        `parts` are (where, text) pairs in order: where each part was said (a file, a section;
+        what its items' `sources` name) and its plain text, paragraphs apart by blank lines. A
+        later part may speak of what an earlier one told ("would have prevented the outage").
+        `author`, when known, is who "I" and "we" are; `at` dates it all (a file's
+        modification time) and is what "yesterday" is read against.
+
+        A note's claims are links, not outcomes seen: they give an outcome its polarity but
+        move no decision's Q-value, so a note read again, or two notes saying one thing, count
+        once. `about` is the note's own node (its document): its claims are linked `about` it,
+        and reading it again retracts what it no longer says (with `about`, `parts` may be
+        empty: the note says nothing now). Each link lists the notes that say it (`claims`); one
+        that no note says any more ends (`valid_to`, kept for the record), and a sentence
+        edited is a new claim, not the old one told again. What a person ended
+        (`invalidate_decision`) stays ended when the note is read again. `formerly` names the
+        note had before (its file's path before its folder moved): what it said under them is
+        its own, listed under its name now."""
+        note = self._require({"about": about})["about"] if about is not None else None
+        if isinstance(formerly, str) or not isinstance(formerly, Sequence):
+            raise ValidationError("formerly", "must be a list of names")
+        formerly = tuple(
+            validate.text(f"formerly[{i}]", f, max_len=claims.NAME_MAX)
+            for i, f in enumerate(formerly)
+        )
+        if formerly and note is None:
+            raise ValidationError("formerly", "needs `about`: the note that had those names")
+        said = self._note_messages(
+            parts,
+            validate.optional_text("author", author, max_len=claims.AUTHOR_MAX),
+            empty=note is not None,
+        )
+        scope = validate.text("scope", scope, max_len=200)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
+        now = self._at(at)
+        found = extract.causal_only(extract.extract(said, now, note=True))
+        found = dataclasses.replace(
+            found, items=[dataclasses.replace(it, provenance="note") for it in found.items]
+        )
+        with self.store.transaction(), self._batch_embedding():
+            owned = claims.owned_by(note, [m.id for m in said])
+            before = self._claims_of(note) if note is not None else []
+            nodes, edges = self._store_extraction(
+                found, now=now, scope=scope, task_tag=task_tag, provenance="note",
+                learn=False, owned=owned, said_in=note, formerly=formerly,
+            )  # fmt: skip
+            if note is not None:
+                # A note gone or emptied says nothing: it is no longer among the sources of
+                # what others still say, so the last of them to go retracts it.
+                gone = claims.from_note(note, []) if not said else None
+                self._settle_claims(note, nodes, edges, before, owned, formerly, gone)
+        return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
+
+    def _settle_claims(
+        self,
+        note: Node,
+        nodes: list[Node],
+        edges: list[Edge],
+        before: list[Edge],
+        owned: Callable[[Node], bool],
+        formerly: Sequence[str],
+        gone: Callable[[str], bool] | None = None,
+    ) -> None:
+        """Link a note's current claims `about` it, and retract what it said before and says no
+        more: a link it does not make again ends once no note says it, then each claim only it
+        told that is left with no current link, with its `about` link (marked, so that the note
+        saying it again brings it back)."""
+        now = self.now()  # a retraction happens when the note is read, whatever its date
+        fresh = self.store.get_nodes([n.id for n in nodes])
+        current = {i for i, n in fresh.items() if n.valid_to is None}
+        for node_id in sorted(current - {note.id}):
+            link = self.store.get_edge(node_id, note.id, "about")
+            if link is None:
+                self._link(node_id, note.id, "about", 1.0, now=now, provenance="note")
+            elif link.valid_to is not None:
+                self.store.update_edge(link.model_copy(update={"valid_to": None}))
+        kept = {e.id for e in edges}
+        here, names = claims.where(note), claims.names(note, formerly)
+        for edge in before:
+            if edge.id in kept:
+                continue
+            sayers = claims.sayers(edge)
+            if sayers and names.isdisjoint(sayers):
+                continue  # another note's link that touches one of this note's claims
+            others = [w for w in sayers if w not in names]
+            if others or edge.provenance != "note":
+                # other notes still say it, or a conversation told it too: it stays, without
+                # this note among those that say it
+                self.store.update_edge(claims.with_sayers(edge, others))
+            elif sayers or all(
+                owned(n) for n in self.store.get_nodes([edge.src, edge.dst]).values()
+            ):  # said only here, or (no record of who says it) made of this note's own claims
+                self._retire(edge, claims.retraction(here), retracted_by=note.id)
+        claimed = [
+            e.src
+            for e in self.store.edges_of([note.id], direction="in")
+            if e.relation == "about" and e.provenance == "note" and e.src not in current
+        ]
+        ctx = self._ctx()
+        for node in self.store.get_nodes(claimed).values():
+            if not owned(node):
+                if gone is not None:  # still someone else's claim, no longer this note's
+                    kept = [s for s in node.sources if not gone(s)]
+                    if kept != node.sources:
+                        self.store.update_node(node.model_copy(update={"sources": kept}))
+                continue
+            if causal.causal_edges(ctx, [node.id], "both"):
+                continue  # still linked
+            if node.valid_to is None or node.attributes.get(claims.RETRACTED_FROM):
+                # marked as this retraction's; one a person ended first stays theirs
+                self.store.update_node(
+                    node.model_copy(
+                        update={
+                            "valid_to": node.valid_to or now,
+                            "attributes": {**node.attributes, claims.RETRACTED_FROM: note.id},
+                        }
+                    )
+                )
+            link = self.store.get_edge(node.id, note.id, "about")
+            if link is not None and link.valid_to is None:
+                self.store.update_edge(link.model_copy(update={"valid_to": now}))
+
+    @staticmethod
+    def _note_messages(parts: Any, author: str | None, empty: bool) -> list[transcript.Message]:
+        """`empty`: no parts at all is allowed (a note of its node that now says nothing)."""
+        if isinstance(parts, str | bytes | Mapping) or not isinstance(parts, Sequence):
+            raise ValidationError("parts", "must be a list of (where, text) pairs")
+        if not parts and not empty:
+            raise ValidationError("parts", "must not be empty without `about`")
+        said: list[transcript.Message] = []
+        for i, part in enumerate(parts):
+            if not isinstance(part, tuple | list) or len(part) != 2:
+                raise ValidationError(f"parts[{i}]", "must be a (where, text) pair", part)
+            source = validate.text(f"parts[{i}].where", part[0], max_len=claims.WHERE_MAX)
+            text = validate.text(f"parts[{i}].text", part[1])
+            said += [transcript.Message(source, author or "", p) for p in paragraphs(text)]
+        return said
+
+    def _ended(self, kind: str, text: str, scope: str) -> Node | None:
+        """A claim's node that was ended (by a person or a retraction), when no current one has
+        its text: the same node again, not a duplicate that would bring back what was ended."""
+        if self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1):
+            return None
+        gone = self.store.find_nodes(kind=kind, text=text, scope=scope, valid_only=False, limit=1)
+        return gone[0] if gone else None
+
+    def _current(self, node: Node) -> Node:
+        """A node a new or restored link is made to: current again, if it had ended."""
+        if node.valid_to is None:
+            return node
+        attrs = {k: v for k, v in node.attributes.items() if k != claims.RETRACTED_FROM}
+        node = node.model_copy(
+            update={"valid_to": None, "superseded_by": None, "attributes": attrs}
+        )
+        self.store.update_node(node)
+        return node
+
+    def _claims_of(self, note: Node) -> list[Edge]:
+        """The causal links between the claims a note was read for (valid ones only): made by
+        notes, or told by a conversation too while a note said them."""
+        told = [
+            e.src
+            for e in self.store.edges_of([note.id], direction="in")
+            if e.relation == "about" and e.provenance == "note"
+        ]
+        return [
+            e
+            for e in self.store.edges_of(told, direction="out")
+            if e.relation in CAUSAL_RELATIONS and (e.provenance == "note" or claims.sayers(e))
+        ]
+
+    def _store_extraction(
+        self,
+        found: extract.Extraction,
+        *,
+        now: datetime,
+        scope: str,
+        task_tag: str | None,
+        provenance: str,
+        learn: bool = True,
+        owned: Callable[[Node], bool] | None = None,
+        said_in: Node | None = None,
+        formerly: Sequence[str] = (),
+        told_ids: Collection[str] = (),
+    ) -> tuple[list[Node], list[Edge]]:
+        """Store extracted items and their links, inside the caller's transaction. Events,
+        decisions and outcomes join the episodes told the same way, except an item `owned`
+        (only this source told it) in other words. A causal link scores its outcome and, when
+        `learn`, its decision's record; without it, a link made before is left as it was (or
+        made valid again). `said_in`: the note a link is said in, listed in its context, so
+        that a link several notes make ends only when none makes it.
+
+        `told_ids`: messages remembered before (`told`). What only they told is the node
+        stored then, never stored again, and not returned unless a new link reaches it; one
+        no longer found (read otherwise) is left out with its links. A link between two such
+        items is not made again, nor one from such an item that exists already: each is
+        learned from once."""
+        rarity = causal.rarity(self._ctx())
+        people = list(
+            dict.fromkeys(
+                [*self._speaker_names(), *(it.text for it in found.items if it.kind == "person")]
+            )
+        )
+        causes: dict[int, set[int]] = {}  # an item's other ends of its causal links
+        for link in found.links:
+            if link.relation in CAUSAL_RELATIONS:
+                causes.setdefault(link.src, set()).add(link.dst)
+                causes.setdefault(link.dst, set()).add(link.src)
+        nodes: list[Node] = []
+        edges: list[Edge] = []
+        # Items only messages told before told: found as stored then, never stored again (read
+        # anew without the messages before them, they may come out otherwise).
+        before = set(told_ids)
+        old = {i for i, it in enumerate(found.items) if it.sources and set(it.sources) <= before}
+        lost: set[int] = set()  # ... and those of them no longer found
+        for at, item in enumerate(found.items):
+            if at in old:
+                stored = told.stored_for(self.store, item, scope)
+                if stored is None:
+                    lost.add(at)
+                    stored = Node(  # stands in for it: links to it are not made
+                        id=f"lost:{at}", kind=item.kind, text=item.text, created_at=now,
+                        updated_at=now,
+                    )  # fmt: skip
+                nodes.append(stored)
+                continue
+            attrs = dict(item.attributes)
+            if item.when is not None:
+                attrs["when"] = item.when.isoformat()
+            ended = None if learn else self._ended(item.kind, item.text, scope)
+            if ended is not None:  # current again only if this reading links it (below)
+                node = ended.model_copy(
+                    update={"sources": list(dict.fromkeys([*ended.sources, *item.sources]))}
+                )
+                self.store.update_node(node)
+            elif item.kind in EPISODE_KINDS:
+                told_then, said = time_spans(attrs)
+                node = self._episode_node(
+                    item.text, item.kind, scope, task_tag, now, rarity,
+                    tried=bool(item.attributes.get("tried")), told=told_then, said=said,
+                    people=people, provenance=provenance, owned=owned,
+                    apart={nodes[i].id for i in causes.get(at, ()) if i < at},
+                )  # fmt: skip
+                node = node.model_copy(
+                    update={
+                        "sources": list(dict.fromkeys([*node.sources, *item.sources])),
+                        "attributes": {**node.attributes, **attrs},
+                    }
+                )
+                self.store.update_node(node)
+                if learn and item.kind != "outcome":
+                    self._supersede_setting(node, scope)
+            else:
+                node = self.remember(
+                    item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
+                    sources=item.sources, provenance=item.provenance, at=now,
+                )  # fmt: skip
+                if learn and item.kind == "fact":
+                    self._supersede_setting(node, scope)
+            nodes.append(node)
+        for link in found.links:
+            a, b = nodes[link.src], nodes[link.dst]
+            if a.id == b.id or {link.src, link.dst} <= old or {link.src, link.dst} & lost:
+                continue
+            if (link.src in old or link.dst in old) and self.store.get_edge(
+                a.id, b.id, link.relation
+            ):
+                continue  # a known item linked again by a retelling: learned from once
+            if link.relation in CAUSAL_RELATIONS:
+                known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
+                if known is not None and known.valid_to is not None:
+                    if not claims.retracted(known):
+                        continue  # a person ended this lesson: reading it again does not undo it
+                    known = claims.restored(known)  # said again after it was retracted
+                a, b = self._current(a), self._current(b)
+                nodes[link.src], nodes[link.dst] = a, b
+                if known is not None:
+                    if said_in is not None:
+                        known = claims.said_by(known, said_in, formerly)
+                    self.store.update_edge(known)
+                    edges.append(known)
+                    continue
+                context = claims.said_in(said_in) if said_in is not None else None
+                rec = self._episode(
+                    a, b, link.relation, link.weight, now, task_tag, context,
+                    link.confidence_source, provenance, learn=learn,
+                )  # fmt: skip
+                edges.append(rec.edge)
+                # As scored now: a later link from the outcome must not write back its older copy
+                # ("That was a mistake: checkout stalled. That led to …" kept no polarity).
+                scored = {rec.decision.id: rec.decision, rec.outcome.id: rec.outcome}
+                nodes = [scored.get(n.id, n) for n in nodes]
+            else:
+                edges.append(
+                    self._link(a.id, b.id, link.relation, link.weight, now=now,
+                               provenance=provenance)
+                )  # fmt: skip
+        # What this reading stored or changed: not an item told before that gained no link.
+        changed = {n.id for i, n in enumerate(nodes) if i not in old}
+        changed |= {e.src for e in edges} | {e.dst for e in edges}
+        changed -= {nodes[i].id for i in lost}
+        fresh = self.store.get_nodes([n.id for n in nodes if n.id in changed])
+        unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
+        return unique, edges
+
+    def _episode_node(
+        self,
+        text: str,
+        kind: str,
+        scope: str,
+        task_tag: str | None,
+        now: datetime,
+        rarity: causal.Rarity,
+        tried: bool = False,
+        told: tuple[float, float] | None = None,
+        people: Sequence[str] = (),
+        said: tuple[float, float] | None = None,
+        provenance: str = "record_decision",
+        owned: Callable[[Node], bool] | None = None,
+        apart: Collection[str] = (),
+    ) -> Node:
+        """The node an episode refers to: the same event told slightly differently ("Checkout
+        outage" / "checkout outage.") is one node, so chains join across records, whether it
+        was last recorded as a decision or as an outcome. The same event told in other words
+        in the same task (word overlap weighted by `rarity`) is that node too; the other
+        wordings are kept as its aliases. `tried`: the text is a measure said not to have
+        fixed something ("the restarts did not fix it"). `told`: the span the text says it
+        happened in; a node told of another time is another event ("see you tomorrow" said
+        on two days). `people`: the people a conversation knows; a node naming only others
+        is another event ("Hey Tim, been a while!" / "Hey John, been a while"). `said`: when
+        the text was said; a node said on another day is another event when it or the text
+        points at something the other does not name ("Caroline painted this"). What a
+        pronoun stood for is an aside, not what happened ("That (the worker count doubled)
+        exhausted the pool" is not the doubling), and tellings whose "it" stands for different
+        things are two events. `provenance`: what a new node was made by. `owned`: a node only
+        the source being read told; told in other words, it is that source's older wording,
+        not the same event. `apart`: nodes this one is told as the cause or effect of, which it
+        cannot be ("Skipping the load test was a mistake; checkout stalled" is not the
+        skipping)."""
+        named = sameness.people_named(text, people)
+
+        def may_be(node: Node) -> bool:
+            told_then, said_then = time_spans(node.attributes)
+            return node.id not in apart and not (
+                sameness.different_times(told, told_then)
+                or sameness.different_referents(text, node.text)
+                or (
+                    owned is not None
+                    and owned(node)
+                    and claims.wording(node.text) != claims.wording(text)
+                )
+                or sameness.different_people(named, _people_in(node, people))
+                or (
+                    sameness.different_times(said, said_then)
+                    and sameness.points_elsewhere(text, causal.wordings(node))
+                )
+            )
+
+        same = [
+            n
+            for n in self.store.find_nodes(kind=kind, text=text, scope=scope, limit=3)
+            if may_be(n)
+        ][:1]
+        if not same:
+            flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
+            ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
+            found = self.store.get_nodes(ids)
+            candidates = [found[i] for i in ids if i in found and may_be(found[i])]
+            said_as = sameness.told(text)
+            alike = {n.id: similarity(said_as, sameness.told(n.text)) for n in candidates}
+            same = [n for n in candidates if alike[n.id] >= causal.SAME_THING]
+            same.sort(key=lambda n: -alike[n.id])
+            if not same:
+                again = self._told_again(text, kind, task_tag, candidates, rarity, tried)
+                same = [again] if again is not None else []
+        if same:
+            aliases = list(same[0].attributes.get("aliases", []))
+            if normalize(text) != normalize(same[0].text) and text not in aliases:
+                aliases = [*aliases, text][-MAX_ALIASES:]
+            node = same[0].model_copy(
+                update={
+                    "last_read_at": max(now, same[0].last_read_at or now),
+                    "read_count": same[0].read_count + 1,
+                    "attributes": {**same[0].attributes, "aliases": aliases}
+                    if aliases
+                    else same[0].attributes,
+                }
+            )
+            self.store.update_node(node)
+            return node
+        node = Node(
+            id=new_id(kind[:4]),
+            kind=kind,
+            text=text,
+            scope=scope,
+            task_tag=task_tag,
+            created_at=now,
+            updated_at=self.now(),
+            valid_from=now,
+            provenance=provenance,
+        )
+        self.store.add_node(node)
+        self._embed([node])
+        return node
+
+    def _supersede_setting(self, told: Node, scope: str) -> None:
+        """A setting told anew supersedes what was said of the same thing before, as
+        `record_fact` does for a key: kept for the record, no longer recalled. It is told anew
+        as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
+        or as a change (an event: "We upgraded the staging DB to Postgres 16")."""
+        speaker = told.attributes.get("speaker")
+        if told.kind != "fact":
+            done = settings.change(told.text, speaker)
+            if done is None:
+                return
+            for other, before in self._settings_named(done.subject or done.old or "", told, scope):
+                # a change told of an earlier time than the setting leaves the setting standing
+                if settings.changes(done, before) and _said_no_later(other, told):
+                    self._superseded(other, told)
+            return
+        said = settings.setting(told.text, speaker)
+        if said is None:
+            return
+        for other, before in self._settings_named(said.subject, told, scope):
+            if before.subject != said.subject or before.value == said.value:
+                continue
+            # The later telling stands: one told now of an earlier time is the superseded one.
+            old, new = (other, told) if _said_no_later(other, told) else (told, other)
+            self._superseded(old, new)
+            if old is told:
+                return
+
+    def _settings_named(
+        self, words: str, told: Node, scope: str
+    ) -> list[tuple[Node, settings.Setting]]:
+        """The current settings among the facts that match `words`, besides `told`."""
+        flt = SearchFilter(kinds=frozenset({"fact"}), scope=scope)
+        ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != told.id]
+        found = []
+        for other in self.store.get_nodes(ids).values():
+            before = settings.setting(other.text, other.attributes.get("speaker"))
+            if before is not None:
+                found.append((other, before))
+        return found
+
+    def _superseded(self, old: Node, new: Node) -> None:
+        self.store.update_node(
+            old.model_copy(update={"valid_to": self.now(), "superseded_by": new.id})
+        )
+
+    def _told_again(
+        self,
+        text: str,
+        kind: str,
+        task_tag: str | None,
+        candidates: list[Node],
+        rarity: causal.Rarity,
+        tried: bool,
+    ) -> Node | None:
+        """The candidate that names the same event as `text` in other words, if one does;
+        `tried`: the text is a measure said not to have fixed something."""
+        new = self._mention(text, kind, task_tag, None)
+        rarity.warm([text, *(x for n in candidates for x in causal.wordings(n))])  # one call
+        scores: dict[str, float] = {}
+        for node in candidates:
+            if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
+                continue  # a conflict, known before reading the texts
+            said_as = (node.text, *node.attributes.get("aliases", []))
+            # who did it is the node's, however a later mention put it ("the deleted logs")
+            who = next((a for a in map(extract.actor, said_as) if a), None)
+            for said in said_as:
+                old = self._mention(said, node.kind, node.task_tag, node.polarity, who)
+                score = sameness.same_event(text, new, said, old, rarity)
+                scores[node.id] = max(score, scores.get(node.id, 0.0))
+        bar = {i: sameness.SAME_EVENT for i in scores}
+        if tried:
+            # "The restarts did not fix it after all" speaks of a fix recorded before: a
+            # decision of this task that went well needs fewer words in common.
+            ctx = self._ctx()
+            for x in causal.lessons(ctx, causal.causal_edges(ctx, scores, "out")):
+                if scoring.decision_reward(x.relation, x.polarity or 0.0) > 0:
+                    bar[x.decision_id] = sameness.TRIED_FIX
+        passed = [c for c in candidates if c.id in scores and scores[c.id] >= bar[c.id]]
+        return max(passed, key=lambda c: scores[c.id], default=None)
+
+    @staticmethod
+    def _mention(
+        text: str, kind: str, task_tag: str | None, polarity: float | None, actor: str | None = None
+    ) -> sameness.Mention:
+        decision = kind == "decision"
+        if polarity is None:  # only an outcome's polarity is compared
+            polarity = 0.0 if decision else outcome_polarity(text).score
+        return sameness.Mention(
+            decision=decision,
+            polarity=polarity,
+            recurrence=bool(sameness.RECURRENCE.search(text)),
+            actor=extract.actor(text) or actor,
+            task_tag=task_tag,
+            identifiers=sameness.identifiers(text),
+        )
+
+
+def _said_no_later(a: Node, b: Node) -> bool:
+    """Whether `a` was said no later than `b` (either undated: yes, b is the newer telling)."""
+    try:
+        return to_datetime(a.attributes["said_at"]) <= to_datetime(b.attributes["said_at"])
+    except (KeyError, TypeError, ValueError):
+        return True
+
+
+def _people_in(node: Node, people: Sequence[str]) -> frozenset[str]:
+    """The people any wording of an episode node names."""
+    return frozenset().union(*(sameness.people_named(w, people) for w in causal.wordings(node)))
