@@ -42,11 +42,12 @@ class CausalOps:
     config: Config
     embedder: Embedder | None
 
-    def now(self) -> datetime: ...  # provided by Memory
-    def recall(self, query: str, k: int = 10, **kw: object) -> RecallResult: ...
+    if TYPE_CHECKING:  # provided by Memory and its vector part
 
-    def _live_embedder(self) -> Embedder | None: ...  # provided by Memory
-    def _embedding_failed(self, why: str) -> None: ...  # provided by Memory
+        def now(self) -> datetime: ...
+        def recall(self, query: str, k: int = 10, **kw: object) -> RecallResult: ...
+        def _live_embedder(self) -> Embedder | None: ...
+        def _embedding_failed(self, why: str) -> None: ...
 
     def _ctx(self) -> causal.Ctx:
         embedder = self._live_embedder()
