@@ -369,6 +369,26 @@ def test_a_change_told_as_something_done_supersedes_the_setting_it_changes(memor
     assert old.superseded_by == top.id  # kept for the record, pointing at the change
 
 
+@pytest.mark.parametrize(
+    "told",
+    [
+        "We never upgraded the staging DB to Postgres 16.",
+        "Acme upgraded their staging DB to Postgres 16 yesterday.",
+        "Bob upgraded his staging DB to Postgres 16 yesterday.",
+        "We upgraded the staging DB to Postgres 16 but rolled it back.",
+    ],
+)
+def test_a_change_denied_undone_or_of_someone_elses_thing_leaves_the_setting(memory, told):
+    memory.remember(
+        messages=[{"id": "w1", "speaker": "Maya", "text": "Our staging DB is Postgres 15.",
+                   "time": "2024-03-01T09:00"}]
+    )  # fmt: skip
+    memory.remember(
+        messages=[{"id": "w2", "speaker": "Ana", "text": told, "time": "2024-03-20T09:00"}]
+    )
+    assert "Maya's staging DB is Postgres 15." in current_texts(memory)
+
+
 def test_the_audit_log_keeps_each_new_raw_turn_whole_with_its_scope(memory, tmp_path):
     turns = [
         {"id": "p1", "speaker": "Ana", "text": "", "blip_caption": "a photo of a golden retriever"},
