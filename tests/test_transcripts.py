@@ -463,3 +463,37 @@ def test_an_item_another_message_told_too_outlives_an_edit_of_one_of_them(memory
     )
     memory.remember(messages=[said_at("s1", "Ana", "We ran the load test before the promo.")])
     assert any("skipped the load test" in t for t in current_texts(memory))
+
+
+def test_an_edited_message_ends_the_lessons_its_old_wording_drew(memory):
+    memory.remember(
+        messages=[
+            said_at("d1", "Ana", "We skipped the load test before the promo, so checkout crashed.")
+        ]
+    )
+    assert len(memory.causal_directory().entries) == 1
+    memory.remember(
+        messages=[
+            said_at("d1", "Ana", "We ran the load test before the promo, and checkout held up.")
+        ]
+    )
+    assert memory.causal_directory().entries == []
+    (edge,) = memory.store.find_edges(relations={"caused"}, valid_only=False)
+    assert edge.valid_to is not None and "edited" in edge.context  # kept for the record
+
+
+def test_an_edit_that_tells_the_lesson_again_keeps_one_current(memory):
+    memory.remember(
+        messages=[
+            said_at("d1", "Ana", "We skipped the load test before the promo, so checkout crashed.")
+        ]
+    )
+    memory.remember(
+        messages=[
+            said_at(
+                "d1", "Ana", "We skipped the load tests before the big promo, so checkout crashed."
+            )
+        ]
+    )
+    (entry,) = memory.causal_directory().entries  # told again: the lesson stays, once
+    assert "load test" in entry.line and "checkout crashed" in entry.line.lower()

@@ -122,7 +122,7 @@ class TranscriptOps:
                 told_ids=known,
             )  # fmt: skip
             for m in edited:
-                self._retire_edited(m, made[m.id], nodes)
+                self._retire_edited(m, made[m.id], nodes, edges)
         self._speakers = None  # the transcript may have new speakers
         return TranscriptResult(
             messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
@@ -144,14 +144,28 @@ class TranscriptOps:
         ]
 
     def _retire_edited(
-        self, message: transcript.Message, before: list[Node], told: list[Node]
+        self,
+        message: transcript.Message,
+        before: list[Node],
+        told: list[Node],
+        linked: Sequence[Edge] = (),
     ) -> None:
         """What only the earlier wording of an edited message told (`before`: "allergic to
         peanuts", now "… to walnuts") is no longer current: kept for the record, superseded by
-        what the new wording told instead when that is one item of its kind. An item the new
-        wording tells again (among `told`) stays."""
+        what the new wording told instead when that is one item of its kind, and so are the
+        lessons drawn from it (its causal links, unless this reading made them, `linked`). An
+        item the new wording tells again (among `told`) stays."""
         now = self.now()
         kept = {n.id for n in told}
+        made = {e.id for e in linked}
+        gone = [n.id for n in before if n.id not in kept]
+        for edge in self.store.edges_of(gone):
+            if edge.relation in CAUSAL_RELATIONS and edge.id not in made:
+                reason = f"its message {message.id!r} was edited"
+                context = f"{edge.context} | {reason}" if edge.context else reason
+                self.store.update_edge(
+                    edge.model_copy(update={"valid_to": now, "context": context})
+                )
         was = {n.id for n in before}
         instead = [n for n in told if message.id in n.sources and n.id not in was]
         for node in before:
