@@ -497,3 +497,19 @@ def test_an_edit_that_tells_the_lesson_again_keeps_one_current(memory):
     )
     (entry,) = memory.causal_directory().entries  # told again: the lesson stays, once
     assert "load test" in entry.line and "checkout crashed" in entry.line.lower()
+
+
+def test_an_edit_undone_makes_the_first_wording_current_again(memory):
+    first = said_at("s1", "Ana", "I'm allergic to peanuts.")
+    memory.remember(messages=[first, said_at("s2", "Ben", "Noted.", "2026-11-01T10:01:00Z")])
+    memory.remember(messages=[said_at("s1", "Ana", "I'm allergic to walnuts.")])
+    result = memory.remember(messages=[first])
+    assert result.known == 0  # the words it had, told again at its place: an edit
+    texts = current_texts(memory)
+    assert "Ana is allergic to peanuts." in texts and "Ana is allergic to walnuts." not in texts
+    top = memory.recall("what is Ana allergic to?", k=3).hits[0]
+    assert top.node.text == "Ana is allergic to peanuts."
+    again = memory.remember(
+        messages=[first, said_at("s2", "Ben", "Noted.", "2026-11-01T10:01:00Z")]
+    )
+    assert again.known == 2 and again.nodes == []  # sent again as it stands: nothing new
