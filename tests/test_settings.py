@@ -96,3 +96,46 @@ def test_any_text_reads_as_a_setting_or_change_or_neither_without_failing(said, 
     after = change(done, "Ana")
     if before is not None and after is not None and before.value == after.value:
         assert not changes(after, before), "a value told again changes nothing"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ana and others never upgraded the staging DB to Postgres 16.",
+        "Ana and others didn't move the staging DB to Postgres 16.",
+        "Nobody upgraded the staging DB to Postgres 16.",
+        "Ana and others almost upgraded the staging DB to Postgres 16.",
+        "Ana and others should have upgraded the staging DB to Postgres 16.",
+        "If Ana and others upgraded the staging DB to Postgres 16, the tests would pass.",
+        "Who upgraded the staging DB to Postgres 16?",
+        "Ana and others upgraded the staging DB to Postgres 16 but rolled it back.",
+        "Ana never swapped Ana's ThinkPad for a MacBook Air.",
+        "Ana and others never replaced Jenkins with GitHub Actions.",
+    ],
+)
+def test_a_change_denied_hedged_asked_or_undone_is_no_change(text):
+    assert change(text, "Ana") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "owner"),
+    [
+        ("Acme upgraded their staging DB to Postgres 16 yesterday.", "acme"),
+        ("Bob upgraded his staging DB to Postgres 16.", "bob"),
+        ("The mobile team upgraded their staging DB to Postgres 16.", "?"),
+        ("Bob swapped his ThinkPad for a MacBook Air.", "bob"),
+    ],
+)
+def test_a_change_of_someone_elses_own_thing_leaves_ours_standing(text, owner):
+    done = change(text, "Ana")
+    assert done is not None and done.owner == owner
+    assert not changes(done, STAGING)
+    assert not changes(done, Setting("staging db", "postgres 15", None))
+    assert not changes(done, Setting("laptop", "thinkpad", "ana"))
+
+
+def test_a_change_of_someones_own_thing_sets_their_setting_anew():
+    done = change("Bob upgraded his staging DB to Postgres 16.", "Ana")
+    assert done is not None
+    bobs = setting("Bob's staging DB is Postgres 15.", "Ana")
+    assert bobs is not None and changes(done, bobs)

@@ -369,6 +369,26 @@ def test_a_change_told_as_something_done_supersedes_the_setting_it_changes(memor
     assert old.superseded_by == top.id  # kept for the record, pointing at the change
 
 
+@pytest.mark.parametrize(
+    "told",
+    [
+        "We never upgraded the staging DB to Postgres 16.",
+        "Acme upgraded their staging DB to Postgres 16 yesterday.",
+        "Bob upgraded his staging DB to Postgres 16 yesterday.",
+        "We upgraded the staging DB to Postgres 16 but rolled it back.",
+    ],
+)
+def test_a_change_denied_undone_or_of_someone_elses_thing_leaves_the_setting(memory, told):
+    memory.remember(
+        messages=[{"id": "w1", "speaker": "Maya", "text": "Our staging DB is Postgres 15.",
+                   "time": "2024-03-01T09:00"}]
+    )  # fmt: skip
+    memory.remember(
+        messages=[{"id": "w2", "speaker": "Ana", "text": told, "time": "2024-03-20T09:00"}]
+    )
+    assert "Maya's staging DB is Postgres 15." in current_texts(memory)
+
+
 def test_the_audit_log_keeps_each_new_raw_turn_whole_with_its_scope(memory, tmp_path):
     turns = [
         {"id": "p1", "speaker": "Ana", "text": "", "blip_caption": "a photo of a golden retriever"},
@@ -443,3 +463,53 @@ def test_an_item_another_message_told_too_outlives_an_edit_of_one_of_them(memory
     )
     memory.remember(messages=[said_at("s1", "Ana", "We ran the load test before the promo.")])
     assert any("skipped the load test" in t for t in current_texts(memory))
+
+
+def test_an_edited_message_ends_the_lessons_its_old_wording_drew(memory):
+    memory.remember(
+        messages=[
+            said_at("d1", "Ana", "We skipped the load test before the promo, so checkout crashed.")
+        ]
+    )
+    assert len(memory.causal_directory().entries) == 1
+    memory.remember(
+        messages=[
+            said_at("d1", "Ana", "We ran the load test before the promo, and checkout held up.")
+        ]
+    )
+    assert memory.causal_directory().entries == []
+    (edge,) = memory.store.find_edges(relations={"caused"}, valid_only=False)
+    assert edge.valid_to is not None and "edited" in edge.context  # kept for the record
+
+
+def test_an_edit_that_tells_the_lesson_again_keeps_one_current(memory):
+    memory.remember(
+        messages=[
+            said_at("d1", "Ana", "We skipped the load test before the promo, so checkout crashed.")
+        ]
+    )
+    memory.remember(
+        messages=[
+            said_at(
+                "d1", "Ana", "We skipped the load tests before the big promo, so checkout crashed."
+            )
+        ]
+    )
+    (entry,) = memory.causal_directory().entries  # told again: the lesson stays, once
+    assert "load test" in entry.line and "checkout crashed" in entry.line.lower()
+
+
+def test_an_edit_undone_makes_the_first_wording_current_again(memory):
+    first = said_at("s1", "Ana", "I'm allergic to peanuts.")
+    memory.remember(messages=[first, said_at("s2", "Ben", "Noted.", "2026-11-01T10:01:00Z")])
+    memory.remember(messages=[said_at("s1", "Ana", "I'm allergic to walnuts.")])
+    result = memory.remember(messages=[first])
+    assert result.known == 0  # the words it had, told again at its place: an edit
+    texts = current_texts(memory)
+    assert "Ana is allergic to peanuts." in texts and "Ana is allergic to walnuts." not in texts
+    top = memory.recall("what is Ana allergic to?", k=3).hits[0]
+    assert top.node.text == "Ana is allergic to peanuts."
+    again = memory.remember(
+        messages=[first, said_at("s2", "Ben", "Noted.", "2026-11-01T10:01:00Z")]
+    )
+    assert again.known == 2 and again.nodes == []  # sent again as it stands: nothing new

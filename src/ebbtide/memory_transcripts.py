@@ -64,8 +64,12 @@ class TranscriptOps:
         turns = transcript.parse_transcript(messages)
         session = self._at(date, "date") if date is not None else None
         keys = {m.id: k for m in turns if (k := told.key(m, session, scope)) is not None}
-        if len(keys) == len(turns) and len(self.store.get_meta_many(list(keys.values()))) == len(
-            turns
+        places = {m.id: p for m in turns if (p := told.place(m, session, scope))}
+        said_before = self.store.get_meta_many([*keys.values(), *places.values()])
+        if (
+            len(keys) == len(turns)
+            and all(k in said_before for k in keys.values())
+            and not _said_otherwise_since(places, keys, said_before)
         ):  # sent again whole: nothing to read (nor to pay an LLM for)
             return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
         # Messages with no time, sent with no date, were said about now: "tomorrow" in them is
@@ -92,7 +96,14 @@ class TranscriptOps:
             # context for the new ones, not news (a Q-value learns from it once). Claimed first,
             # so that of two writers sending one window at once only one stores it.
             claimed = self.store.claim_meta({key: now.isoformat() for key in keys.values()})
-            known = {m.id for m in turns if m.id in keys and keys[m.id] not in claimed}
+            before = self.store.get_meta_many(list(places.values()))
+            # A message told before in words edited since and now told in them again (an edit
+            # undone) is news: what its wording then said is current again.
+            since = _said_otherwise_since(places, keys, before)
+            known = {
+                m.id for m in turns if m.id in keys and keys[m.id] not in claimed
+                and m.id not in since
+            }  # fmt: skip
             new = [m for m in turns if m.id not in known]
             if not new:
                 return TranscriptResult(
@@ -110,19 +121,19 @@ class TranscriptOps:
                  "task_tag": task_tag, "messages": audit},
                 now.timestamp(),
             )  # fmt: skip
-            places = {m.id: p for m in new if (p := told.place(m, session, scope))}
-            before = self.store.get_meta_many(list(places.values()))
             edited = [
                 m for m in new if places.get(m.id) in before and before[places[m.id]] != keys[m.id]
             ]
-            self.store.set_meta_many({places[m.id]: keys[m.id] for m in new if m.id in places})
+            self.store.set_meta_many(
+                {places[m.id]: keys[m.id] for m in new if m.id in places and m.id in keys}
+            )
             made = {m.id: self._made_by(m, m.time or session, scope) for m in edited}
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
                 told_ids=known,
             )  # fmt: skip
             for m in edited:
-                self._retire_edited(m, made[m.id], nodes)
+                self._retire_edited(m, made[m.id], nodes, edges)
         self._speakers = None  # the transcript may have new speakers
         return TranscriptResult(
             messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
@@ -144,14 +155,28 @@ class TranscriptOps:
         ]
 
     def _retire_edited(
-        self, message: transcript.Message, before: list[Node], told: list[Node]
+        self,
+        message: transcript.Message,
+        before: list[Node],
+        told: list[Node],
+        linked: Sequence[Edge] = (),
     ) -> None:
         """What only the earlier wording of an edited message told (`before`: "allergic to
         peanuts", now "… to walnuts") is no longer current: kept for the record, superseded by
-        what the new wording told instead when that is one item of its kind. An item the new
-        wording tells again (among `told`) stays."""
+        what the new wording told instead when that is one item of its kind, and so are the
+        lessons drawn from it (its causal links, unless this reading made them, `linked`). An
+        item the new wording tells again (among `told`) stays."""
         now = self.now()
         kept = {n.id for n in told}
+        made = {e.id for e in linked}
+        gone = [n.id for n in before if n.id not in kept]
+        for edge in self.store.edges_of(gone):
+            if edge.relation in CAUSAL_RELATIONS and edge.id not in made:
+                reason = f"its message {message.id!r} was edited"
+                context = f"{edge.context} | {reason}" if edge.context else reason
+                self.store.update_edge(
+                    edge.model_copy(update={"valid_to": now, "context": context})
+                )
         was = {n.id for n in before}
         instead = [n for n in told if message.id in n.sources and n.id not in was]
         for node in before:
@@ -677,6 +702,13 @@ class TranscriptOps:
             task_tag=task_tag,
             identifiers=sameness.identifiers(text),
         )
+
+
+def _said_otherwise_since(
+    places: Mapping[str, str], keys: Mapping[str, str], said: Mapping[str, str]
+) -> set[str]:
+    """The messages whose place (`told.place`) last held other words than theirs now."""
+    return {i for i, p in places.items() if i in keys and said.get(p, keys[i]) != keys[i]}
 
 
 def _said_no_later(a: Node, b: Node) -> bool:

@@ -35,6 +35,21 @@ _SWAP = re.compile(
     r"(?P<value>(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
+# Told before the verb in its sentence, the change was not made: "never upgraded", "didn't",
+# "nobody", "almost", "should have upgraded", "if we upgraded", or asked about.
+_NOT_DONE = re.compile(
+    r"\b(?:never|not|no one|nobody|none|hardly|barely|almost|nearly|if|unless|whether|should|"
+    r"would|could|might|must|may)\b|n['’]t\b",
+    re.IGNORECASE,
+)
+# Told after it: undone since ("... but rolled it back", "then reverted").
+_UNDONE = re.compile(
+    r"\b(?:rolled\s+(?:\w+\s+)?back|reverted|undid|undone|went\s+back)\b", re.IGNORECASE
+)
+# Whose thing a change is of when a pronoun says it: the one who made it ("Bob upgraded his
+# laptop"), else someone unnamed ("the infra team upgraded their staging DB").
+_THEIRS = re.compile(r"^(?:his|her|their|its)\s+", re.IGNORECASE)
+_SOMEONE = "?"
 
 
 @dataclass(frozen=True)
@@ -49,7 +64,9 @@ class Change:
     subject: str | None  # what was changed; None when only the old value is named (a swap)
     old: str | None  # the value it had, when told
     value: str  # the value it has now
-    owner: str | None  # whose thing the old value was, when a swap names one ("Ana's")
+    owner: str | None  # whose thing it is, when named ("Ana's", "Bob upgraded his"); "?": unnamed
+    # told with a pronoun ("his", "their"): of that owner's own thing, and of no other
+    theirs: bool = False
 
 
 def _words(text: str) -> str:
@@ -84,18 +101,52 @@ def setting(text: str, speaker: str | None) -> Setting | None:
 
 
 def change(text: str, speaker: str | None) -> Change | None:
-    """What a change told as something done sets anew, or None."""
+    """What a change told as something done sets anew, or None (a change denied, hedged,
+    asked about or undone since: "We never upgraded …", "Should we migrate …?")."""
     m = _SET_TO.search(text)
     if m is not None:
+        if not _done(text, m):
+            return None
+        raw = m["subject"].strip()
+        owner, theirs = _owner(raw, text, m.start(), speaker)
+        raw = _THEIRS.sub("", raw)
         old = _value(m["old"]) if m["old"] else None
-        return Change(_subject(m["subject"], speaker), old, _value(m["value"]), None)
+        return Change(_subject(raw, speaker), old, _value(m["value"]), owner, theirs)
     m = _SWAP.search(text)
-    if m is None:
+    if m is None or not _done(text, m):
         return None
     old = m["old"].strip()
-    owner = re.match(r"([\w]+)['’]s\s+", old)
-    old = re.sub(r"^(?:(?:the|our|my|their|its|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
-    return Change(None, _value(old), _value(m["value"]), owner[1].casefold() if owner else None)
+    owner, theirs = _owner(old, text, m.start(), None)
+    old = re.sub(r"^(?:(?:the|our|my|their|its|his|her|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
+    return Change(None, _value(old), _value(m["value"]), owner, theirs)
+
+
+def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
+    """What the sentence holding text[start:end] says before and after it."""
+    before = re.split(r"[.!?;]\s", text[:start])[-1]
+    after = re.split(r"[.!?;](?:\s|$)", text[end:])[0]
+    return before, after
+
+
+def _done(text: str, m: re.Match[str]) -> bool:
+    before, after = _sentence(text, m.start(), m.end())
+    asked = "?" in re.split(r"[.!;](?:\s|$)", text[m.start() :])[0]
+    return not (asked or _NOT_DONE.search(before) or _UNDONE.search(m.group(0) + after))
+
+
+def _owner(raw: str, text: str, verb: int, speaker: str | None) -> tuple[str | None, bool]:
+    """Whose thing `raw` (what was changed, as told) is, if someone's other than the
+    speaker's (team's), and whether a pronoun said so."""
+    named = re.match(r"([\w]+)['’]s\s+", raw)
+    if named is not None:
+        owner = named[1].casefold()
+        return (None if speaker and owner == speaker.casefold() else owner), False
+    if not _THEIRS.match(raw):
+        return None, False
+    actor = _sentence(text, verb, verb)[0].strip()
+    if re.fullmatch(r"(?-i:[A-Z])[\w'’-]*", actor) and actor.casefold() not in ("i", "we"):
+        return actor.casefold(), True
+    return _SOMEONE, True
 
 
 def changes(done: Change, before: Setting) -> bool:
@@ -103,9 +154,11 @@ def changes(done: Change, before: Setting) -> bool:
     old value a swap names) now has another value."""
     if before.value == done.value or before.value.startswith(done.value + " "):
         return False  # told again, not changed
+    if done.owner == _SOMEONE or (done.theirs and before.owner != done.owner):
+        return False  # someone else's own thing: "Acme upgraded their staging DB"
+    if done.owner is not None and before.owner not in (None, done.owner):
+        return False  # someone else's ThinkPad
     if done.subject is None:  # a swap names the old value, not the thing
-        if done.owner is not None and before.owner not in (None, done.owner):
-            return False  # someone else's ThinkPad
         return before.value == done.old or before.value.startswith(done.old + " ")
     if done.subject == before.subject:
         return True
