@@ -40,6 +40,8 @@ SCHEMA: dict[str, str] = {
     "FOR (n:EbbNode) ON (n.tenant, n.said_from)",
     "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
     "FOR (a:EbbAudit) ON (a.tenant, a.at)",
+    "ebbtide_audit_seq": "CREATE INDEX ebbtide_audit_seq IF NOT EXISTS "
+    "FOR (a:EbbAudit) ON (a.tenant, a.seq)",
     # Over the words ebbtide splits a text into (neo4j._derived_props), not the text itself.
     # Stores made before it also hold `ebbtide_text` over `text`, which nothing reads now
     # (dropping it would fail replicas still running an older ebbtide).
