@@ -105,6 +105,17 @@ def test_the_audit_log_travels_with_an_export_and_is_not_doubled_by_a_second_imp
     assert entry.kind == "transcript" and entry.payload["messages"][0]["id"] == "c1"
 
 
+def test_an_audit_entry_the_source_holds_twice_is_carried_twice(tmp_path, clock):
+    with open_memory(tmp_path / "a.db", clock=clock) as a:
+        for _ in range(2):  # one moment, one payload: two calls the source logged
+            a.store.append_audit("transcript", {"messages": [{"id": "x"}]}, 5.0)
+        dump = io.StringIO()
+        a.export_jsonl(dump)
+    with open_memory(tmp_path / "b.db", clock=clock) as b:
+        b.import_jsonl(dump.getvalue().splitlines())
+        assert len(list(b.store.iter_audit())) == 2
+
+
 def test_a_non_empty_target_needs_merge_which_updates_by_id(tmp_path, clock):
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     populate(a, clock)

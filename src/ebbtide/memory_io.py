@@ -113,11 +113,12 @@ class ExportOps:
             if messages:
                 self.store.set_meta_many(messages)
             if audit:
+                # What the memory held before (an import run twice); the file's own repeats
+                # are the source's, kept as they were.
                 held = {_audit_key(e) for e in self.store.iter_audit()}
                 for entry in audit:
                     if _audit_key(entry) not in held:
                         self.store.append_audit(entry.kind, entry.payload, entry.at)
-                        held.add(_audit_key(entry))
         return len(nodes) + len(edges) + len(reviews) + len(messages) + len(audit)
 
 
