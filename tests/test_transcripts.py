@@ -513,3 +513,31 @@ def test_an_edit_undone_makes_the_first_wording_current_again(memory):
         messages=[first, said_at("s2", "Ben", "Noted.", "2026-11-01T10:01:00Z")]
     )
     assert again.known == 2 and again.nodes == []  # sent again as it stands: nothing new
+
+
+def test_a_change_told_of_a_time_before_the_setting_leaves_it_standing(memory):
+    memory.remember(
+        messages=[said_at("w1", "Maya", "Our staging DB is Postgres 15.", "2024-03-01T09:00:00Z")]
+    )
+    memory.remember(
+        messages=[
+            said_at(
+                "w2",
+                "Ana",
+                "We upgraded the staging DB to Postgres 9 back in 2019.",
+                "2024-03-20T09:00:00Z",
+            )
+        ]
+    )
+    assert "Maya's staging DB is Postgres 15." in current_texts(memory)
+    memory.remember(
+        messages=[
+            said_at(
+                "w3",
+                "Ana",
+                "We upgraded the staging DB to Postgres 16 today.",
+                "2024-03-21T09:00:00Z",
+            )
+        ]
+    )
+    assert "Maya's staging DB is Postgres 15." not in current_texts(memory)

@@ -618,8 +618,8 @@ class TranscriptOps:
             if done is None:
                 return
             for other, before in self._settings_named(done.subject or done.old or "", told, scope):
-                # a change told of an earlier time than the setting leaves the setting standing
-                if settings.changes(done, before) and _said_no_later(other, told):
+                # a change told, or told of, before the setting leaves the setting standing
+                if settings.changes(done, before) and _changed_since(other, told):
                     self._superseded(other, told)
             return
         said = settings.setting(told.text, speaker)
@@ -709,6 +709,17 @@ def _said_otherwise_since(
 ) -> set[str]:
     """The messages whose place (`told.place`) last held other words than theirs now."""
     return {i for i, p in places.items() if i in keys and said.get(p, keys[i]) != keys[i]}
+
+
+def _changed_since(setting: Node, change: Node) -> bool:
+    """Whether `change` came after `setting` was said: told no earlier, and not told of a
+    time over before it ("We upgraded staging to Postgres 16 in 2019" leaves a setting said
+    in 2024 standing)."""
+    if not _said_no_later(setting, change):
+        return False
+    told_of, _ = time_spans(change.attributes)
+    _, said = time_spans(setting.attributes)
+    return told_of is None or said is None or told_of[1] > said[0]
 
 
 def _said_no_later(a: Node, b: Node) -> bool:
