@@ -541,3 +541,14 @@ def test_a_change_told_of_a_time_before_the_setting_leaves_it_standing(memory):
         ]
     )
     assert "Maya's staging DB is Postgres 15." not in current_texts(memory)
+
+
+def test_an_edit_sent_with_its_time_in_another_offset_still_retires_the_old_wording(memory):
+    memory.remember(
+        messages=[said_at("o1", "Ana", "I'm allergic to peanuts.", "2026-11-01T12:00+02:00")]
+    )
+    memory.remember(
+        messages=[said_at("o1", "Ana", "I'm allergic to walnuts.", "2026-11-01T10:00Z")]
+    )
+    texts = current_texts(memory)
+    assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts

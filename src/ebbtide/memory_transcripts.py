@@ -122,12 +122,19 @@ class TranscriptOps:
                 now.timestamp(),
             )  # fmt: skip
             edited = [
-                m for m in new if places.get(m.id) in before and before[places[m.id]] != keys[m.id]
-            ]
+                m for m in new
+                if places.get(m.id) in before and told.held(before[places[m.id]])[0] != keys[m.id]
+            ]  # fmt: skip
             self.store.set_meta_many(
-                {places[m.id]: keys[m.id] for m in new if m.id in places and m.id in keys}
+                {
+                    places[m.id]: told.at_place(keys[m.id], m.time or session)
+                    for m in new
+                    if m.id in places and m.id in keys
+                }
             )
-            made = {m.id: self._made_by(m, m.time or session, scope) for m in edited}
+            made = {
+                m.id: self._made_by(m, told.held(before[places[m.id]])[1], scope) for m in edited
+            }
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
                 told_ids=known,
@@ -139,15 +146,12 @@ class TranscriptOps:
             messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
         )
 
-    def _made_by(
-        self, message: transcript.Message, when: datetime | None, scope: str
-    ) -> list[Node]:
-        """The current items only `message` told, in its scope, by its speaker at its time."""
-        if when is None:  # no place to have been said at (`told.place`)
+    def _made_by(self, message: transcript.Message, said_at: str | None, scope: str) -> list[Node]:
+        """The current items only `message` told, in its scope, by its speaker, said at
+        `said_at` (as its place recorded it: the items carry that very string)."""
+        if said_at is None:
             return []
-        said_then = self.store.find_nodes(
-            scope=scope, attribute=("said_at", when.isoformat()), limit=1000
-        )
+        said_then = self.store.find_nodes(scope=scope, attribute=("said_at", said_at), limit=1000)
         return [
             n
             for n in said_then
@@ -708,7 +712,9 @@ def _said_otherwise_since(
     places: Mapping[str, str], keys: Mapping[str, str], said: Mapping[str, str]
 ) -> set[str]:
     """The messages whose place (`told.place`) last held other words than theirs now."""
-    return {i for i, p in places.items() if i in keys and said.get(p, keys[i]) != keys[i]}
+    return {
+        i for i, p in places.items() if i in keys and p in said and told.held(said[p])[0] != keys[i]
+    }
 
 
 def _changed_since(setting: Node, change: Node) -> bool:

@@ -16,7 +16,7 @@ from .model import EPISODE_KINDS, Node
 from .store import SearchFilter, Store
 from .transcript import Message
 
-__all__ = ["PLACE", "TOLD", "key", "place", "stored_for"]
+__all__ = ["PLACE", "TOLD", "at_place", "held", "key", "place", "stored_for"]
 
 TOLD = "told:"  # meta keys of the messages a memory was told
 PLACE = TOLD + "at:"  # ... and of where each was said, holding its `key` (see `place`)
@@ -53,6 +53,18 @@ def place(message: Message, session: datetime | None, scope: str) -> str | None:
         return None
     said = [scope, message.id, message.speaker, when.astimezone(UTC).isoformat()]
     return f"{PLACE}{hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]}"
+
+
+def at_place(key: str, when: datetime | None) -> str:
+    """What a message's place holds: the key of its words, and its time as written (what the
+    items of those words carry as `said_at`, whatever offset an edit is sent in)."""
+    return key if when is None else f"{key} {when.isoformat()}"
+
+
+def held(value: str) -> tuple[str, str | None]:
+    """The key and time `at_place` wrote."""
+    key, _, when = value.partition(" ")
+    return key, when or None
 
 
 def stored_for(store: Store, item: Item, scope: str) -> Node | None:
