@@ -455,12 +455,31 @@ def test_a_jsonl_export_read_again_after_it_grew_stores_only_the_new_session(tmp
         assert {s for n in mem.find(kind="decision") for s in n.sources} == {"b.m1"}
 
 
+def written(p: Path) -> datetime:
+    return datetime.fromtimestamp(p.stat().st_mtime, UTC)
+
+
+def test_a_chat_file_without_times_read_again_unchanged_teaches_nothing_twice(tmp_path):
+    lines = ["Ana: We went with SQLite because it needs no server.",
+             "Ben: It paid off: no ops burden at all."]  # fmt: skip
+    p = dump(tmp_path, "chat.json", lines)
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        first = ingest_chat(mem, p)
+        q = {n.text: n.q_value for n in mem.find(kind="decision")}
+        again = ingest_chat(mem, p)
+        assert (again.known, again.nodes) == (2, 0)
+        assert {n.text: n.q_value for n in mem.find(kind="decision")} == q
+        assert first.nodes and mem.stats().nodes == first.nodes
+
+
 def test_a_named_session_exported_again_without_times_is_news(tmp_path):
     day = json.dumps({"session": "ops", "speaker": "Ben", "text": "The deploy failed again."})
     p = dump(tmp_path, "ops.jsonl", day)
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         assert ingest_chat(mem, p).known == 0
-        # The next day's export, for all we know: no id, time or date tells them apart.
+        # The next day's export: written anew, so said anew (no id or time tells otherwise).
+        later = p.stat().st_mtime + 86_400
+        os.utime(p, (later, later))
         again = ingest_chat(mem, p)
         assert (again.known, again.nodes) == (0, 1)
 
@@ -487,7 +506,7 @@ def test_a_json_list_of_messages_is_one_session(tmp_path):
     mem = FakeMemory()
     summary = ingest_chat(mem, p)
     (session,) = mem.sessions
-    assert session["date"] is None
+    assert session["date"] == written(p)  # what the file does not date, it dates
     assert session["messages"] == [
         Message("m1", "Ana", "I adopted a dog."),
         Message("m2", "Ben", "Nice!"),
@@ -554,8 +573,9 @@ def test_sessions_with_their_own_dates(tmp_path):
         ]
     }
     mem = FakeMemory()
-    ingest_chat(mem, dump(tmp_path, "s.json", data))
-    assert [s["date"] for s in mem.sessions] == [datetime(2024, 3, 1, 10, tzinfo=UTC), None]
+    p = dump(tmp_path, "s.json", data)
+    ingest_chat(mem, p)
+    assert [s["date"] for s in mem.sessions] == [datetime(2024, 3, 1, 10, tzinfo=UTC), written(p)]
     assert [s["messages"][0].id for s in mem.sessions] == ["s1.m1", "s2.m1"]
 
 

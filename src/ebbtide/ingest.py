@@ -872,7 +872,14 @@ def ingest_chat(
         raise ValidationError(
             "path", "must be a folder of Markdown notes or a chat file", str(path)
         )
-    sessions = _chat_sessions(p)
+    # A session the file does not date was written by the time the file was: read again
+    # unchanged, its messages are known by that date and place (`told.key`); rewritten (the
+    # next day's export), they are news.
+    written = datetime.fromtimestamp(p.stat().st_mtime, UTC)
+    sessions = [
+        s if s.date is not None else dataclasses.replace(s, date=written)
+        for s in _chat_sessions(p)
+    ]
     summary = IngestSummary(files=1, sessions=len(sessions))
     degraded: list[str] = []
     for session in sessions:
