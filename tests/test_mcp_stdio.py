@@ -12,6 +12,8 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from ebbtide import open_memory
+
 DEFAULT_TOOLS = {
     "remember", "recall", "connect", "forget", "record_decision", "record_fact",
     "trace_cause_chain", "intervention_query", "counterfactual_query",
@@ -271,3 +273,32 @@ def test_with_the_model_servers_down_the_agent_loop_goes_on_without_them(tmp_pat
             assert stats.structured_content["vectors_missing"] == stats.structured_content["nodes"]
 
     run(go)
+
+
+def test_forgetting_what_a_person_chose_to_keep_says_it_stays(tmp_path):
+    store = tmp_path / "m.db"
+
+    async def ask_twice():
+        async with Client(server_params(store)) as client:
+            note = await client.call_tool("remember", {"text": "The VPN needs a hardware token"})
+            node_id = note.structured_content["node"]["id"]
+            first = await client.call_tool("forget", {"node_id": node_id, "reason": "outdated"})
+            assert "archived and queued for review" in first.content[0].text
+            return node_id
+
+    node_id = run(ask_twice)
+    with open_memory(store, embeddings="none") as memory:
+        memory.reject(node_id)  # a person keeps it
+
+    async def ask_again():
+        async with Client(server_params(store)) as client:
+            again = await client.call_tool("forget", {"node_id": node_id, "reason": "outdated"})
+            kept = again.structured_content
+            assert kept["queued"] is False and kept["kept_until"]
+            text = again.content[0].text
+            assert "archived" not in text.replace("not archived", "")
+            assert f"keep it until {kept['kept_until']}" in text
+            hits = await client.call_tool("recall", {"query": "VPN hardware token"})
+            assert hits.structured_content["hits"][0]["node"]["id"] == node_id
+
+    run(ask_again)

@@ -112,6 +112,11 @@ def _(r: ReinforceResult) -> str:
 
 @summary.register
 def _(r: ForgetResult) -> str:
+    if r.kept_until is not None:
+        return (
+            f"{r.node_id} left as it is, not archived: a person chose to keep it until "
+            f"{r.kept_until}"
+        )
     state = "queued for review" if r.queued else "already waiting for review"
     return f"{r.node_id} archived and {state}; a person approves deletions"
 
