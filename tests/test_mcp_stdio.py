@@ -302,3 +302,9 @@ def test_forgetting_what_a_person_chose_to_keep_says_it_stays(tmp_path):
             assert hits.structured_content["hits"][0]["node"]["id"] == node_id
 
     run(ask_again)
+
+
+def test_tool_descriptions_carry_no_source_indentation(tmp_path):
+    tools = list_tools(tmp_path / "m.db", "--profile", "all")
+    for t in tools.values():
+        assert not any(line.startswith(" ") for line in t.description.splitlines()), t.name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -141,7 +142,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
                 server.add_tool(
                     _tool_result(fn),
                     name=fn.__name__,
-                    description=(fn.__doc__ or "").strip(),
+                    description=inspect.cleandoc(fn.__doc__ or ""),
                     annotations=annotations,
                     structured_output=True,
                 )
