@@ -188,6 +188,17 @@ def test_two_projects_share_one_store_and_each_recalls_only_its_own(tmp_path):
             assert [h["node"]["text"] for h in search.structured_content["hits"]] == [
                 "The search API listens on port 9200"
             ]
+            episode = {
+                "decision": "Turned on slow query logging",
+                "outcome": "Found the slow invoice query",
+                "scope": "billing",
+            }
+            await client.call_tool("record_decision", episode)
+            decided = await client.call_tool(
+                "recall", {"query": "slow query logging", "scope": "billing", "kinds": ["decision"]}
+            )
+            decisions = [h["node"]["text"] for h in decided.structured_content["hits"]]
+            assert "Turned on slow query logging" in decisions
             everywhere = await client.call_tool(
                 "recall", {"query": "which port does the API listen on?", "kinds": ["note"]}
             )

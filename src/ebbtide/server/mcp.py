@@ -313,6 +313,9 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         influenced_by: Annotated[
             list[str] | None, Field(description="ids of nodes that informed the decision")
         ] = None,
+        scope: Annotated[
+            str, Field(description="namespace, e.g. a project; recall can keep to one")
+        ] = "default",
     ) -> DecisionRecord:
         """Record a decision -> outcome episode. The outcome's polarity (good/bad) is read from
         its text and updates the decision's track record (Q-value)."""
@@ -324,6 +327,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
             confidence_source=confidence_source,
             context=context,
             influenced_by=influenced_by,
+            scope=scope,
         )
 
     @tool(WRITE)
