@@ -319,3 +319,41 @@ def test_tool_descriptions_carry_no_source_indentation(tmp_path):
     tools = list_tools(tmp_path / "m.db", "--profile", "all")
     for t in tools.values():
         assert not any(line.startswith(" ") for line in t.description.splitlines()), t.name
+
+
+def test_a_client_showing_the_model_only_text_still_gets_what_each_result_is_for(tmp_path):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            told = await client.call_tool(
+                "remember",
+                {"messages": "Ana: We skipped the load test before the June promo.\n"
+                 "Ben: That was a mistake: checkout stalled for an hour."},
+            )  # fmt: skip
+            for node in told.structured_content["nodes"]:  # ids to connect or forget
+                assert f"{node['id']} {node['kind']}: " in told.content[0].text
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Checkout stalled for an hour during the June promo",
+                 "outcome": "Escalation from Acme Retail, our largest client"},
+            )  # fmt: skip
+            chain = await client.call_tool(
+                "trace_cause_chain", {"outcome_description": "escalation from Acme Retail"}
+            )
+            text = chain.content[0].text
+            assert len(chain.structured_content["chains"]) == len(text.splitlines()) - 1
+            for step in chain.structured_content["chains"][0]["steps"]:
+                assert step["outcome"][:60] in text  # not cut to 30 characters
+            risky = await client.call_tool("intervention_query", {"action": "skip the load test"})
+            assert risky.structured_content["evidence"]
+            for line in risky.structured_content["evidence"]:
+                assert line in risky.content[0].text
+            index = await client.call_tool("causal_directory", {})
+            assert index.structured_content["text"] in index.content[0].text
+            lesson = await client.call_tool("reconstruct_lesson", {"query": "skip the load test"})
+            assert lesson.content[0].text == lesson.structured_content["lesson"]
+            hub = told.structured_content["nodes"][0]["id"]
+            near = await client.call_tool("neighbors", {"node_id": hub})
+            for n in near.structured_content["neighbors"]:
+                assert n["node"]["id"] in near.content[0].text
+
+    run(go)

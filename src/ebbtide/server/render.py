@@ -1,5 +1,7 @@
-"""One short human line per result, shown next to the structured content; a recall's hits get
-a line each, with why they surfaced, for clients that show the model only this text."""
+"""One short human line per result, shown next to the structured content. Many clients show
+the model only this text, so what a result is for comes after it, a line an item and bounded:
+a recall's hits with why they surfaced, the items a conversation stored, the chains of causes,
+the evidence behind a verdict, a node's neighbours, the causal directory, the lesson."""
 
 from __future__ import annotations
 
@@ -65,6 +67,16 @@ def _(r: RecallResult) -> str:
 
 # A hit's text in its line; the whole text is in the structured content.
 HIT_TEXT = 120
+# Most item lines after a summary (a recall's hits are bounded by its k instead).
+MAX_LINES = 20
+
+
+def _lines(items: list[str], limit: int = MAX_LINES) -> str:
+    """Each item on a line of its own, at most `limit`, then how many more there are."""
+    out = "".join(f"\n{item}" for item in items[:limit])
+    if len(items) > limit:
+        out += f"\n… {len(items) - limit} more in the structured content"
+    return out
 
 
 def _hit_lines(hits: list[RecallHit]) -> str:
@@ -102,7 +114,14 @@ def explain(hit: RecallHit, *, ids: bool = True) -> str:
 
 @summary.register
 def _(r: NeighborsResult) -> str:
-    return f"{len(r.neighbors)} neighbours of {r.node.id}"
+    return f"{len(r.neighbors)} neighbours of {r.node.id}" + _lines(
+        [
+            f"- {n.node.id} {n.node.kind}: {shorten(n.node.text, HIT_TEXT)} "
+            f"({'out' if n.direction == 'out' else 'in'} {n.edge.relation}, "
+            f"strength {n.strength:.2f})"
+            for n in r.neighbors
+        ]
+    )
 
 
 @summary.register
@@ -165,7 +184,7 @@ def _(r: RememberResult) -> str:
     return (
         f"stored or changed {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the"
         f" conversation{known}{degraded}"
-    )
+    ) + _lines([f"- {n.id} {n.kind}: {shorten(n.text, HIT_TEXT)}" for n in r.nodes])
 
 
 @summary.register
@@ -197,7 +216,8 @@ def _(r: FactSearchResult) -> str:
 
 @summary.register
 def _(r: CausalDirectory) -> str:
-    return f"{len(r.entries)} lessons"
+    # The directory is its text (a line a lesson, as many as asked for).
+    return f"{len(r.entries)} lessons" + (f":\n{r.text}" if r.entries else "")
 
 
 @summary.register
@@ -212,18 +232,22 @@ def _(r: TraceResult) -> str:
 def _(r: ChainResult) -> str:
     if not r.chains:
         return "no recorded chain" + _unmatched(r.degraded)
-    steps = r.chains[0].steps
-    path = " -> ".join(shorten(s.decision, 30) for s in steps)
-    return (
-        f"{len(r.chains)} chain(s); root first: {path} -> {shorten(steps[-1].outcome, 30)}"
-        + _unmatched(r.degraded)
+    return f"{len(r.chains)} chain(s), root first{_unmatched(r.degraded)}:" + _lines(
+        [
+            f"{i}. {shorten(c.steps[0].decision, 80)}"
+            + "".join(f" -{s.relation}-> {shorten(s.outcome, 80)}" for s in c.steps)
+            + f" (confidence {c.confidence:.2f})"
+            for i, c in enumerate(r.chains, 1)
+        ]
     )
 
 
 @summary.register
 def _(r: InterventionResult) -> str:
-    return f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)" + _unmatched(
-        r.degraded
+    return (
+        f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)"
+        + _unmatched(r.degraded)
+        + _lines([f"- {shorten(e, 200)}" for e in r.evidence])
     )
 
 
@@ -264,7 +288,7 @@ def _(r: PatternsResult) -> str:
 
 @summary.register
 def _(r: LessonText) -> str:
-    return shorten(r.lesson.replace("\n", " "), 160)
+    return r.lesson  # the lesson is the result: a few lines, one an episode used
 
 
 @summary.register
