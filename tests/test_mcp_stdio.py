@@ -357,3 +357,15 @@ def test_a_client_showing_the_model_only_text_still_gets_what_each_result_is_for
                 assert n["node"]["id"] in near.content[0].text
 
     run(go)
+
+
+def test_every_tool_parameter_says_what_it_takes(tmp_path):
+    tools = list_tools(tmp_path / "m.db", "--profile", "all")
+    for t in tools.values():
+        for name, schema in t.input_schema["properties"].items():
+            assert schema.get("description"), f"{t.name}.{name}"
+    record = tools["record_decision"].input_schema["properties"]
+    assert "did not happen" in record["relation"]["description"]
+    assert "0.7" in record["confidence_source"]["description"]
+    node_id = tools["remember"].input_schema["properties"]["node_id"]["description"]
+    assert "not in memory yet makes a new node" in node_id
