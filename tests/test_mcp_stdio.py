@@ -355,6 +355,17 @@ def test_a_client_showing_the_model_only_text_still_gets_what_each_result_is_for
             near = await client.call_tool("neighbors", {"node_id": hub})
             for n in near.structured_content["neighbors"]:
                 assert n["node"]["id"] in near.content[0].text
+            lessons = await client.call_tool("search_causal", {"query": "load test"})
+            for hit in lessons.structured_content["hits"]:  # edge ids to invalidate_decision
+                assert hit["lesson"]["edge_id"] in lessons.content[0].text
+            fact = await client.call_tool("record_fact", {"key": "office", "value": "Porto"})
+            await client.call_tool("record_fact", {"key": "pager", "value": "Opsgenie"})
+            facts = await client.call_tool("search_facts", {})
+            assert "office: Porto" in facts.content[0].text
+            assert "pager: Opsgenie" in facts.content[0].text
+            await client.call_tool("forget", {"node_id": fact.structured_content["fact"]["id"]})
+            queue = await client.call_tool("review_queue", {})
+            assert fact.structured_content["fact"]["id"] in queue.content[0].text
 
     run(go)
 

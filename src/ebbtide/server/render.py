@@ -21,6 +21,7 @@ from ..model import (
     ForgetResult,
     InterventionResult,
     InvalidateResult,
+    Lesson,
     LessonText,
     MaintainReport,
     MemorySearchResult,
@@ -151,7 +152,13 @@ def _(r: MaintainReport) -> str:
 
 @summary.register
 def _(r: ReviewQueue) -> str:
-    return f"{len(r.items)} deletion(s) waiting for a person's approval"
+    return f"{len(r.items)} deletion(s) waiting for a person's approval" + _lines(
+        [
+            f"- {i.node.id} {i.node.kind}: {shorten(i.node.text, HIT_TEXT)} "
+            f"(asked by {i.requested_by}: {shorten(i.reason, 80)})"
+            for i in r.items
+        ]
+    )
 
 
 @summary.register
@@ -190,9 +197,15 @@ def _(r: RememberResult) -> str:
 @summary.register
 def _(r: MemorySearchResult) -> str:
     note = _without_meaning(r.degraded)
-    return f"{len(r.hits)} hits, {len(r.lessons)} lessons{note}" + (
-        ":" + _hit_lines(r.hits) if r.hits else ""
+    return (
+        f"{len(r.hits)} hits, {len(r.lessons)} lessons{note}"
+        + (":" + _hit_lines(r.hits) if r.hits else "")
+        + _lines([f"- lesson: {_lesson(x)}" for x in r.lessons])
     )
+
+
+def _lesson(x: Lesson) -> str:
+    return f"{shorten(x.decision, 80)} -{x.relation}-> {shorten(x.outcome, 80)} ({x.edge_id})"
 
 
 def _without_meaning(degraded: str | None) -> str:
@@ -202,16 +215,14 @@ def _without_meaning(degraded: str | None) -> str:
 
 @summary.register
 def _(r: CausalSearchResult) -> str:
-    top = "; ".join(
-        f"{shorten(h.lesson.decision, 30)} -{h.lesson.relation}-> {shorten(h.lesson.outcome, 30)}"
-        for h in r.hits[:2]
-    )
-    return f"{len(r.hits)} lessons" + (f"; top: {top}" if top else "")
+    return f"{len(r.hits)} lessons" + _lines([f"- {_lesson(h.lesson)}" for h in r.hits])
 
 
 @summary.register
 def _(r: FactSearchResult) -> str:
-    return f"{len(r.facts)} facts" + (f"; {shorten(r.facts[0].text, 60)}" if r.facts else "")
+    return f"{len(r.facts)} facts" + _lines(
+        [f"- {f.id}: {shorten(f.text, HIT_TEXT)}" for f in r.facts]
+    )
 
 
 @summary.register
@@ -224,8 +235,9 @@ def _(r: CausalDirectory) -> str:
 def _(r: TraceResult) -> str:
     if not r.causes:
         return "no recorded cause" + _unmatched(r.degraded)
-    first = shorten(r.causes[0].lesson.decision, 60)
-    return f"{len(r.causes)} cause(s); first: {first}" + _unmatched(r.degraded)
+    return f"{len(r.causes)} cause(s){_unmatched(r.degraded)}" + _lines(
+        [f"- {_lesson(c.lesson)}" for c in r.causes]
+    )
 
 
 @summary.register
