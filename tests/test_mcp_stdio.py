@@ -12,6 +12,8 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from ebbtide import open_memory
+
 DEFAULT_TOOLS = {
     "remember", "recall", "connect", "forget", "record_decision", "record_fact",
     "trace_cause_chain", "intervention_query", "counterfactual_query",
@@ -186,6 +188,17 @@ def test_two_projects_share_one_store_and_each_recalls_only_its_own(tmp_path):
             assert [h["node"]["text"] for h in search.structured_content["hits"]] == [
                 "The search API listens on port 9200"
             ]
+            episode = {
+                "decision": "Turned on slow query logging",
+                "outcome": "Found the slow invoice query",
+                "scope": "billing",
+            }
+            await client.call_tool("record_decision", episode)
+            decided = await client.call_tool(
+                "recall", {"query": "slow query logging", "scope": "billing", "kinds": ["decision"]}
+            )
+            decisions = [h["node"]["text"] for h in decided.structured_content["hits"]]
+            assert "Turned on slow query logging" in decisions
             everywhere = await client.call_tool(
                 "recall", {"query": "which port does the API listen on?", "kinds": ["note"]}
             )
@@ -271,3 +284,99 @@ def test_with_the_model_servers_down_the_agent_loop_goes_on_without_them(tmp_pat
             assert stats.structured_content["vectors_missing"] == stats.structured_content["nodes"]
 
     run(go)
+
+
+def test_forgetting_what_a_person_chose_to_keep_says_it_stays(tmp_path):
+    store = tmp_path / "m.db"
+
+    async def ask_twice():
+        async with Client(server_params(store)) as client:
+            note = await client.call_tool("remember", {"text": "The VPN needs a hardware token"})
+            node_id = note.structured_content["node"]["id"]
+            first = await client.call_tool("forget", {"node_id": node_id, "reason": "outdated"})
+            assert "archived and queued for review" in first.content[0].text
+            return node_id
+
+    node_id = run(ask_twice)
+    with open_memory(store, embeddings="none") as memory:
+        memory.reject(node_id)  # a person keeps it
+
+    async def ask_again():
+        async with Client(server_params(store)) as client:
+            again = await client.call_tool("forget", {"node_id": node_id, "reason": "outdated"})
+            kept = again.structured_content
+            assert kept["queued"] is False and kept["kept_until"]
+            text = again.content[0].text
+            assert "archived" not in text.replace("not archived", "")
+            assert f"keep it until {kept['kept_until']}" in text
+            hits = await client.call_tool("recall", {"query": "VPN hardware token"})
+            assert hits.structured_content["hits"][0]["node"]["id"] == node_id
+
+    run(ask_again)
+
+
+def test_tool_descriptions_carry_no_source_indentation(tmp_path):
+    tools = list_tools(tmp_path / "m.db", "--profile", "all")
+    for t in tools.values():
+        assert not any(line.startswith(" ") for line in t.description.splitlines()), t.name
+
+
+def test_a_client_showing_the_model_only_text_still_gets_what_each_result_is_for(tmp_path):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            told = await client.call_tool(
+                "remember",
+                {"messages": "Ana: We skipped the load test before the June promo.\n"
+                 "Ben: That was a mistake: checkout stalled for an hour."},
+            )  # fmt: skip
+            for node in told.structured_content["nodes"]:  # ids to connect or forget
+                assert f"{node['id']} {node['kind']}: " in told.content[0].text
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Checkout stalled for an hour during the June promo",
+                 "outcome": "Escalation from Acme Retail, our largest client"},
+            )  # fmt: skip
+            chain = await client.call_tool(
+                "trace_cause_chain", {"outcome_description": "escalation from Acme Retail"}
+            )
+            text = chain.content[0].text
+            assert len(chain.structured_content["chains"]) == len(text.splitlines()) - 1
+            for step in chain.structured_content["chains"][0]["steps"]:
+                assert step["outcome"][:60] in text  # not cut to 30 characters
+            risky = await client.call_tool("intervention_query", {"action": "skip the load test"})
+            assert risky.structured_content["evidence"]
+            for line in risky.structured_content["evidence"]:
+                assert line in risky.content[0].text
+            index = await client.call_tool("causal_directory", {})
+            assert index.structured_content["text"] in index.content[0].text
+            lesson = await client.call_tool("reconstruct_lesson", {"query": "skip the load test"})
+            assert lesson.content[0].text == lesson.structured_content["lesson"]
+            hub = told.structured_content["nodes"][0]["id"]
+            near = await client.call_tool("neighbors", {"node_id": hub})
+            for n in near.structured_content["neighbors"]:
+                assert n["node"]["id"] in near.content[0].text
+            lessons = await client.call_tool("search_causal", {"query": "load test"})
+            for hit in lessons.structured_content["hits"]:  # edge ids to invalidate_decision
+                assert hit["lesson"]["edge_id"] in lessons.content[0].text
+            fact = await client.call_tool("record_fact", {"key": "office", "value": "Porto"})
+            await client.call_tool("record_fact", {"key": "pager", "value": "Opsgenie"})
+            facts = await client.call_tool("search_facts", {})
+            assert "office: Porto" in facts.content[0].text
+            assert "pager: Opsgenie" in facts.content[0].text
+            await client.call_tool("forget", {"node_id": fact.structured_content["fact"]["id"]})
+            queue = await client.call_tool("review_queue", {})
+            assert fact.structured_content["fact"]["id"] in queue.content[0].text
+
+    run(go)
+
+
+def test_every_tool_parameter_says_what_it_takes(tmp_path):
+    tools = list_tools(tmp_path / "m.db", "--profile", "all")
+    for t in tools.values():
+        for name, schema in t.input_schema["properties"].items():
+            assert schema.get("description"), f"{t.name}.{name}"
+    record = tools["record_decision"].input_schema["properties"]
+    assert "did not happen" in record["relation"]["description"]
+    assert "0.7" in record["confidence_source"]["description"]
+    node_id = tools["remember"].input_schema["properties"]["node_id"]["description"]
+    assert "not in memory yet makes a new node" in node_id

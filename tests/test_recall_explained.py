@@ -33,3 +33,14 @@ def test_the_recall_text_gives_every_hit_a_line_saying_why_it_surfaced():
     assert by_id[outage.id].endswith("(text #1; seed; hot; used 2 d ago)")
     assert f"graph #1; hop via caused from {outage.id};" in by_id[cause.id]
     assert len(by_id[long.id]) < HIT_TEXT + 120
+
+
+def test_a_long_list_in_a_tool_text_is_cut_and_says_how_many_more(memory):
+    from ebbtide.server.render import MAX_LINES, summary
+
+    hub = memory.remember("Payments service", "project")
+    for i in range(MAX_LINES + 5):
+        memory.remember(f"Payments note {i}", links=[{"target": hub.id, "relation": "about"}])
+    lines = summary(memory.neighbors(hub.id, limit=100)).splitlines()
+    assert len(lines) == 1 + MAX_LINES + 1
+    assert lines[-1] == "… 5 more in the structured content"

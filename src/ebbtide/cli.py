@@ -119,7 +119,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         _chat_part(memory, clock)
     console.rule("Plug ebbtide into your MCP client")
     for client in CLIENTS:
-        console.print(snippet(client), highlight=False, markup=False)
+        console.print(snippet(client), highlight=False, markup=False, soft_wrap=True)
         console.print()
     console.print(
         f"The demo store is kept at {path}; your own memory defaults to {default_store_url()}."
@@ -380,9 +380,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    # The store this shell would open, so the client's server opens the same memory.
+    store = args.store or os.environ.get("EBBTIDE_STORE") or None
     for client in CLIENTS if args.client == "all" else [args.client]:
-        console.print(snippet(client, args.store), highlight=False, markup=False)
-        console.print()
+        # Plain print: a console wraps long lines, and a command or JSON string cut in two
+        # no longer works when pasted.
+        print(snippet(client, store), end="\n\n")
     return 0
 
 

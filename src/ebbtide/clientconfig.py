@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -18,8 +19,31 @@ def server_command() -> str:
     return str(Path(sys.executable).with_name("ebbtide"))
 
 
+def absolute_store(store: str) -> str:
+    """The store as the client's server process must be told it: a client starts the server
+    in a directory of its own (Claude Desktop in `/`), so a relative path is made absolute
+    here, where it was meant; URLs of a server store and `:memory:` stay as they are."""
+    for scheme in ("sqlite", "kuzu"):
+        prefix = f"{scheme}:///"
+        if store.lower().startswith(prefix):
+            rest = store[len(prefix) :]
+            if rest in ("", ":memory:") or rest.startswith("/"):
+                return store
+            return prefix + str(Path(rest).expanduser().resolve())
+    if "://" in store or store == ":memory:":
+        return store
+    return str(Path(store).expanduser().resolve())
+
+
+def _toml_string(value: str) -> str:
+    # A JSON string is a TOML basic string: quotes, backslashes (Windows paths) and control
+    # characters escaped the same way.
+    return json.dumps(value, ensure_ascii=False)
+
+
 def snippet(client: str, store: str | None = None) -> str:
     cmd = server_command()
+    store = absolute_store(store) if store else None
     env = {"EBBTIDE_STORE": store} if store else {}
     entry: dict[str, object] = {"command": cmd, "args": ["serve"]}
     if env:
@@ -33,16 +57,18 @@ def snippet(client: str, store: str | None = None) -> str:
         body = json.dumps({"mcpServers": {"ebbtide": entry}}, indent=2)
         return f"# {client}: add to {where}\n{body}"
     if client == "claude-code":
-        env_flag = f" -e EBBTIDE_STORE={store}" if store else ""
-        return f"# claude-code: run once\nclaude mcp add ebbtide{env_flag} -- {cmd} serve"
+        env_flag = f" -e {shlex.quote(f'EBBTIDE_STORE={store}')}" if store else ""
+        return (
+            f"# claude-code: run once\nclaude mcp add ebbtide{env_flag} -- {shlex.quote(cmd)} serve"
+        )
     if client == "codex":
         lines = [
             "# codex: add to ~/.codex/config.toml",
             "[mcp_servers.ebbtide]",
-            f'command = "{cmd}"',
+            f"command = {_toml_string(cmd)}",
             'args = ["serve"]',
         ]
         if store:
-            lines.append(f'env = {{ EBBTIDE_STORE = "{store}" }}')
+            lines.append(f"env = {{ EBBTIDE_STORE = {_toml_string(store)} }}")
         return "\n".join(lines)
     raise ValueError(f"client: must be one of {', '.join(CLIENTS)}")

@@ -108,7 +108,10 @@ class LifecycleOps:
         if kept_until > now.timestamp():
             until = to_datetime(kept_until).date().isoformat()
             return ForgetResult(
-                node_id=node_id, queued=False, reason=f"kept by a person until {until}"
+                node_id=node_id,
+                queued=False,
+                reason=f"kept by a person until {until}",
+                kept_until=until,
             )
         request = PendingReview(node_id, reason, now.timestamp(), asked_by)
         with self.store.transaction():

@@ -293,6 +293,11 @@ class ForgetResult(_Model):
     node_id: str
     queued: bool
     reason: str
+    kept_until: str | None = Field(
+        default=None,
+        description="set when a person chose lately to keep the node: it is left as it is "
+        "(not archived, not queued) until this date",
+    )
 
 
 class DecisionRecord(_Model):

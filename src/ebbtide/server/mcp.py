@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -141,7 +142,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
                 server.add_tool(
                     _tool_result(fn),
                     name=fn.__name__,
-                    description=(fn.__doc__ or "").strip(),
+                    description=inspect.cleandoc(fn.__doc__ or ""),
                     annotations=annotations,
                     structured_output=True,
                 )
@@ -156,7 +157,11 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         ] = None,
         kind: Kind = "note",
         node_id: Annotated[
-            str | None, Field(description="update this node in place (keeps its links)")
+            str | None,
+            Field(
+                description="update the node with this id in place (keeps its links); an id "
+                "not in memory yet makes a new node under it"
+            ),
         ] = None,
         pinned: Annotated[bool, Field(description="never archive this node")] = False,
         links: Annotated[
@@ -264,7 +269,10 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     def neighbors(
         node_id: NodeId,
         relation: Annotated[str | None, Field(description="only this relation")] = None,
-        direction: Literal["out", "in", "both"] = "both",
+        direction: Annotated[
+            Literal["out", "in", "both"],
+            Field(description="out: links from this node; in: links to it; both"),
+        ] = "both",
         limit: Annotated[int, Field(description="at most this many (1-1000)")] = 20,
     ) -> NeighborsResult:
         """List the nodes linked to a node, strongest (fresh, heavy) links first."""
@@ -302,16 +310,27 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         outcome: Annotated[str, Field(description="what happened as a result")],
         relation: Annotated[
             Literal["caused", "enabled", "prevented", "no_effect"],
-            Field(description="how the decision relates to the outcome"),
+            Field(
+                description="how the decision relates to the outcome; prevented: the outcome "
+                "is what did not happen (e.g. 'checkout outage'), so it counts in the decision's "
+                "favour when bad"
+            ),
         ] = "caused",
         task_tag: Annotated[str | None, Field(description="task or project")] = None,
-        confidence_source: Literal[
-            "temporal", "rule", "llm_inferred", "user_feedback"
+        confidence_source: Annotated[
+            Literal["temporal", "rule", "llm_inferred", "user_feedback"],
+            Field(
+                description="how the link is known, which sets its confidence: user_feedback "
+                "1.0, rule and temporal (one followed the other) 0.8, llm_inferred 0.7"
+            ),
         ] = "temporal",
         context: Annotated[str | None, Field(description="circumstances worth keeping")] = None,
         influenced_by: Annotated[
             list[str] | None, Field(description="ids of nodes that informed the decision")
         ] = None,
+        scope: Annotated[
+            str, Field(description="namespace, e.g. a project; recall can keep to one")
+        ] = "default",
     ) -> DecisionRecord:
         """Record a decision -> outcome episode. The outcome's polarity (good/bad) is read from
         its text and updates the decision's track record (Q-value)."""
@@ -323,6 +342,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
             confidence_source=confidence_source,
             context=context,
             influenced_by=influenced_by,
+            scope=scope,
         )
 
     @tool(WRITE)
@@ -364,9 +384,11 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         task_tag: Annotated[str | None, Field(description="only this task")] = None,
         query: Annotated[str | None, Field(description="what the lesson is about")] = None,
         limit: Annotated[int, Field(description="1-1000")] = 5,
-        detail_level: Literal["l0", "l1", "l2"] = "l1",
+        detail_level: Annotated[
+            Literal["l0", "l1", "l2"], Field(description="l0 short texts, l1 medium, l2 full")
+        ] = "l1",
         max_tokens: Annotated[int | None, Field(description="trim results to fit")] = None,
-        explain: bool = True,
+        explain: Annotated[bool, Field(description="say why each lesson surfaced")] = True,
     ) -> CausalSearchResult:
         """Find recorded lessons (decision -> relation -> outcome) by task and/or text,
         with how much each still counts (confidence x recency)."""
@@ -413,7 +435,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     def intervention_query(
         action: Annotated[str, Field(description="what you are about to do")],
         task_tag: Annotated[str | None, Field(description="prefer this task's history")] = None,
-        max_depth: Annotated[int, Field(description="how far to follow consequences")] = 3,
+        max_depth: Annotated[int, Field(description="how far to follow consequences (1-10)")] = 3,
         limit: Annotated[int, Field(description="consequences to list (1-1000)")] = 10,
     ) -> InterventionResult:
         """Before acting: what did this action lead to before? Verdict SAFE / WARNING / DANGER

@@ -1,5 +1,7 @@
-"""One short human line per result, shown next to the structured content; a recall's hits get
-a line each, with why they surfaced, for clients that show the model only this text."""
+"""One short human line per result, shown next to the structured content. Many clients show
+the model only this text, so what a result is for comes after it, a line an item and bounded:
+a recall's hits with why they surfaced, the items a conversation stored, the chains of causes,
+the evidence behind a verdict, a node's neighbours, the causal directory, the lesson."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from ..model import (
     ForgetResult,
     InterventionResult,
     InvalidateResult,
+    Lesson,
     LessonText,
     MaintainReport,
     MemorySearchResult,
@@ -65,6 +68,16 @@ def _(r: RecallResult) -> str:
 
 # A hit's text in its line; the whole text is in the structured content.
 HIT_TEXT = 120
+# Most item lines after a summary (a recall's hits are bounded by its k instead).
+MAX_LINES = 20
+
+
+def _lines(items: list[str], limit: int = MAX_LINES) -> str:
+    """Each item on a line of its own, at most `limit`, then how many more there are."""
+    out = "".join(f"\n{item}" for item in items[:limit])
+    if len(items) > limit:
+        out += f"\n… {len(items) - limit} more in the structured content"
+    return out
 
 
 def _hit_lines(hits: list[RecallHit]) -> str:
@@ -102,7 +115,14 @@ def explain(hit: RecallHit, *, ids: bool = True) -> str:
 
 @summary.register
 def _(r: NeighborsResult) -> str:
-    return f"{len(r.neighbors)} neighbours of {r.node.id}"
+    return f"{len(r.neighbors)} neighbours of {r.node.id}" + _lines(
+        [
+            f"- {n.node.id} {n.node.kind}: {shorten(n.node.text, HIT_TEXT)} "
+            f"({'out' if n.direction == 'out' else 'in'} {n.edge.relation}, "
+            f"strength {n.strength:.2f})"
+            for n in r.neighbors
+        ]
+    )
 
 
 @summary.register
@@ -112,6 +132,11 @@ def _(r: ReinforceResult) -> str:
 
 @summary.register
 def _(r: ForgetResult) -> str:
+    if r.kept_until is not None:
+        return (
+            f"{r.node_id} left as it is, not archived: a person chose to keep it until "
+            f"{r.kept_until}"
+        )
     state = "queued for review" if r.queued else "already waiting for review"
     return f"{r.node_id} archived and {state}; a person approves deletions"
 
@@ -127,7 +152,13 @@ def _(r: MaintainReport) -> str:
 
 @summary.register
 def _(r: ReviewQueue) -> str:
-    return f"{len(r.items)} deletion(s) waiting for a person's approval"
+    return f"{len(r.items)} deletion(s) waiting for a person's approval" + _lines(
+        [
+            f"- {i.node.id} {i.node.kind}: {shorten(i.node.text, HIT_TEXT)} "
+            f"(asked by {i.requested_by}: {shorten(i.reason, 80)})"
+            for i in r.items
+        ]
+    )
 
 
 @summary.register
@@ -160,15 +191,21 @@ def _(r: RememberResult) -> str:
     return (
         f"stored or changed {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the"
         f" conversation{known}{degraded}"
-    )
+    ) + _lines([f"- {n.id} {n.kind}: {shorten(n.text, HIT_TEXT)}" for n in r.nodes])
 
 
 @summary.register
 def _(r: MemorySearchResult) -> str:
     note = _without_meaning(r.degraded)
-    return f"{len(r.hits)} hits, {len(r.lessons)} lessons{note}" + (
-        ":" + _hit_lines(r.hits) if r.hits else ""
+    return (
+        f"{len(r.hits)} hits, {len(r.lessons)} lessons{note}"
+        + (":" + _hit_lines(r.hits) if r.hits else "")
+        + _lines([f"- lesson: {_lesson(x)}" for x in r.lessons])
     )
+
+
+def _lesson(x: Lesson) -> str:
+    return f"{shorten(x.decision, 80)} -{x.relation}-> {shorten(x.outcome, 80)} ({x.edge_id})"
 
 
 def _without_meaning(degraded: str | None) -> str:
@@ -178,47 +215,51 @@ def _without_meaning(degraded: str | None) -> str:
 
 @summary.register
 def _(r: CausalSearchResult) -> str:
-    top = "; ".join(
-        f"{shorten(h.lesson.decision, 30)} -{h.lesson.relation}-> {shorten(h.lesson.outcome, 30)}"
-        for h in r.hits[:2]
-    )
-    return f"{len(r.hits)} lessons" + (f"; top: {top}" if top else "")
+    return f"{len(r.hits)} lessons" + _lines([f"- {_lesson(h.lesson)}" for h in r.hits])
 
 
 @summary.register
 def _(r: FactSearchResult) -> str:
-    return f"{len(r.facts)} facts" + (f"; {shorten(r.facts[0].text, 60)}" if r.facts else "")
+    return f"{len(r.facts)} facts" + _lines(
+        [f"- {f.id}: {shorten(f.text, HIT_TEXT)}" for f in r.facts]
+    )
 
 
 @summary.register
 def _(r: CausalDirectory) -> str:
-    return f"{len(r.entries)} lessons"
+    # The directory is its text (a line a lesson, as many as asked for).
+    return f"{len(r.entries)} lessons" + (f":\n{r.text}" if r.entries else "")
 
 
 @summary.register
 def _(r: TraceResult) -> str:
     if not r.causes:
         return "no recorded cause" + _unmatched(r.degraded)
-    first = shorten(r.causes[0].lesson.decision, 60)
-    return f"{len(r.causes)} cause(s); first: {first}" + _unmatched(r.degraded)
+    return f"{len(r.causes)} cause(s){_unmatched(r.degraded)}" + _lines(
+        [f"- {_lesson(c.lesson)}" for c in r.causes]
+    )
 
 
 @summary.register
 def _(r: ChainResult) -> str:
     if not r.chains:
         return "no recorded chain" + _unmatched(r.degraded)
-    steps = r.chains[0].steps
-    path = " -> ".join(shorten(s.decision, 30) for s in steps)
-    return (
-        f"{len(r.chains)} chain(s); root first: {path} -> {shorten(steps[-1].outcome, 30)}"
-        + _unmatched(r.degraded)
+    return f"{len(r.chains)} chain(s), root first{_unmatched(r.degraded)}:" + _lines(
+        [
+            f"{i}. {shorten(c.steps[0].decision, 80)}"
+            + "".join(f" -{s.relation}-> {shorten(s.outcome, 80)}" for s in c.steps)
+            + f" (confidence {c.confidence:.2f})"
+            for i, c in enumerate(r.chains, 1)
+        ]
     )
 
 
 @summary.register
 def _(r: InterventionResult) -> str:
-    return f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)" + _unmatched(
-        r.degraded
+    return (
+        f"{r.verdict} (risk {r.risk:.2f}); {len(r.consequences)} consequence(s)"
+        + _unmatched(r.degraded)
+        + _lines([f"- {shorten(e, 200)}" for e in r.evidence])
     )
 
 
@@ -259,7 +300,7 @@ def _(r: PatternsResult) -> str:
 
 @summary.register
 def _(r: LessonText) -> str:
-    return shorten(r.lesson.replace("\n", " "), 160)
+    return r.lesson  # the lesson is the result: a few lines, one an episode used
 
 
 @summary.register
