@@ -877,8 +877,7 @@ def ingest_chat(
     # next day's export), they are news.
     written = datetime.fromtimestamp(p.stat().st_mtime, UTC)
     sessions = [
-        s if s.date is not None else dataclasses.replace(s, date=written)
-        for s in _chat_sessions(p)
+        s if s.date is not None else dataclasses.replace(s, date=written) for s in _chat_sessions(p)
     ]
     summary = IngestSummary(files=1, sessions=len(sessions))
     degraded: list[str] = []
