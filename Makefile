@@ -17,6 +17,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # Builds (once, cached in ~/.cache/ebbtide) the small Neo4j server the tests start. Without
 # java and mvn the Neo4j tests skip, saying why; under CI=true they fail instead.
