@@ -838,6 +838,16 @@ def test_because_links_cause_to_effect():
     assert ex.items[effect].text == "Ana and others rolled back"
 
 
+@pytest.mark.parametrize("assent", ["Good", "Great", "Nice"])
+def test_an_assent_with_a_reason_gives_the_reason_of_what_it_assents_to(assent):
+    ex = run(
+        f"Ana: We switched billing to Postgres.\nBen: {assent}, because MySQL kept deadlocking."
+    )
+    cause, switch = find(ex, "MySQL kept deadlocking"), find(ex, "switched billing")
+    assert relations(ex, cause, switch) == {"caused"}
+    assert not any(i.text.rstrip(".!") == assent for i in ex.items), "no outcome named 'Good'"
+
+
 def test_because_at_the_start_of_a_sentence():
     ex = run("Ana: Because we skipped code review, a bug reached production.")
     cause, effect = find(ex, "skipped code review"), find(ex, "bug reached")

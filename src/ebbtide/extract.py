@@ -1549,7 +1549,9 @@ class _Extractor:
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
         text = _STOPPED_EARLY.sub("", text)
-        if text.lower().rstrip(".!?") in _ANAPHORS:  # "It was caused by …": what was said
+        # "It was caused by …": what was said; "Good, because MySQL kept deadlocking": the
+        # assent is to what was said, and the cause is its reason
+        if text.lower().rstrip(".!?") in _ANAPHORS or is_acknowledgement(text, self.name_words):
             ant = self._antecedent(k)
             if ant is not None:
                 return ant, relation
