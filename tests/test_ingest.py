@@ -579,6 +579,14 @@ def test_sessions_with_their_own_dates(tmp_path):
     assert [s["messages"][0].id for s in mem.sessions] == ["s1.m1", "s2.m1"]
 
 
+def test_an_empty_session_of_an_export_is_passed_over(tmp_path):
+    data = {"sessions": [{"messages": []}, {"messages": ["Ana: We picked Postgres."]}]}
+    mem = FakeMemory()
+    summary = ingest_chat(mem, dump(tmp_path, "s.json", data))
+    assert [s["messages"][0].text for s in mem.sessions] == ["We picked Postgres."]
+    assert (summary.sessions, summary.messages) == (2, 1)
+
+
 def test_jsonl_groups_messages_by_session(tmp_path):
     lines = [
         {"session": "x", "speaker": "Ana", "text": "one", "time": "2024-01-01T09:00:00Z"},

@@ -160,12 +160,15 @@ def sent(turns, numbered: bool):
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(st.tuples(st.sampled_from(["Ana", "Ben"]), st.sampled_from(SAYINGS)), max_size=6),
+    st.lists(
+        st.tuples(st.sampled_from(["Ana", "Ben"]), st.sampled_from(SAYINGS)), min_size=1, max_size=6
+    ),
     st.integers(min_value=0, max_value=6),
     st.booleans(),
 )
 def test_any_conversation_remembered_again_from_any_turn_changes_nothing(turns, start, numbered):
     messages = sent(turns, numbered)
+    start = min(start, len(messages) - 1)  # a window holds at least one message
     with open_memory(":memory:", embeddings="none") as mem:
         mem.remember(messages=messages, date="2026-03-01T10:00:00+00:00")
         before = ([n.model_dump() for n in mem.find(limit=200)], mem.stats().edges)
@@ -295,6 +298,13 @@ def test_speaker_lines_are_accepted_too(memory):
 def test_text_and_messages_together_are_refused(memory):
     with pytest.raises(ValidationError, match="either text or messages"):
         memory.remember("x", messages=STORY)
+    assert memory.stats().nodes == 0
+
+
+@pytest.mark.parametrize("empty", [[], "", "  \n "])
+def test_a_transcript_with_no_message_is_refused(memory, empty):
+    with pytest.raises(ValidationError, match="messages: must hold at least one message"):
+        memory.remember(messages=empty)
     assert memory.stats().nodes == 0
 
 

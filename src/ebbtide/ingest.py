@@ -882,6 +882,8 @@ def ingest_chat(
     summary = IngestSummary(files=1, sessions=len(sessions))
     degraded: list[str] = []
     for session in sessions:
+        if not session.messages:  # an export's empty day, or only attachments
+            continue
         result = memory.remember(messages=session.messages, date=session.date)
         summary.messages += len(session.messages)
         summary.nodes += len(result.nodes)

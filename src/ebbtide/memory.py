@@ -167,6 +167,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         if messages is not None:
             if text is not None:
                 raise ValidationError("text", "give either text or messages, not both")
+            if not (messages.strip() if isinstance(messages, str) else messages):
+                raise ValidationError("messages", "must hold at least one message")
             scope = validate.text("scope", scope, max_len=200)
             task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
             return self._remember_transcript(messages, date, scope=scope, task_tag=task_tag)
