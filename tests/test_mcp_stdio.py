@@ -216,7 +216,9 @@ def test_two_projects_share_one_store_and_each_recalls_only_its_own(tmp_path):
         ("remember", {"text": "x", "kind": "spaceship"}, "kind: must be one of"),
         ("connect", {"a": "nope", "b": "nada"}, "a: no node"),
         ("connect", {"a": "x", "b": "y", "weight": 7}, "weight"),
-        ("recall", {"query": "x", "k": "many"}, "k"),
+        ("recall", {"query": "x", "k": "many"}, "k: must be a valid integer"),
+        ("recall", {}, "query: is required"),
+        ("recall", {"query": "x", "limit": 3}, "limit: recall takes no such argument (it takes"),
         ("recall", {"query": "x", "scope": "  "}, "scope: must not be empty"),
         ("recall", {"query": "x", "kinds": ["spaceship"]}, "kinds: must be one of"),
         ("record_decision", {"decision": "d", "outcome": "o", "relation": "maybe"}, "relation"),
@@ -227,6 +229,7 @@ def test_bad_input_is_a_tool_error_and_the_server_keeps_serving(tmp_path, tool, 
         async with Client(server_params(tmp_path / "m.db")) as client:
             bad = await client.call_tool(tool, args)
             assert bad.is_error and needle in bad.content[0].text
+            assert "pydantic" not in bad.content[0].text  # the field and the rule, no report
             ok = await client.call_tool("recall", {"query": "anything"})
             assert not ok.is_error and ok.structured_content["hits"] == []
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
+from pydantic import ValidationError as SchemaError
 
 from .. import __version__
 from ..errors import EbbtideError, ValidationError
@@ -127,10 +129,46 @@ def _tool_result(fn: Callable[..., M]) -> Callable[..., M]:
     return wrapper
 
 
+class _Server(MCPServer):
+    """Arguments that break a tool's schema are named by field and rule, as ebbtide's own
+    errors are (not pydantic's report with its links), and an argument the tool does not
+    take is refused: ignored, a misnamed `limit` for recall's `k` would pass unnoticed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.takes: dict[str, list[str]] = {}  # each tool's parameters, by tool name
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        takes = self.takes.get(name, [])
+        unknown = sorted(set(arguments) - set(takes)) if name in self.takes else []
+        if unknown:
+            raise ToolError(
+                f"{unknown[0]}: {name} takes no such argument (it takes {', '.join(takes)})"
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, SchemaError):
+                raise
+            raise ToolError(_schema_errors(cause)) from cause
+
+
+def _schema_errors(exc: SchemaError) -> str:
+    """'k: must be a valid integer; query: is required' from pydantic's report."""
+    out = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        rule = "is required" if err["type"] == "missing" else err["msg"]
+        rule = re.sub(r"^Input should be\b", "must be", rule)
+        out.append(f"{where}: {rule[:1].lower()}{rule[1:]}")
+    return "; ".join(out)
+
+
 def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     if profile not in PROFILES:
         raise ValidationError("profile", f"must be one of {', '.join(PROFILES)}", profile)
-    server = MCPServer(
+    server = _Server(
         name="ebbtide", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
 
@@ -139,6 +177,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     def tool(annotations: ToolAnnotations):
         def register(fn: Callable[..., M]) -> Callable[..., M]:
             if wanted is None or fn.__name__ in wanted:
+                server.takes[fn.__name__] = list(inspect.signature(fn).parameters)
                 server.add_tool(
                     _tool_result(fn),
                     name=fn.__name__,
