@@ -236,6 +236,15 @@ def test_bad_input_is_a_tool_error_and_the_server_keeps_serving(tmp_path, tool, 
     run(go)
 
 
+def test_the_causal_memory_profile_ignores_an_argument_only_that_server_takes(tmp_path):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "causal-memory")) as c:
+            found = await c.call_tool("search_memory", {"query": "x", "session_id": "abc"})
+            assert not found.is_error
+
+    run(go)
+
+
 def test_ebb_profile_keeps_exactly_the_ebb_tool_names(tmp_path):
     assert set(list_tools(tmp_path / "m.db", "--profile", "ebb")) == {
         "remember",

@@ -132,15 +132,18 @@ def _tool_result(fn: Callable[..., M]) -> Callable[..., M]:
 class _Server(MCPServer):
     """Arguments that break a tool's schema are named by field and rule, as ebbtide's own
     errors are (not pydantic's report with its links), and an argument the tool does not
-    take is refused: ignored, a misnamed `limit` for recall's `k` would pass unnoticed."""
+    take is refused: ignored, a misnamed `limit` for recall's `k` would pass unnoticed. The
+    causal-memory profile stands in for another server, whose clients may send what only it
+    takes: there, such arguments are ignored as before."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, strict: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.takes: dict[str, list[str]] = {}  # each tool's parameters, by tool name
+        self.strict = strict
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         takes = self.takes.get(name, [])
-        unknown = sorted(set(arguments) - set(takes)) if name in self.takes else []
+        unknown = sorted(set(arguments) - set(takes)) if self.strict and name in self.takes else []
         if unknown:
             raise ToolError(
                 f"{unknown[0]}: {name} takes no such argument (it takes {', '.join(takes)})"
@@ -169,7 +172,11 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
     if profile not in PROFILES:
         raise ValidationError("profile", f"must be one of {', '.join(PROFILES)}", profile)
     server = _Server(
-        name="ebbtide", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+        strict=profile != "causal-memory",
+        name="ebbtide",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
     )
 
     wanted = PROFILES[profile]
