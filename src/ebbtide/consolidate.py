@@ -18,6 +18,15 @@ MAX_REPORTED_CHANGES = 200
 
 
 def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
+    # What is read and what is written form one transaction: a node forgotten, kept, told
+    # again or deleted by another process meanwhile must not be overwritten from a stale read
+    # (un-hidden, its request withdrawn, or queued again after its deletion). On SQLite the
+    # write lock is held for the whole run (about a second for 50k nodes).
+    with store.transaction():
+        return _maintain(store, config, now)
+
+
+def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
     t = now.timestamp()
     g = store.graph_arrays()
     n = len(g.ids)
