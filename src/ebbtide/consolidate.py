@@ -51,8 +51,10 @@ def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
         activation,
         pinned=g.pinned,
         # New to the memory, not new to the world: a note from a file two years old, ingested
-        # today, is at least warm for the grace period like any other write.
-        age_s=t - np.maximum(g.created_at, g.updated_at),
+        # today, is at least warm for the grace period like any other write. Used is as good
+        # as new: what was recalled, told again or reinforced lately stays findable, however
+        # far a hub (a person linked to all they said) is ahead of it.
+        age_s=t - np.maximum(np.maximum(g.created_at, g.updated_at), read_at),
         previous=g.tier,  # type: ignore[arg-type]
         hot=config.hot_threshold,
         warm=config.warm_threshold,
