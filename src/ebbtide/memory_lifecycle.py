@@ -141,10 +141,10 @@ class LifecycleOps:
         if not self.config.auto_maintain_days:
             return
         last = self.store.get_meta(META_LAST_MAINTAIN)
-        if (
-            last is None
-            or self.now().timestamp() - float(last) > self.config.auto_maintain_days * DAY
-        ):
+        since = None if last is None else self.now().timestamp() - float(last)
+        # A last run in the future means the clock was set back (it ran ahead): run now, once,
+        # or the daily run would wait until the clock caught up with the wrong time again.
+        if since is None or since < 0 or since > self.config.auto_maintain_days * DAY:
             self.maintain()
 
     def _speaker_names(self) -> list[str]:
