@@ -74,3 +74,22 @@ def test_a_note_left_unused_beside_a_hub_is_archived_after_its_grace_period(with
     memory.maintain()
     assert memory.get(note.id).status == "archived"
     assert note.id in {i.node.id for i in memory.review_queue().items}
+
+
+@pytest.mark.parametrize("how", ["told again", "kept by a person", "pinned"])
+def test_an_archived_note_brought_back_is_found_at_once(memory, clock, how):
+    note = memory.remember("Legacy billing export format")
+    clock.advance(days=200)
+    memory.remember("busy note")
+    memory.maintain()
+    assert memory.recall("legacy billing export").hits == []
+    if how == "told again":
+        memory.remember("Legacy billing export format")
+    elif how == "kept by a person":
+        memory.reject(note.id)
+    else:
+        memory.pin(note.id)
+    # before the next maintain: it is active, so a default recall finds it
+    assert [h.node.id for h in memory.recall("legacy billing export").hits] == [note.id]
+    memory.maintain()
+    assert memory.get(note.id).tier in ("hot", "warm")

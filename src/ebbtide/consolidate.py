@@ -8,13 +8,19 @@ import numpy as np
 
 from . import scoring
 from .config import DAY, Config
-from .model import MaintainReport, TierChange
+from .model import MaintainReport, Tier, TierChange
 from .store import PendingReview, Store
 
 META_LAST_MAINTAIN = "last_maintain"
 META_ACTIVATION_REF = "activation_ref"
 # A report lists at most this many tier changes; counts always cover every node.
 MAX_REPORTED_CHANGES = 200
+
+
+def in_use(tier: Tier) -> Tier:
+    """The tier of a node just used or kept (told again, kept by a person, pinned): at least
+    warm, as the next maintain will find it, so a default recall finds it now."""
+    return tier if tier in ("hot", "warm") else "warm"
 
 
 def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
