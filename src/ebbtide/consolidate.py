@@ -8,7 +8,7 @@ import numpy as np
 
 from . import scoring
 from .config import DAY, Config
-from .model import MaintainReport, TierChange
+from .model import MaintainReport, Tier, TierChange
 from .store import PendingReview, Store
 
 META_LAST_MAINTAIN = "last_maintain"
@@ -17,7 +17,22 @@ META_ACTIVATION_REF = "activation_ref"
 MAX_REPORTED_CHANGES = 200
 
 
+def in_use(tier: Tier) -> Tier:
+    """The tier of a node just used or kept (told again, kept by a person, pinned): at least
+    warm, as the next maintain will find it, so a default recall finds it now."""
+    return tier if tier in ("hot", "warm") else "warm"
+
+
 def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
+    # What is read and what is written form one transaction: a node forgotten, kept, told
+    # again or deleted by another process meanwhile must not be overwritten from a stale read
+    # (un-hidden, its request withdrawn, or queued again after its deletion). On SQLite the
+    # write lock is held for the whole run (about a second for 50k nodes).
+    with store.transaction():
+        return _maintain(store, config, now)
+
+
+def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
     t = now.timestamp()
     g = store.graph_arrays()
     n = len(g.ids)
@@ -42,8 +57,10 @@ def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
         activation,
         pinned=g.pinned,
         # New to the memory, not new to the world: a note from a file two years old, ingested
-        # today, is at least warm for the grace period like any other write.
-        age_s=t - np.maximum(g.created_at, g.updated_at),
+        # today, is at least warm for the grace period like any other write. Used is as good
+        # as new: what was recalled, told again or reinforced lately stays findable, however
+        # far a hub (a person linked to all they said) is ahead of it.
+        age_s=t - np.maximum(np.maximum(g.created_at, g.updated_at), read_at),
         previous=g.tier,  # type: ignore[arg-type]
         hot=config.hot_threshold,
         warm=config.warm_threshold,

@@ -16,6 +16,7 @@ from typing import Any, overload
 from . import causal, claims, predictions, scoring, validate
 from .clock import Clock, system_clock, to_datetime
 from .config import Config, default_store_url
+from .consolidate import in_use
 from .embed import Embedder, resolve_embedder
 from .errors import EbbtideError, NotFound, StoreUnavailable, ValidationError
 from .llm_extract import LlmExtractor, get_extractor
@@ -226,6 +227,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                         # dated by its mtime): told again never makes knowledge older.
                         "last_read_at": max(existing.last_read_at or now, now),
                         "read_count": existing.read_count + (0 if reread else 1),
+                        # told again, it is in use: found at once, not after the next maintain
+                        "tier": existing.tier if reread else in_use(existing.tier),
                     }
                 )
                 self.store.update_node(node)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import validate
 from .clock import to_datetime
 from .config import DAY, Config
-from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, maintain
+from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, in_use, maintain
 from .embed import Embedder
 from .errors import NotFound, ValidationError
 from .model import (
@@ -57,7 +57,7 @@ class LifecycleOps:
         node = self.get(node_id)
         node = node.model_copy(
             update={"pinned": pinned, "updated_at": self.now()}
-            | ({"status": "active"} if pinned else {})
+            | ({"status": "active", "tier": in_use(node.tier)} if pinned else {})
         )
         with self.store.transaction():
             self.store.update_node(node)
@@ -141,10 +141,10 @@ class LifecycleOps:
         if not self.config.auto_maintain_days:
             return
         last = self.store.get_meta(META_LAST_MAINTAIN)
-        if (
-            last is None
-            or self.now().timestamp() - float(last) > self.config.auto_maintain_days * DAY
-        ):
+        since = None if last is None else self.now().timestamp() - float(last)
+        # A last run in the future means the clock was set back (it ran ahead): run now, once,
+        # or the daily run would wait until the clock caught up with the wrong time again.
+        if since is None or since < 0 or since > self.config.auto_maintain_days * DAY:
             self.maintain()
 
     def _speaker_names(self) -> list[str]:
@@ -195,7 +195,9 @@ class LifecycleOps:
         with self.store.transaction():
             self.store.remove_review(node_id, cooldown_until=until)
             self.store.update_node(
-                node.model_copy(update={"status": "active", "last_read_at": now})
+                node.model_copy(
+                    update={"status": "active", "last_read_at": now, "tier": in_use(node.tier)}
+                )
             )
         return ReviewDecision(node_id=node_id, action="rejected")
 

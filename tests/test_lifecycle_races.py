@@ -1,0 +1,77 @@
+"""Maintenance racing a person or an agent in another process on one SQLite file: what they
+decide while maintain computes must survive maintain's write."""
+
+from __future__ import annotations
+
+import threading
+
+from ebbtide import open_memory
+
+
+def _run_during_maintain(memory, other, act) -> None:
+    """Run `act(other)` from another connection right after maintain has read the graph,
+    giving it a moment to land before maintain goes on (it waits if maintain holds the lock)."""
+    read = memory.store.graph_arrays
+
+    def graph_arrays():
+        g = read()
+        worker = threading.Thread(target=act, args=(other,))
+        worker.start()
+        worker.join(timeout=1.0)
+        threads.append(worker)
+        return g
+
+    threads: list[threading.Thread] = []
+    memory.store.graph_arrays = graph_arrays
+    try:
+        memory.maintain()
+    finally:
+        del memory.store.graph_arrays
+        for t in threads:
+            t.join()
+
+
+def _two(tmp_path, clock):
+    path = tmp_path / "shared.db"
+    return (
+        open_memory(path, clock=clock, embeddings="none"),
+        open_memory(path, clock=clock, embeddings="none"),
+    )
+
+
+def test_a_node_forgotten_while_maintain_runs_stays_hidden_and_asked(tmp_path, clock):
+    a, b = _two(tmp_path, clock)
+    with a, b:
+        node = a.remember("Runbook for the old cluster")
+        _run_during_maintain(a, b, lambda m: m.forget(node.id, "the cluster is gone"))
+        assert a.get(node.id).status == "forgotten"
+        assert [(i.node.id, i.requested_by) for i in a.review_queue().items] == [(node.id, "agent")]
+
+
+def test_an_agents_request_made_while_maintain_runs_is_not_withdrawn(tmp_path, clock):
+    a, b = _two(tmp_path, clock)
+    with a, b:
+        old = a.remember("Legacy billing export format")
+        clock.advance(days=200)
+        a.remember("busy note")
+        a.maintain()  # old is archived and proposed by decay
+        a.reinforce(old.id)  # used again: the next maintain brings it back
+        _run_during_maintain(a, b, lambda m: m.forget(old.id, "superseded by the new export"))
+        assert a.get(old.id).status == "forgotten"
+        assert [(i.node.id, i.requested_by) for i in a.review_queue().items] == [(old.id, "agent")]
+
+
+def test_a_deletion_approved_while_maintain_runs_leaves_no_orphan_in_the_queue(tmp_path, clock):
+    a, b = _two(tmp_path, clock)
+    with a, b:
+        old = a.remember("Legacy billing export format")
+        clock.advance(days=200)
+        a.remember("busy note")
+
+        def forget_and_approve(m):
+            m.forget(old.id, "superseded")
+            m.approve(old.id)
+
+        _run_during_maintain(a, b, forget_and_approve)  # maintain found it frozen, unasked
+        assert a.store.pending_reviews() == []
+        assert a.stats().pending_review == len(a.review_queue().items) == 0

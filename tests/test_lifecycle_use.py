@@ -1,0 +1,95 @@
+"""Knowledge in use stays findable however large the most active node is: a person linked to
+everything said in a conversation (a hub) sets the yardstick of tiers, and a note one
+recalls every day is a small fraction of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import open_memory
+
+
+@pytest.fixture
+def memory(tmp_path, clock):
+    with open_memory(tmp_path / "memory.db", clock=clock, embeddings="none") as mem:
+        yield mem
+
+
+@pytest.fixture
+def with_hub(memory):
+    ana = memory.remember("Ana", "person")
+    for i in range(200):
+        memory.connect(memory.remember(f"Ana said fact number {i}").id, ana.id, "about")
+    return memory
+
+
+def test_a_note_recalled_every_day_stays_findable_beside_a_hub(with_hub, clock):
+    memory = with_hub
+    note = memory.remember("The deploy checklist lives in ops/deploy.md")
+    for _ in range(60):
+        clock.advance(days=1)
+        hits = memory.recall("deploy checklist").hits
+        assert [h.node.id for h in hits][:1] == [note.id]
+    memory.maintain()
+    assert memory.get(note.id).status == "active"
+    assert note.id not in {i.node.id for i in memory.review_queue().items}
+
+
+def test_an_archived_note_told_again_beside_a_hub_stays_back(with_hub, clock):
+    memory = with_hub
+    note = memory.remember("The VPN needs the new client")
+    clock.advance(days=60)
+    memory.maintain()
+    assert memory.get(note.id).status == "archived"
+    memory.remember("The VPN needs the new client")
+    clock.advance(days=1)
+    memory.maintain()
+    assert memory.get(note.id).status == "active"
+    assert note.id not in {i.node.id for i in memory.review_queue().items}
+    assert [h.node.id for h in memory.recall("VPN client").hits] == [note.id]
+
+
+def test_an_archived_note_recalled_with_include_cold_beside_a_hub_comes_back(with_hub, clock):
+    memory = with_hub
+    note = memory.remember("The VPN needs the new client")
+    clock.advance(days=60)
+    memory.maintain()
+    assert memory.recall("VPN client").hits == []
+    assert [h.node.id for h in memory.recall("VPN client", include_cold=True).hits] == [note.id]
+    clock.advance(days=1)
+    memory.maintain()
+    assert memory.get(note.id).status == "active"
+    assert note.id not in {i.node.id for i in memory.review_queue().items}
+    assert [h.node.id for h in memory.recall("VPN client").hits] == [note.id]
+
+
+def test_a_note_left_unused_beside_a_hub_is_archived_after_its_grace_period(with_hub, clock):
+    memory = with_hub
+    note = memory.remember("The VPN needs the new client")
+    memory.recall("VPN client")
+    clock.advance(days=6)
+    memory.maintain()
+    assert memory.get(note.id).status == "active"
+    clock.advance(days=2)
+    memory.maintain()
+    assert memory.get(note.id).status == "archived"
+    assert note.id in {i.node.id for i in memory.review_queue().items}
+
+
+@pytest.mark.parametrize("how", ["told again", "kept by a person", "pinned"])
+def test_an_archived_note_brought_back_is_found_at_once(memory, clock, how):
+    note = memory.remember("Legacy billing export format")
+    clock.advance(days=200)
+    memory.remember("busy note")
+    memory.maintain()
+    assert memory.recall("legacy billing export").hits == []
+    if how == "told again":
+        memory.remember("Legacy billing export format")
+    elif how == "kept by a person":
+        memory.reject(note.id)
+    else:
+        memory.pin(note.id)
+    # before the next maintain: it is active, so a default recall finds it
+    assert [h.node.id for h in memory.recall("legacy billing export").hits] == [note.id]
+    memory.maintain()
+    assert memory.get(note.id).tier in ("hot", "warm")
