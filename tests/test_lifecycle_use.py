@@ -1,6 +1,6 @@
-"""Knowledge in use stays findable however large the most active node is: a person linked to
-everything said in a conversation (a hub) sets the yardstick of tiers, and a note one
-recalls every day is a small fraction of it."""
+"""Knowledge in use stays findable, and knowledge left unused while the rest is used fades,
+however large a hub is: a person linked to everything said in a conversation gathers the
+strength of all its links, and neither sets the yardstick of tiers nor hides the rest."""
 
 from __future__ import annotations
 
@@ -35,10 +35,23 @@ def test_a_note_recalled_every_day_stays_findable_beside_a_hub(with_hub, clock):
     assert note.id not in {i.node.id for i in memory.review_queue().items}
 
 
+def use_the_rest(memory, clock, days):
+    """Day after day, the agent recalls what Ana said, and nothing else."""
+    for _ in range(days):
+        clock.advance(days=1)
+        memory.recall("Ana said fact")
+
+
+def test_what_a_hub_was_told_a_week_ago_is_not_archived_for_the_hub(with_hub, clock):
+    clock.advance(days=8)
+    report = with_hub.maintain()
+    assert report.archived == [] and report.tiers["frozen"] == 0
+
+
 def test_an_archived_note_told_again_beside_a_hub_stays_back(with_hub, clock):
     memory = with_hub
     note = memory.remember("The VPN needs the new client")
-    clock.advance(days=60)
+    use_the_rest(memory, clock, 90)
     memory.maintain()
     assert memory.get(note.id).status == "archived"
     memory.remember("The VPN needs the new client")
@@ -52,7 +65,7 @@ def test_an_archived_note_told_again_beside_a_hub_stays_back(with_hub, clock):
 def test_an_archived_note_recalled_with_include_cold_beside_a_hub_comes_back(with_hub, clock):
     memory = with_hub
     note = memory.remember("The VPN needs the new client")
-    clock.advance(days=60)
+    use_the_rest(memory, clock, 90)
     memory.maintain()
     assert memory.recall("VPN client").hits == []
     assert [h.node.id for h in memory.recall("VPN client", include_cold=True).hits] == [note.id]
@@ -63,14 +76,14 @@ def test_an_archived_note_recalled_with_include_cold_beside_a_hub_comes_back(wit
     assert [h.node.id for h in memory.recall("VPN client").hits] == [note.id]
 
 
-def test_a_note_left_unused_beside_a_hub_is_archived_after_its_grace_period(with_hub, clock):
+def test_a_note_left_unused_while_the_rest_is_used_is_archived_after_its_grace(with_hub, clock):
     memory = with_hub
     note = memory.remember("The VPN needs the new client")
     memory.recall("VPN client")
-    clock.advance(days=6)
+    use_the_rest(memory, clock, 6)
     memory.maintain()
     assert memory.get(note.id).status == "active"
-    clock.advance(days=2)
+    use_the_rest(memory, clock, 90)
     memory.maintain()
     assert memory.get(note.id).status == "archived"
     assert note.id in {i.node.id for i in memory.review_queue().items}

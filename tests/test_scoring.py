@@ -78,7 +78,7 @@ def test_inhibitory_edges_still_count_as_links_for_activation():
     assert act[0] == pytest.approx(0.8)
 
 
-def tiers(act, *, pinned=None, age=None, prev=None):
+def tiers(act, *, pinned=None, age=None, prev=None, hubs=None):
     n = len(act)
     return scoring.assign_tiers(
         np.array(act, dtype=float),
@@ -89,6 +89,7 @@ def tiers(act, *, pinned=None, age=None, prev=None):
         warm=0.1,
         cold=0.02,
         grace_s=7 * DAY,
+        hubs=None if hubs is None else np.array(hubs),
     )
 
 
@@ -104,6 +105,15 @@ def test_pinned_nodes_never_fall_by_decay_but_may_rise():
 def test_a_pinned_giant_does_not_push_everyone_else_down():
     got = tiers([1000.0, 1.0, 0.5], pinned=[True, False, False])
     assert got[1:] == ["hot", "hot"]
+
+
+def test_a_hub_is_hot_but_does_not_push_everyone_else_down():
+    got = tiers([200.0, 1.0, 0.5, 0.01], hubs=[True, False, False, False])
+    assert got == ["hot", "hot", "hot", "frozen"]
+
+
+def test_a_memory_of_hubs_alone_measures_them_against_each_other():
+    assert tiers([10.0, 1.0], hubs=[True, True]) == ["hot", "warm"]
 
 
 def test_new_nodes_are_at_least_warm_during_the_grace_period():

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import scoring
 from .config import DAY, Config
-from .model import MaintainReport, Tier, TierChange
+from .model import INDEX_KINDS, MaintainReport, Tier, TierChange
 from .store import PendingReview, Store
 
 META_LAST_MAINTAIN = "last_maintain"
@@ -66,6 +66,7 @@ def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
         warm=config.warm_threshold,
         cold=config.cold_threshold,
         grace_s=config.grace_days * DAY,
+        hubs=np.array([k in INDEX_KINDS for k in g.kind], dtype=bool),
     )
     requests = store.pending_reviews()
     pending = {p.node_id for p in requests}

@@ -72,9 +72,14 @@ def node_activation(
     return base + spread_damping * spread
 
 
-def reference_activation(activation: FloatArray, pinned: np.ndarray) -> float:
-    """The most active unpinned node's activation: the yardstick for tiers."""
+def reference_activation(
+    activation: FloatArray, pinned: np.ndarray, hubs: np.ndarray | None = None
+) -> float:
+    """The most active unpinned node's activation, `hubs` left out when other nodes remain:
+    the yardstick for tiers."""
     free = activation[~pinned]
+    if hubs is not None and (~pinned & ~hubs).any():
+        free = activation[~pinned & ~hubs]
     top = float(free.max()) if free.size else 0.0
     return top if top > 0 else 1.0
 
@@ -89,13 +94,17 @@ def assign_tiers(
     warm: float,
     cold: float,
     grace_s: float,
+    hubs: np.ndarray | None = None,
 ) -> list[Tier]:
-    """Tier by activation relative to the most active unpinned node.
+    """Tier by activation relative to the most active unpinned node that is no hub.
 
+    A hub (an index node: a person linked to everything said of them) gathers the strength of
+    all its links, and beside it everything else would look unused: a conversation stored a
+    week ago was archived whole but for its speakers. Hubs are tiered, not the yardstick.
     New nodes (younger than the grace period) are at least warm; pinned nodes may rise but
     never fall by decay.
     """
-    ratio = activation / reference_activation(activation, pinned)
+    ratio = activation / reference_activation(activation, pinned, hubs)
     level = np.select([ratio >= hot, ratio >= warm, ratio >= cold], [0, 1, 2], default=3)
     level = np.where((age_s < grace_s) & (level > 1), 1, level)
     prev = np.fromiter((TIERS.index(t) for t in previous), dtype=np.int64, count=len(previous))

@@ -47,6 +47,7 @@ class GraphArrays:
     relation: list[str]
     weight: np.ndarray
     last_reinforced_at: np.ndarray
+    kind: list[str]
 
 
 class EdgeRow(NamedTuple):
@@ -71,7 +72,8 @@ def graph_arrays_from_rows(
     nodes: Sequence[Sequence[Any]], edges: Sequence[Sequence[Any]]
 ) -> GraphArrays:
     """Build GraphArrays from node rows (id, text, pinned, created_at, last_read_at, tier,
-    status, updated_at) and valid-edge rows (src, dst, relation, weight, last_reinforced_at)."""
+    status, updated_at, kind) and valid-edge rows (src, dst, relation, weight,
+    last_reinforced_at)."""
     ids = [r[0] for r in nodes]
     index = {ident: i for i, ident in enumerate(ids)}
     nan = float("nan")
@@ -89,6 +91,7 @@ def graph_arrays_from_rows(
         relation=[e[2] for e in edges],
         weight=np.array([e[3] for e in edges], dtype=np.float64),
         last_reinforced_at=np.array([e[4] for e in edges], dtype=np.float64),
+        kind=[r[8] for r in nodes],
     )
 
 

@@ -738,7 +738,7 @@ class KuzuStore:
     def graph_arrays(self) -> GraphArrays:
         nodes = self._q(
             "MATCH (n:EbbNode) RETURN n.id, n.text, n.pinned, n.created_at, n.last_read_at, "
-            "n.tier, n.status, n.updated_at ORDER BY n.seq"
+            "n.tier, n.status, n.updated_at, n.kind ORDER BY n.seq"
         )
         edges = self._q(
             "MATCH ()-[r:LINK]->() WHERE r.valid_to IS NULL "

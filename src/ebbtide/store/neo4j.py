@@ -918,7 +918,7 @@ class Neo4jStore:
         rows = self._run(
             "CALL () { MATCH (n:EbbNode {tenant: $t}) WHERE n.seq IS NOT NULL "
             "  WITH n ORDER BY n.seq RETURN collect([n.id, n.text, n.pinned, n.created_at, "
-            "  n.last_read_at, n.tier, n.status, n.updated_at]) AS nodes } "
+            "  n.last_read_at, n.tier, n.status, n.updated_at, n.kind]) AS nodes } "
             "CALL () { MATCH (:EbbNode {tenant: $t})-[r:LINK]->() WHERE r.valid_to IS NULL "
             "  RETURN collect([startNode(r).id, endNode(r).id, r.relation, r.weight, "
             "  r.last_reinforced_at]) AS edges } "

@@ -840,8 +840,8 @@ class SQLiteStore:
     def graph_arrays(self) -> GraphArrays:
         with self._lock:
             nodes = self._db.execute(
-                "SELECT id, text, pinned, created_at, last_read_at, tier, status, updated_at "
-                "FROM nodes "
+                "SELECT id, text, pinned, created_at, last_read_at, tier, status, updated_at, "
+                "kind FROM nodes "
                 "ORDER BY rowid"
             ).fetchall()
             edges = self._db.execute(
