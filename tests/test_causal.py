@@ -287,3 +287,33 @@ def test_what_a_match_prevented_is_recalled_beside_it():
         hits = memory.recall("circuit breaker", k=5, touch=False).hits
         reached = next(h for h in hits if h.node.id == storm.id)
         assert reached.why.origin == "hop" and reached.why.via[0].relation == "prevented"
+
+
+def test_not_skipping_the_canary_is_another_decision_than_skipping_it(memory, clock):
+    """An action told as not done is the opposite choice: its outcomes are not the doing's,
+    and a question about not doing it is not answered with the doing's record."""
+    skipped = memory.record_decision(
+        "Skipped the canary for the hotfix",
+        "Bad hotfix reached all users and broke login",
+        task_tag="release",
+    )
+    clock.advance(days=1)
+    kept = memory.record_decision(
+        "Did not skip the canary for the hotfix",
+        "Canary caught the bad hotfix before users saw it",
+        task_tag="release",
+    )
+    assert kept.decision.id != skipped.decision.id
+    assert memory.intervention_query("skip the canary for the hotfix").verdict == "DANGER"
+    not_skipping = memory.intervention_query("did not skip the canary for the hotfix")
+    assert [n.id for n in not_skipping.matched] == [kept.decision.id]
+    assert not_skipping.verdict == "SAFE"
+
+
+def test_a_question_about_not_doing_something_never_tried_is_unknown(memory):
+    memory.record_decision(
+        "Skipped the load test before the sale", "Checkout outage on Saturday", task_tag="sale"
+    )
+    answer = memory.intervention_query("did not skip the load test")
+    assert answer.matched == []
+    assert answer.verdict == "UNKNOWN"

@@ -31,7 +31,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import told, weighted_terms, words
+from .sameness import not_done, told, weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -97,15 +97,18 @@ def match_nodes(
     k: int = 5,
     kinds: frozenset[str] | None = None,
     eligible: Callable[[list[str]], set[str]] | None = None,
+    keep: Callable[[Node], bool] | None = None,
 ) -> list[tuple[Node, float]]:
     """Nodes that name `text`: near-duplicates if there are any, else partial matches that
     hold enough of its words, weighted by rarity (so the rare words of a question, a
     product's codename say, decide between look-alikes), and score close to the best one.
     `eligible` keeps only the candidates a question can use (an action with a recorded
-    consequence, say), before the best is chosen."""
+    consequence, say), before the best is chosen; `keep`, likewise, the nodes it can use."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
+    if keep is not None:
+        ids = [i for i in ids if i in nodes and keep(nodes[i])]
     asked = names(text)
     weights = weighted_terms(text, rarity(ctx).warm([text])) if ids else {}
     total = sum(weights.values()) or 1.0
@@ -131,6 +134,8 @@ def match_nodes(
         found = dict(ctx.nearest(text, 10, flt))
         close = _usable([i for i, c in found.items() if c >= CLOSE_MEANING], eligible)
         near = ctx.store.get_nodes(close)
+        if keep is not None:
+            near = {i: n for i, n in near.items() if keep(n)}
         pool = [(near[i], found[i], rank) for rank, i in enumerate(close) if i in near]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]
@@ -442,7 +447,16 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     """
     # Of the nodes that name the action, those with a recorded consequence (an outcome that
     # matches better but led nowhere does not crowd them out).
-    matched = match_nodes(ctx, action, k=SEEDS, eligible=lambda ids: _ends(ctx, ids, "out"))
+    # A decision told as not done is not the action, nor the other way round: "did not skip
+    # the load test" asks about another choice than "Skipped the load test".
+    undone = not_done(action)
+    matched = match_nodes(
+        ctx,
+        action,
+        k=SEEDS,
+        eligible=lambda ids: _ends(ctx, ids, "out"),
+        keep=lambda n: n.kind != "decision" or not_done(n.text) == undone,
+    )
     if matched:
         # What names the action about as well as the best match does; a weaker partial match
         # is another action that shares some of its words ("ran the queue with no cap" for

@@ -27,6 +27,18 @@ MIN_SHARED = 2
 TRIED_FIX = 0.2
 # A recurrence is a new occurrence, never the first one told again.
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
+# An action told as not done: a negation before its verb, after at most who did it ("Did not
+# skip the canary", "Ana didn't skip the canary", "we never paged on-call", "what if we don't
+# skip it"). Not doing something is another decision than doing it, however many words the
+# two share. A negation later in the text ("Turned on debug logs and never turned them off")
+# or of a thing ("deployed without a canary") is what was done, not a thing left undone.
+_NOT_DONE = re.compile(
+    r"^\W*(?i:(?:what\s+)?if\s+|so\s+|then\s+|and\s+)?"
+    r"(?:(?:[A-Z][^\W_]*|(?i:we|i|they|he|she|you|the\s+team))\s+)?"
+    r"(?i:did\s+not|didn['’]t|do\s+not|don['’]t|does\s+not|doesn['’]t|never|not|no\s+longer|"
+    r"(?:chose|decided|opted)\s+not\s+to|will\s+not|won['’]t|would\s+not|wouldn['’]t|"
+    r"should\s+not|shouldn['’]t)\b"
+)
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
 # What a pronoun or a thing done stood for, written after it by extraction: "It (adding
@@ -56,6 +68,11 @@ def told(text: str) -> str:
     """What a description tells, without what its pronouns stood for: "That (the worker count
     doubled) exhausted the pool" tells of the pool; the aside only says what "That" was."""
     return " ".join(_REFERENT.sub(lambda m: m.group(0).split("(", 1)[0], text).split())
+
+
+def not_done(text: str) -> bool:
+    """Whether an action is told as not done ("Did not skip the canary"): see `_NOT_DONE`."""
+    return bool(_NOT_DONE.match(text))
 
 
 def different_referents(a: str, b: str) -> bool:
