@@ -317,3 +317,27 @@ def test_a_question_about_not_doing_something_never_tried_is_unknown(memory):
     answer = memory.intervention_query("did not skip the load test")
     assert answer.matched == []
     assert answer.verdict == "UNKNOWN"
+
+
+def test_an_action_asked_about_for_one_task_is_judged_on_that_tasks_history(memory):
+    """The same action went well for one goal and badly for another: asked for a task, the
+    answer is that task's record, not the other's."""
+    memory.record_decision(
+        "Switched to spot instances", "Cloud bill dropped by 40%", task_tag="cost"
+    )
+    memory.record_decision(
+        "Switched to spot instances", "Batch jobs were interrupted and failed", task_tag="batch"
+    )
+    assert memory.intervention_query("switch to spot instances").verdict == "WARNING"
+    cost = memory.intervention_query("switch to spot instances", task_tag="cost")
+    assert (cost.verdict, [c.node.text for c in cost.consequences]) == (
+        "SAFE",
+        ["Cloud bill dropped by 40%"],
+    )
+    batch = memory.intervention_query("switch to spot instances", task_tag="batch")
+    assert batch.verdict == "DANGER"
+    option = memory.counterfactual_query(
+        "switch to spot instances", "keep on-demand instances", task_tag="cost"
+    ).decision
+    assert (option.episodes, option.bad) == (1, 0.0)
+    assert [x.task_tag for x in option.lessons] == ["cost"]

@@ -436,7 +436,12 @@ class Effects:
     good: float
     bad: float
     protective: float
-    episodes: int
+    # The lessons of the matched nodes that the consequences were spread along.
+    recorded: list[EdgeRow] = field(default_factory=list)
+
+    @property
+    def episodes(self) -> int:
+        return len(self.recorded)
 
 
 def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: int) -> Effects:
@@ -463,14 +468,24 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         # "use a bounded queue"), and its outcomes are not this action's.
         best = max(s for _, s in matched)
         matched = [(n, s) for n, s in matched if s >= SEED_RELATIVE * best]
+    recorded = causal_edges(ctx, [n.id for n, _ in matched], "out")
+    other_tasks: frozenset[str] = frozenset()
     if task_tag is not None:
-        out = causal_edges(ctx, [n.id for n, _ in matched], "out")
-        full = ctx.store.get_edges([e.id for e in out])
-        in_task = {e.src for e in out if e.id in full and full[e.id].task_tag == task_tag}
-        matched = [(n, s) for n, s in matched if n.id in in_task] or matched
-    if not matched:
-        return Effects([], [], 0.0, 0.0, 0.0, 0)
+        full = ctx.store.get_edges([e.id for e in recorded])
+        tags = {e.id: full[e.id].task_tag for e in recorded if e.id in full}
+        in_task = {e.src for e in recorded if tags.get(e.id) == task_tag}
+        if in_task:
+            # The action has a history in this task: that history (and lessons tagged for no
+            # task) is what it leads to here, not what it led to in another task ("spot
+            # instances" cut the bill in one, broke the batch jobs in another).
+            matched = [(n, s) for n, s in matched if n.id in in_task]
+            other_tasks = frozenset(
+                e.id for e in recorded if tags.get(e.id) not in (task_tag, None)
+            )
     seeds = {n.id: s for n, s in matched}
+    recorded = [e for e in recorded if e.src in seeds and e.id not in other_tasks]
+    if not matched:
+        return Effects([], [], 0.0, 0.0, 0.0)
     sub, reached = spread_from(
         ctx.store,
         seeds,
@@ -479,6 +494,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         direction="forward",
         hops=max_depth,
         relations=CAUSAL_RELATIONS,
+        skip=other_tasks,
     )
     later = [r for r in reached if r.hops > 0 and r.node_id not in seeds]
     nodes = ctx.store.get_nodes([r.node_id for r in later])
@@ -500,8 +516,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
             )
         )
     consequences.sort(key=lambda c: (-abs(c.activation), c.node.id))
-    episodes = len(causal_edges(ctx, list(seeds), "out"))
-    return Effects([n for n, _ in matched], consequences[:limit], good, bad, protective, episodes)
+    return Effects([n for n, _ in matched], consequences[:limit], good, bad, protective, recorded)
 
 
 def _path(ctx: Ctx, sub: Subgraph, by_id: dict, node_id: str) -> list[Lesson]:
@@ -542,7 +557,6 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
     helpful = fx.good + fx.protective
     total = helpful + fx.bad
     score = (helpful - fx.bad) / total if total > 1e-9 else 0.0
-    seeds = [n.id for n in fx.matched]
     return OptionEvidence(
         option=option,
         matched=fx.matched,
@@ -551,7 +565,7 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
         protective=fx.protective,
         episodes=fx.episodes,
         score=score,
-        lessons=lessons(ctx, causal_edges(ctx, seeds, "out"))[:limit],
+        lessons=lessons(ctx, fx.recorded)[:limit],
     )
 
 
