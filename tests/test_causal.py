@@ -341,3 +341,22 @@ def test_an_action_asked_about_for_one_task_is_judged_on_that_tasks_history(memo
     ).decision
     assert (option.episodes, option.bad) == (1, 0.0)
     assert [x.task_tag for x in option.lessons] == ["cost"]
+
+
+def test_a_load_test_not_skipped_told_in_a_chat_is_not_the_skipping(memory):
+    """Told in a conversation, with who did it and when before the negation ("This time we
+    did not skip …"), the choice not to skip is still not the skipping."""
+    memory.remember(
+        messages=[
+            {
+                "speaker": "Ben",
+                "text": "This time we did not skip the load test, so we found the connection "
+                "limit early.",
+            }
+        ],
+        task_tag="checkout",
+    )
+    assert memory.intervention_query("skip the load test").matched == []
+    kept = memory.intervention_query("don't skip the load test")
+    assert [n.text for n in kept.matched] == ["This time Ben and others did not skip the load test"]
+    assert kept.verdict == "SAFE"

@@ -460,7 +460,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         action,
         k=SEEDS,
         eligible=lambda ids: _ends(ctx, ids, "out"),
-        keep=lambda n: n.kind != "decision" or not_done(n.text) == undone,
+        keep=lambda n: not_done(n.text) == undone,
     )
     if matched:
         # What names the action about as well as the best match does; a weaker partial match

@@ -561,8 +561,7 @@ class TranscriptOps:
                 or sameness.different_people(named, _people_in(node, people))
                 # "Did not skip the canary" is not "Skipped the canary" told again
                 or (
-                    kind == "decision"
-                    and node.kind == "decision"
+                    "outcome" not in (kind, node.kind)
                     and sameness.not_done(text) != sameness.not_done(node.text)
                 )
                 or (

@@ -27,18 +27,20 @@ MIN_SHARED = 2
 TRIED_FIX = 0.2
 # A recurrence is a new occurrence, never the first one told again.
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
-# An action told as not done: a negation before its verb, after at most who did it ("Did not
-# skip the canary", "Ana didn't skip the canary", "we never paged on-call", "what if we don't
-# skip it"). Not doing something is another decision than doing it, however many words the
-# two share. A negation later in the text ("Turned on debug logs and never turned them off")
-# or of a thing ("deployed without a canary") is what was done, not a thing left undone.
-_NOT_DONE = re.compile(
-    r"^\W*(?i:(?:what\s+)?if\s+|so\s+|then\s+|and\s+)?"
-    r"(?:(?:[A-Z][^\W_]*|(?i:we|i|they|he|she|you|the\s+team))\s+)?"
-    r"(?i:did\s+not|didn['’]t|do\s+not|don['’]t|does\s+not|doesn['’]t|never|not|no\s+longer|"
-    r"(?:chose|decided|opted)\s+not\s+to|will\s+not|won['’]t|would\s+not|wouldn['’]t|"
-    r"should\s+not|shouldn['’]t)\b"
+# An action told as not done: a negation before its verb, after at most who did it and when
+# ("Did not skip the canary", "Ana didn't skip the canary", "This time Ben and others did not
+# skip the load test", "what if we don't skip it", "decided not to page"). Not doing something
+# is another decision than doing it, however many words the two share. A negation after the
+# verb ("Turned on debug logs and never turned them off") or of a thing ("deployed without a
+# canary") is what was done, not a thing left undone.
+_NEGATORS = word_set(
+    "not never didn't don't doesn't won't wouldn't shouldn't cannot can't couldn't"
 )
+_BEFORE_VERB = word_set(
+    """others time today yesterday tonight week morning afternoon evening again also still
+    finally instead decided chose opted agreed team"""
+)
+_LEAD_MAX = 8  # words before the negation, at most
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
 # What a pronoun or a thing done stood for, written after it by extraction: "It (adding
@@ -49,6 +51,7 @@ _REFERENT = re.compile(
     re.IGNORECASE,
 )
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
+_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 
 
@@ -71,8 +74,17 @@ def told(text: str) -> str:
 
 
 def not_done(text: str) -> bool:
-    """Whether an action is told as not done ("Did not skip the canary"): see `_NOT_DONE`."""
-    return bool(_NOT_DONE.match(text))
+    """Whether an action is told as not done ("Did not skip the canary"): see `_NEGATORS`."""
+    said = _WORDS.findall(text)
+    for i, word in enumerate(said[: _LEAD_MAX + 1]):
+        low = word.casefold().replace("’", "'")
+        if low in _NEGATORS or (low == "no" and i + 1 < len(said) and said[i + 1] == "longer"):
+            return True
+        # a name ("Kai", "Ben and others"), not a verb opening the sentence ("Deployed and …")
+        name = word[0].isupper() and not low.endswith(("ed", "ing"))
+        if not (low in STOPWORDS or low in _BEFORE_VERB or name):
+            return False
+    return False
 
 
 def different_referents(a: str, b: str) -> bool:
