@@ -287,3 +287,76 @@ def test_what_a_match_prevented_is_recalled_beside_it():
         hits = memory.recall("circuit breaker", k=5, touch=False).hits
         reached = next(h for h in hits if h.node.id == storm.id)
         assert reached.why.origin == "hop" and reached.why.via[0].relation == "prevented"
+
+
+def test_not_skipping_the_canary_is_another_decision_than_skipping_it(memory, clock):
+    """An action told as not done is the opposite choice: its outcomes are not the doing's,
+    and a question about not doing it is not answered with the doing's record."""
+    skipped = memory.record_decision(
+        "Skipped the canary for the hotfix",
+        "Bad hotfix reached all users and broke login",
+        task_tag="release",
+    )
+    clock.advance(days=1)
+    kept = memory.record_decision(
+        "Did not skip the canary for the hotfix",
+        "Canary caught the bad hotfix before users saw it",
+        task_tag="release",
+    )
+    assert kept.decision.id != skipped.decision.id
+    assert memory.intervention_query("skip the canary for the hotfix").verdict == "DANGER"
+    not_skipping = memory.intervention_query("did not skip the canary for the hotfix")
+    assert [n.id for n in not_skipping.matched] == [kept.decision.id]
+    assert not_skipping.verdict == "SAFE"
+
+
+def test_a_question_about_not_doing_something_never_tried_is_unknown(memory):
+    memory.record_decision(
+        "Skipped the load test before the sale", "Checkout outage on Saturday", task_tag="sale"
+    )
+    answer = memory.intervention_query("did not skip the load test")
+    assert answer.matched == []
+    assert answer.verdict == "UNKNOWN"
+
+
+def test_an_action_asked_about_for_one_task_is_judged_on_that_tasks_history(memory):
+    """The same action went well for one goal and badly for another: asked for a task, the
+    answer is that task's record, not the other's."""
+    memory.record_decision(
+        "Switched to spot instances", "Cloud bill dropped by 40%", task_tag="cost"
+    )
+    memory.record_decision(
+        "Switched to spot instances", "Batch jobs were interrupted and failed", task_tag="batch"
+    )
+    assert memory.intervention_query("switch to spot instances").verdict == "WARNING"
+    cost = memory.intervention_query("switch to spot instances", task_tag="cost")
+    assert (cost.verdict, [c.node.text for c in cost.consequences]) == (
+        "SAFE",
+        ["Cloud bill dropped by 40%"],
+    )
+    batch = memory.intervention_query("switch to spot instances", task_tag="batch")
+    assert batch.verdict == "DANGER"
+    option = memory.counterfactual_query(
+        "switch to spot instances", "keep on-demand instances", task_tag="cost"
+    ).decision
+    assert (option.episodes, option.bad) == (1, 0.0)
+    assert [x.task_tag for x in option.lessons] == ["cost"]
+
+
+def test_a_load_test_not_skipped_told_in_a_chat_is_not_the_skipping(memory):
+    """Told in a conversation, with who did it and when before the negation ("This time we
+    did not skip …"), the choice not to skip is still not the skipping."""
+    memory.remember(
+        messages=[
+            {
+                "speaker": "Ben",
+                "text": "This time we did not skip the load test, so we found the connection "
+                "limit early.",
+            }
+        ],
+        task_tag="checkout",
+    )
+    assert memory.intervention_query("skip the load test").matched == []
+    kept = memory.intervention_query("don't skip the load test")
+    assert [n.text for n in kept.matched] == ["This time Ben and others did not skip the load test"]
+    assert kept.verdict == "SAFE"

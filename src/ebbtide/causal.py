@@ -31,7 +31,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import told, weighted_terms, words
+from .sameness import not_done, told, weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -97,15 +97,18 @@ def match_nodes(
     k: int = 5,
     kinds: frozenset[str] | None = None,
     eligible: Callable[[list[str]], set[str]] | None = None,
+    keep: Callable[[Node], bool] | None = None,
 ) -> list[tuple[Node, float]]:
     """Nodes that name `text`: near-duplicates if there are any, else partial matches that
     hold enough of its words, weighted by rarity (so the rare words of a question, a
     product's codename say, decide between look-alikes), and score close to the best one.
     `eligible` keeps only the candidates a question can use (an action with a recorded
-    consequence, say), before the best is chosen."""
+    consequence, say), before the best is chosen; `keep`, likewise, the nodes it can use."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
+    if keep is not None:
+        ids = [i for i in ids if i in nodes and keep(nodes[i])]
     asked = names(text)
     weights = weighted_terms(text, rarity(ctx).warm([text])) if ids else {}
     total = sum(weights.values()) or 1.0
@@ -131,6 +134,8 @@ def match_nodes(
         found = dict(ctx.nearest(text, 10, flt))
         close = _usable([i for i, c in found.items() if c >= CLOSE_MEANING], eligible)
         near = ctx.store.get_nodes(close)
+        if keep is not None:
+            near = {i: n for i, n in near.items() if keep(n)}
         pool = [(near[i], found[i], rank) for rank, i in enumerate(close) if i in near]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]
@@ -431,7 +436,12 @@ class Effects:
     good: float
     bad: float
     protective: float
-    episodes: int
+    # The lessons of the matched nodes that the consequences were spread along.
+    recorded: list[EdgeRow] = field(default_factory=list)
+
+    @property
+    def episodes(self) -> int:
+        return len(self.recorded)
 
 
 def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: int) -> Effects:
@@ -442,21 +452,40 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     """
     # Of the nodes that name the action, those with a recorded consequence (an outcome that
     # matches better but led nowhere does not crowd them out).
-    matched = match_nodes(ctx, action, k=SEEDS, eligible=lambda ids: _ends(ctx, ids, "out"))
+    # A decision told as not done is not the action, nor the other way round: "did not skip
+    # the load test" asks about another choice than "Skipped the load test".
+    undone = not_done(action)
+    matched = match_nodes(
+        ctx,
+        action,
+        k=SEEDS,
+        eligible=lambda ids: _ends(ctx, ids, "out"),
+        keep=lambda n: not_done(n.text) == undone,
+    )
     if matched:
         # What names the action about as well as the best match does; a weaker partial match
         # is another action that shares some of its words ("ran the queue with no cap" for
         # "use a bounded queue"), and its outcomes are not this action's.
         best = max(s for _, s in matched)
         matched = [(n, s) for n, s in matched if s >= SEED_RELATIVE * best]
+    recorded = causal_edges(ctx, [n.id for n, _ in matched], "out")
+    other_tasks: frozenset[str] = frozenset()
     if task_tag is not None:
-        out = causal_edges(ctx, [n.id for n, _ in matched], "out")
-        full = ctx.store.get_edges([e.id for e in out])
-        in_task = {e.src for e in out if e.id in full and full[e.id].task_tag == task_tag}
-        matched = [(n, s) for n, s in matched if n.id in in_task] or matched
-    if not matched:
-        return Effects([], [], 0.0, 0.0, 0.0, 0)
+        full = ctx.store.get_edges([e.id for e in recorded])
+        tags = {e.id: full[e.id].task_tag for e in recorded if e.id in full}
+        in_task = {e.src for e in recorded if tags.get(e.id) == task_tag}
+        if in_task:
+            # The action has a history in this task: that history (and lessons tagged for no
+            # task) is what it leads to here, not what it led to in another task ("spot
+            # instances" cut the bill in one, broke the batch jobs in another).
+            matched = [(n, s) for n, s in matched if n.id in in_task]
+            other_tasks = frozenset(
+                e.id for e in recorded if tags.get(e.id) not in (task_tag, None)
+            )
     seeds = {n.id: s for n, s in matched}
+    recorded = [e for e in recorded if e.src in seeds and e.id not in other_tasks]
+    if not matched:
+        return Effects([], [], 0.0, 0.0, 0.0)
     sub, reached = spread_from(
         ctx.store,
         seeds,
@@ -465,6 +494,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         direction="forward",
         hops=max_depth,
         relations=CAUSAL_RELATIONS,
+        skip=other_tasks,
     )
     later = [r for r in reached if r.hops > 0 and r.node_id not in seeds]
     nodes = ctx.store.get_nodes([r.node_id for r in later])
@@ -486,8 +516,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
             )
         )
     consequences.sort(key=lambda c: (-abs(c.activation), c.node.id))
-    episodes = len(causal_edges(ctx, list(seeds), "out"))
-    return Effects([n for n, _ in matched], consequences[:limit], good, bad, protective, episodes)
+    return Effects([n for n, _ in matched], consequences[:limit], good, bad, protective, recorded)
 
 
 def _path(ctx: Ctx, sub: Subgraph, by_id: dict, node_id: str) -> list[Lesson]:
@@ -528,7 +557,6 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
     helpful = fx.good + fx.protective
     total = helpful + fx.bad
     score = (helpful - fx.bad) / total if total > 1e-9 else 0.0
-    seeds = [n.id for n in fx.matched]
     return OptionEvidence(
         option=option,
         matched=fx.matched,
@@ -537,7 +565,7 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
         protective=fx.protective,
         episodes=fx.episodes,
         score=score,
-        lessons=lessons(ctx, causal_edges(ctx, seeds, "out"))[:limit],
+        lessons=lessons(ctx, fx.recorded)[:limit],
     )
 
 

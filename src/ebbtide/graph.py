@@ -58,11 +58,13 @@ class Subgraph:
         reach: SearchFilter | None = None,
         max_edges: int = MAX_SUBGRAPH_EDGES,
         ahead: ReadAhead | None = None,
+        skip: frozenset[str] = frozenset(),
     ) -> Subgraph:
+        """`skip`: ids of edges left out, as if they were not there."""
         sub = cls()
         for s in seeds:
             sub._add(s)
-        seen: set[str] = set()
+        seen: set[str] = set(skip)
         frontier = list(seeds)
         store_dir = _STORE_DIRECTION.get(direction, "both")
         for _ in range(hops):
@@ -134,8 +136,10 @@ def spread_from(
     relations: frozenset[str] | None = None,
     reach: SearchFilter | None = None,
     ahead: ReadAhead | None = None,
+    skip: frozenset[str] = frozenset(),
 ) -> tuple[Subgraph, list[Reached]]:
-    """Signed spreading from `seeds`; with `reach`, only into nodes that pass it."""
+    """Signed spreading from `seeds`; with `reach`, only into nodes that pass it; never along
+    the edges whose ids are in `skip`."""
     hops = config.max_hops if hops is None else hops
     sub = Subgraph.around(
         store,
@@ -145,6 +149,7 @@ def spread_from(
         relations=relations,
         reach=reach,
         ahead=ahead,
+        skip=skip,
     )
     result = scoring.spread(
         sub.spread_graph(config, now),

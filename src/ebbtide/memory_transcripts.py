@@ -544,7 +544,8 @@ class TranscriptOps:
         the source being read told; told in other words, it is that source's older wording,
         not the same event. `apart`: nodes this one is told as the cause or effect of, which it
         cannot be ("Skipping the load test was a mistake; checkout stalled" is not the
-        skipping)."""
+        skipping). An action told as not done is another decision than doing it ("Did not skip
+        the canary" / "Skipped the canary")."""
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
@@ -558,6 +559,11 @@ class TranscriptOps:
                     and claims.wording(node.text) != claims.wording(text)
                 )
                 or sameness.different_people(named, _people_in(node, people))
+                # "Did not skip the canary" is not "Skipped the canary" told again
+                or (
+                    "outcome" not in (kind, node.kind)
+                    and sameness.not_done(text) != sameness.not_done(node.text)
+                )
                 or (
                     sameness.different_times(said, said_then)
                     and sameness.points_elsewhere(text, causal.wordings(node))

@@ -27,6 +27,20 @@ MIN_SHARED = 2
 TRIED_FIX = 0.2
 # A recurrence is a new occurrence, never the first one told again.
 RECURRENCE = re.compile(r"\b(?:again|another|once more|re-?occurr\w*|recurr\w*)\b", re.IGNORECASE)
+# An action told as not done: a negation before its verb, after at most who did it and when
+# ("Did not skip the canary", "Ana didn't skip the canary", "This time Ben and others did not
+# skip the load test", "what if we don't skip it", "decided not to page"). Not doing something
+# is another decision than doing it, however many words the two share. A negation after the
+# verb ("Turned on debug logs and never turned them off") or of a thing ("deployed without a
+# canary") is what was done, not a thing left undone.
+_NEGATORS = word_set(
+    "not never didn't don't doesn't won't wouldn't shouldn't cannot can't couldn't"
+)
+_BEFORE_VERB = word_set(
+    """others time today yesterday tonight week morning afternoon evening again also still
+    finally instead decided chose opted agreed team"""
+)
+_LEAD_MAX = 8  # words before the negation, at most
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
 # What a pronoun or a thing done stood for, written after it by extraction: "It (adding
@@ -37,6 +51,7 @@ _REFERENT = re.compile(
     re.IGNORECASE,
 )
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
+_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 
 
@@ -56,6 +71,20 @@ def told(text: str) -> str:
     """What a description tells, without what its pronouns stood for: "That (the worker count
     doubled) exhausted the pool" tells of the pool; the aside only says what "That" was."""
     return " ".join(_REFERENT.sub(lambda m: m.group(0).split("(", 1)[0], text).split())
+
+
+def not_done(text: str) -> bool:
+    """Whether an action is told as not done ("Did not skip the canary"): see `_NEGATORS`."""
+    said = _WORDS.findall(text)
+    for i, word in enumerate(said[: _LEAD_MAX + 1]):
+        low = word.casefold().replace("’", "'")
+        if low in _NEGATORS or (low == "no" and i + 1 < len(said) and said[i + 1] == "longer"):
+            return True
+        # a name ("Kai", "Ben and others"), not a verb opening the sentence ("Deployed and …")
+        name = word[0].isupper() and not low.endswith(("ed", "ing"))
+        if not (low in STOPWORDS or low in _BEFORE_VERB or name):
+            return False
+    return False
 
 
 def different_referents(a: str, b: str) -> bool:
