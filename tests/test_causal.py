@@ -343,6 +343,28 @@ def test_an_action_asked_about_for_one_task_is_judged_on_that_tasks_history(memo
     assert [x.task_tag for x in option.lessons] == ["cost"]
 
 
+def test_a_task_tag_is_read_alike_by_intervention_and_counterfactual(memory):
+    """counterfactual_query's task_tag is checked and trimmed as intervention_query's is: ' cost'
+    is the cost task, not an unknown one that falls back to every task's history."""
+    memory.record_decision(
+        "Switched to spot instances", "Cloud bill dropped by 40%", task_tag="cost"
+    )
+    memory.record_decision(
+        "Switched to spot instances", "Batch jobs were interrupted and failed", task_tag="batch"
+    )
+    option = memory.counterfactual_query(
+        "switch to spot instances", "keep on-demand instances", task_tag=" cost "
+    ).decision
+    assert [x.task_tag for x in option.lessons] == ["cost"]
+    for ask in (
+        lambda: memory.intervention_query("switch to spot instances", task_tag=""),
+        lambda: memory.counterfactual_query("switch to spot instances", "stay", task_tag=""),
+        lambda: memory.search_patterns(task_tag=" "),
+    ):
+        with pytest.raises(ValidationError, match="task_tag"):
+            ask()
+
+
 def test_a_load_test_not_skipped_told_in_a_chat_is_not_the_skipping(memory):
     """Told in a conversation, with who did it and when before the negation ("This time we
     did not skip …"), the choice not to skip is still not the skipping."""

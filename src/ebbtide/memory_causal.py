@@ -223,6 +223,7 @@ class CausalOps:
         option, not against it) and log which should go better."""
         decision = validate.text("decision", decision, max_len=10_000)
         alternative = validate.text("alternative", alternative, max_len=10_000)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         limit = validate.count("limit", limit)
         ctx = self._ctx()
         a = causal.option_evidence(ctx, decision, task_tag, limit)
@@ -336,6 +337,7 @@ class CausalOps:
         """Cross-task patterns (similar_to, repeated, contradicts, refines) between lessons,
         mined without an LLM."""
         query = validate.optional_text("query", query, max_len=10_000)
+        task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         limit = validate.count("limit", limit)
         self._mine_if_stale()
         ctx = self._ctx()
