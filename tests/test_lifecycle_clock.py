@@ -3,6 +3,8 @@ and back (a clock that ran ahead, set right by NTP)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from ebbtide import open_memory
@@ -35,13 +37,24 @@ def test_daily_maintenance_goes_on_after_the_clock_is_set_back(memory, clock):
     assert memory.stats().last_maintain == clock()
 
 
-def test_a_clock_set_back_a_little_does_not_maintain_on_every_recall(memory, clock):
+def test_replicas_whose_clocks_disagree_by_seconds_do_not_maintain_again(memory, clock):
     memory.remember("Kept alive by the clock")
     memory.recall("alive")
     ran = clock()
-    clock.advance(seconds=-30)  # an NTP step back
+    clock.advance(seconds=-30)  # another replica, its clock 30 s behind, or an NTP step
     memory.recall("alive")
-    assert memory.stats().last_maintain == clock()  # once, from the time it is now
+    assert memory.stats().last_maintain == ran  # not run again
     clock.advance(hours=1)
     memory.recall("alive")
-    assert memory.stats().last_maintain < ran
+    assert memory.stats().last_maintain == ran
+
+
+def test_a_clock_set_back_by_more_than_minutes_maintains_once(memory, clock):
+    memory.remember("Kept alive by the clock")
+    memory.recall("alive")
+    clock.advance(hours=-2)
+    memory.recall("alive")
+    assert memory.stats().last_maintain == clock()
+    clock.advance(hours=1)
+    memory.recall("alive")
+    assert memory.stats().last_maintain == clock() - timedelta(hours=1)

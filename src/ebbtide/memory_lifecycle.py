@@ -29,6 +29,7 @@ from .store import PendingReview, Store
 # Who spoke in a memory is read again after this many seconds (another process may have
 # stored a transcript), up to this many names.
 SPEAKERS_TTL = 5.0
+CLOCK_SLACK_S = 300.0  # seconds two servers' clocks may disagree by
 MAX_SPEAKERS = 1000
 
 
@@ -142,9 +143,10 @@ class LifecycleOps:
             return
         last = self.store.get_meta(META_LAST_MAINTAIN)
         since = None if last is None else self.now().timestamp() - float(last)
-        # A last run in the future means the clock was set back (it ran ahead): run now, once,
-        # or the daily run would wait until the clock caught up with the wrong time again.
-        if since is None or since < 0 or since > self.config.auto_maintain_days * DAY:
+        # A last run well in the future means the clock was set back (it ran ahead): run now,
+        # once, or the daily run would wait until the clock caught up with the wrong time
+        # again. A few minutes are replicas' clocks disagreeing, not worth a run each.
+        if since is None or since < -CLOCK_SLACK_S or since > self.config.auto_maintain_days * DAY:
             self.maintain()
 
     def _speaker_names(self) -> list[str]:
