@@ -236,6 +236,24 @@ def test_bad_input_is_a_tool_error_and_the_server_keeps_serving(tmp_path, tool, 
     run(go)
 
 
+def test_a_client_sending_null_for_every_unset_argument_gets_the_defaults(tmp_path):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db")) as client:
+            told = await client.call_tool(
+                "remember",
+                {"text": "Ana owns billing", "kind": None, "scope": None, "messages": None},
+            )
+            assert not told.is_error and told.structured_content["node"]["scope"] == "default"
+            found = await client.call_tool(
+                "recall", {"query": "billing", "k": None, "include_cold": None, "scope": None}
+            )
+            assert not found.is_error and found.structured_content["hits"]
+            missing = await client.call_tool("recall", {"query": None})
+            assert missing.is_error and "query: is required" in missing.content[0].text
+
+    run(go)
+
+
 def test_the_causal_memory_profile_ignores_an_argument_only_that_server_takes(tmp_path):
     async def go():
         async with Client(server_params(tmp_path / "m.db", "--profile", "causal-memory")) as c:

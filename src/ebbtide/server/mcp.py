@@ -142,6 +142,9 @@ class _Server(MCPServer):
         self.strict = strict
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        # Some clients send every parameter, null for those left unset: null is "not given"
+        # (the default), not a value to refuse ("k: must be a valid integer").
+        arguments = {k: v for k, v in arguments.items() if v is not None}
         takes = self.takes.get(name, [])
         unknown = sorted(set(arguments) - set(takes)) if self.strict and name in self.takes else []
         if unknown:
