@@ -94,6 +94,8 @@ def test_reinforcing_resets_the_decay_clock_of_a_link(memory, clock):
     assert after > before * 3.9
     assert result.edges[0].weight == 1.0  # Hebbian growth saturates at 1
     assert result.edges[0].reinforce_count == 1
+    # ... and both ends were used together: each counts as used now
+    assert memory.get(a.id).last_read_at == memory.get(b.id).last_read_at == clock()
 
 
 def test_recall_keeps_used_knowledge_alive(memory, clock):

@@ -406,8 +406,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
     ) -> ReinforceResult:
         """Mark knowledge as just used again: resets its recency clock.
 
-        With one id: the node and all its links. With two: the links between them (optionally
-        only `relation`), which also grow stronger (Hebbian).
+        With one id: the node and all its links. With two: both nodes, and the links between
+        them (optionally only `relation`), which also grow stronger (Hebbian).
         """
         ids = {"a": a} if b is None else {"a": a, "b": b}
         self._require(ids)
@@ -437,6 +437,7 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                 )
                 self.store.update_edge(e)
                 updated.append(e)
+            self.store.touch([a, b], [], now.timestamp())  # used together: both are in use
             return ReinforceResult(nodes=[a, b], edges=updated)
 
     def recall(
