@@ -382,3 +382,10 @@ def test_a_load_test_not_skipped_told_in_a_chat_is_not_the_skipping(memory):
     kept = memory.intervention_query("don't skip the load test")
     assert [n.text for n in kept.matched] == ["This time Ben and others did not skip the load test"]
     assert kept.verdict == "SAFE"
+
+
+def test_an_action_sharing_only_its_verb_with_a_recorded_one_is_unknown(tmp_path):
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        mem.record_decision("Skipped the load test before the sale", "Checkout outage on Saturday")
+        assert mem.intervention_query("skip the standup").verdict == "UNKNOWN"
+        assert mem.intervention_query("skip the load test").verdict == "DANGER"

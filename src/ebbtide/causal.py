@@ -98,12 +98,15 @@ def match_nodes(
     kinds: frozenset[str] | None = None,
     eligible: Callable[[list[str]], set[str]] | None = None,
     keep: Callable[[Node], bool] | None = None,
+    action: bool = False,
 ) -> list[tuple[Node, float]]:
     """Nodes that name `text`: near-duplicates if there are any, else partial matches that
     hold enough of its words, weighted by rarity (so the rare words of a question, a
     product's codename say, decide between look-alikes), and score close to the best one.
     `eligible` keeps only the candidates a question can use (an action with a recorded
-    consequence, say), before the best is chosen; `keep`, likewise, the nodes it can use."""
+    consequence, say), before the best is chosen; `keep`, likewise, the nodes it can use.
+    `action`: `text` is something to do, its verb first; a node that shares no word of it but
+    the verb does another thing ("skip the standup" is not "Skipped the load test")."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
@@ -112,6 +115,7 @@ def match_nodes(
     asked = names(text)
     weights = weighted_terms(text, rarity(ctx).warm([text])) if ids else {}
     total = sum(weights.values()) or 1.0
+    verb = next(iter(weights), None) if action and len(weights) > 1 else None
     scored = []
     for rank, ident in enumerate(ids):
         node = nodes[ident]
@@ -121,6 +125,8 @@ def match_nodes(
         sim = max(similarity(text, x) for x in said)
         held = set().union(*(terms(x) for x in said))
         cover = sum(w for t, w in weights.items() if t in held) / total
+        if verb is not None and held.isdisjoint(weights.keys() - {verb}):
+            cover = 0.0
         scored.append((node, sim, cover * name_factor(asked, node), rank))
     # Words first; meaning (embeddings) only when no node shares enough of the words.
     pool = [(n, sim, rank) for n, sim, _, rank in scored if sim >= SAME_THING]
@@ -461,6 +467,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         k=SEEDS,
         eligible=lambda ids: _ends(ctx, ids, "out"),
         keep=lambda n: not_done(n.text) == undone,
+        action=True,
     )
     if matched:
         # What names the action about as well as the best match does; a weaker partial match
