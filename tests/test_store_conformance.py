@@ -763,3 +763,22 @@ def test_the_audit_log_reads_back_in_the_order_written_even_at_one_instant(store
         ("transcript", {"n": 2, "text": "turn 2"}, 100.0),
         ("deleted", {"node": {"id": "x"}}, 50.0),
     ]
+
+
+def test_a_status_set_since_maintain_read_it_stands_against_its_write(store):
+    """Another process forgets a node while maintain computes: maintain's write of what it
+    read (active, now archived by decay) leaves the forgetting in place; its tier is written."""
+    for ident in ("a", "b"):
+        store.add_node(node(ident, ident))
+    read = [n.status for n in store.get_nodes(["a", "b"]).values()]
+    forgotten = store.get_nodes(["b"])["b"].model_copy(update={"status": "forgotten"})
+    store.update_node(forgotten)
+    store.write_activation(
+        ["a", "b"], [0.5, 0.01], ["warm", "frozen"], ["active", "archived"], read=read
+    )
+    got = store.get_nodes(["a", "b"])
+    assert [(got[i].status, got[i].tier) for i in ("a", "b")] == [
+        ("active", "warm"),
+        ("forgotten", "frozen"),
+    ]
+    assert store.counts()["status"] == {"active": 1, "forgotten": 1}

@@ -102,7 +102,7 @@ def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
                     store.remove_review(ident)
                     pending.discard(ident)
             statuses.append(status)
-        store.write_activation(g.ids, activation.tolist(), tiers, statuses)
+        store.write_activation(g.ids, activation.tolist(), tiers, statuses, read=g.status)
         ref = scoring.reference_activation(activation, g.pinned) if n else 1.0
         store.set_meta(META_ACTIVATION_REF, repr(ref))
         store.set_meta(META_LAST_MAINTAIN, repr(t))

@@ -95,6 +95,19 @@ def graph_arrays_from_rows(
     )
 
 
+def statuses_now(
+    statuses: Sequence[str], read: Sequence[str] | None, current: Sequence[str | None]
+) -> list[str]:
+    """What `write_activation` writes: each new status, unless the node's status changed
+    since it was read (then the current one stands)."""
+    if read is None:
+        return list(statuses)
+    return [
+        new if now is None or now == was else now
+        for new, was, now in zip(statuses, read, current, strict=True)
+    ]
+
+
 # + model name: counts the times that model's vectors were dropped; a store reading them
 # incrementally reads them anew.
 META_VECTORS_DROPPED = "vectors_dropped:"
@@ -320,12 +333,15 @@ class Store(Protocol):
     # usage and maintenance
     def touch(self, node_ids: Iterable[str], edge_ids: Iterable[str], at: float) -> None: ...
     def graph_arrays(self) -> GraphArrays: ...
+    # `read`: the statuses the caller computed `statuses` from; a node whose status is another
+    # now (another process forgot it meanwhile) keeps it (`status_now`).
     def write_activation(
         self,
         ids: Sequence[str],
         activation: Sequence[float],
         tiers: Sequence[str],
         statuses: Sequence[str],
+        read: Sequence[str] | None = None,
     ) -> None: ...
 
     # review queue (deletions wait here for a person)

@@ -62,6 +62,7 @@ from .base import (
     PendingReview,
     SearchFilter,
     graph_arrays_from_rows,
+    statuses_now,
     wrong_size,
 )
 from .sqlite import NODE_COLUMNS
@@ -752,7 +753,11 @@ class KuzuStore:
         activation: Sequence[float],
         tiers: Sequence[str],
         statuses: Sequence[str],
+        read: Sequence[str] | None = None,
     ) -> None:
+        if read is not None:
+            now = dict(self._q("MATCH (n:EbbNode) RETURN n.id, n.status"))
+            statuses = statuses_now(statuses, read, [now.get(i) for i in ids])
         rows = list(zip(ids, map(float, activation), tiers, statuses, strict=True))
         types = {"id": "STRING", "activation": "DOUBLE", "tier": "STRING", "status": "STRING"}
         with self.transaction():

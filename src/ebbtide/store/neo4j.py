@@ -933,15 +933,20 @@ class Neo4jStore:
         activation: Sequence[float],
         tiers: Sequence[str],
         statuses: Sequence[str],
+        read: Sequence[str] | None = None,
     ) -> None:
+        was = read if read is not None else [None] * len(ids)
         rows = [
-            [i, float(a), t, s] for i, a, t, s in zip(ids, activation, tiers, statuses, strict=True)
+            [i, float(a), t, s, w]
+            for i, a, t, s, w in zip(ids, activation, tiers, statuses, was, strict=True)
         ]
         with self.transaction():
             for batch in chunked(rows, 4 * BATCH):
+                # Reads here take no lock: a status another replica set meanwhile stands.
                 self._run(
                     "UNWIND $rows AS row MATCH (n:EbbNode {tenant: $t, id: row[0]}) "
-                    "SET n.activation = row[1], n.tier = row[2], n.status = row[3]",
+                    "SET n.activation = row[1], n.tier = row[2], n.status = CASE "
+                    "WHEN row[4] IS NULL OR n.status = row[4] THEN row[3] ELSE n.status END",
                     write=True,
                     rows=batch,
                 )

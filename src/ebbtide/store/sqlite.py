@@ -30,6 +30,7 @@ from .base import (
     PendingReview,
     SearchFilter,
     graph_arrays_from_rows,
+    statuses_now,
     time_spans,
     wrong_size,
 )
@@ -856,8 +857,12 @@ class SQLiteStore:
         activation: Sequence[float],
         tiers: Sequence[str],
         statuses: Sequence[str],
+        read: Sequence[str] | None = None,
     ) -> None:
         with self.transaction():
+            if read is not None:
+                now = dict(self._db.execute("SELECT id, status FROM nodes").fetchall())
+                statuses = statuses_now(statuses, read, [now.get(i) for i in ids])
             self._nodes.forget(ids)
             self._db.executemany(
                 "UPDATE nodes SET activation = ?, tier = ?, status = ? WHERE id = ?",
