@@ -162,16 +162,16 @@ class TranscriptOps:
         self,
         message: transcript.Message,
         before: list[Node],
-        told: list[Node],
+        stored: list[Node],
         linked: Sequence[Edge] = (),
     ) -> None:
         """What only the earlier wording of an edited message told (`before`: "allergic to
         peanuts", now "… to walnuts") is no longer current: kept for the record, superseded by
         what the new wording told instead when that is one item of its kind, and so are the
         lessons drawn from it (its causal links, unless this reading made them, `linked`). An
-        item the new wording tells again (among `told`) stays."""
+        item the new wording tells again (among `stored`) stays."""
         now = self.now()
-        kept = {n.id for n in told}
+        kept = {n.id for n in stored}
         made = {e.id for e in linked}
         gone = [n.id for n in before if n.id not in kept]
         for edge in self.store.edges_of(gone):
@@ -182,7 +182,7 @@ class TranscriptOps:
                     edge.model_copy(update={"valid_to": now, "context": context})
                 )
         was = {n.id for n in before}
-        instead = [n for n in told if message.id in n.sources and n.id not in was]
+        instead = [n for n in stored if message.id in n.sources and n.id not in was]
         for node in before:
             if node.id in kept:
                 continue
@@ -617,39 +617,39 @@ class TranscriptOps:
         self._embed([node])
         return node
 
-    def _supersede_setting(self, told: Node, scope: str) -> None:
+    def _supersede_setting(self, node: Node, scope: str) -> None:
         """A setting told anew supersedes what was said of the same thing before, as
         `record_fact` does for a key: kept for the record, no longer recalled. It is told anew
         as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
         or as a change (an event: "We upgraded the staging DB to Postgres 16")."""
-        speaker = told.attributes.get("speaker")
-        if told.kind != "fact":
-            done = settings.change(told.text, speaker)
+        speaker = node.attributes.get("speaker")
+        if node.kind != "fact":
+            done = settings.change(node.text, speaker)
             if done is None:
                 return
-            for other, before in self._settings_named(done.subject or done.old or "", told, scope):
+            for other, before in self._settings_named(done.subject or done.old or "", node, scope):
                 # a change told, or told of, before the setting leaves the setting standing
-                if settings.changes(done, before) and _changed_since(other, told):
-                    self._superseded(other, told)
+                if settings.changes(done, before) and _changed_since(other, node):
+                    self._superseded(other, node)
             return
-        said = settings.setting(told.text, speaker)
+        said = settings.setting(node.text, speaker)
         if said is None:
             return
-        for other, before in self._settings_named(said.subject, told, scope):
+        for other, before in self._settings_named(said.subject, node, scope):
             if before.subject != said.subject or before.value == said.value:
                 continue
             # The later telling stands: one told now of an earlier time is the superseded one.
-            old, new = (other, told) if _said_no_later(other, told) else (told, other)
+            old, new = (other, node) if _said_no_later(other, node) else (node, other)
             self._superseded(old, new)
-            if old is told:
+            if old is node:
                 return
 
     def _settings_named(
-        self, words: str, told: Node, scope: str
+        self, words: str, besides: Node, scope: str
     ) -> list[tuple[Node, settings.Setting]]:
-        """The current settings among the facts that match `words`, besides `told`."""
+        """The current settings among the facts that match `words`, but `besides`."""
         flt = SearchFilter(kinds=frozenset({"fact"}), scope=scope)
-        ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != told.id]
+        ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != besides.id]
         found = []
         for other in self.store.get_nodes(ids).values():
             before = settings.setting(other.text, other.attributes.get("speaker"))
