@@ -984,6 +984,104 @@ def test_as_a_result_links_to_the_previous_sentence():
     assert relations(ex, hired, pages) == {"caused"}
 
 
+RAISED = "Ana and others raised the pool size to 50"
+RAN_OUT = "The database ran out of connections."
+
+
+@pytest.mark.parametrize(
+    "connective",
+    [
+        ", and that's why",
+        ", so that's why",
+        "; that is why",
+        ", which meant that",
+        ", which meant",
+        ", and this meant",
+        "; this meant",
+        ", and because of that",
+        ", as a result of which",
+        ", with the result that",
+        ", so as a result",
+        " — as a direct result,",
+    ],
+)
+def test_a_connective_inside_a_sentence_links_the_clause_before_to_the_clause_after(connective):
+    ex = run(f"Ana: We raised the pool size to 50{connective} the database ran out of connections.")
+    assert causal_links(ex) == [(RAISED, "caused", RAN_OUT)]
+
+
+def test_thanks_to_which_credits_the_clause_before_it():
+    ex = run("Ana: We raised the pool size to 50, thanks to which the database kept up.")
+    assert causal_links(ex) == [(RAISED, "enabled", "The database kept up.")]
+
+
+def test_thereby_tells_what_the_clause_before_did():
+    ex = run("Ana: We raised the pool size to 50, thereby exhausting the database connections.")
+    assert causal_links(ex) == [(RAISED, "caused", "Exhausting the database connections.")]
+
+
+def test_as_a_result_at_the_end_credits_the_clause_before_it_or_the_sentence_before():
+    ex = run("Ana: We raised the pool size and the database ran out of connections as a result.")
+    assert causal_links(ex) == [
+        ("Ana and others raised the pool size", "caused", "The database ran out of connections")
+    ]
+    ex = run(
+        "Ana: We raised the pool size to 50.\nBen: The database ran out of connections as a result."
+    )
+    raised, ran_out = find(ex, "raised the pool size"), find(ex, "ran out of connections")
+    assert relations(ex, raised, ran_out) == {"caused"}
+
+
+def test_as_a_result_of_opening_a_sentence_names_the_cause():
+    ex = run("Ana: As a result of raising the pool size, the database ran out of connections.")
+    assert causal_links(ex) == [("Raising the pool size", "caused", RAN_OUT)]
+
+
+def test_a_cause_told_as_what_may_happen_is_a_weaker_link():
+    ex = run("Ana: We might raise the pool size, and as a result the database might run out.")
+    (link,) = [ln for ln in ex.links if ln.relation == "caused"]
+    assert link.weight < 0.8
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ana: If we raise the pool size, as a result the database will run out of connections.",
+        "Ana: If we raise the pool size and the database runs out as a result, we roll back.",
+        "Ana: We raised the pool size to 50, but that's not why the database ran out.",
+        "Ana: We raised the pool size to 50, which is not why the database ran out.",
+        "Ana: That meant a lot to me.",
+        "Ana: I meant that we should go to the beach.",
+    ],
+)
+def test_a_connective_in_a_condition_a_denial_or_another_sense_claims_nothing(line):
+    assert causal_links(run(line)) == []
+
+
+def test_not_because_names_no_cause():
+    assert (
+        causal_links(run("Ana: Not because we raised the pool size, the database ran out.")) == []
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "effect"),
+    [
+        ("The database ran out of connections, all because we raised the pool size.", RAN_OUT[:-1]),
+        ("Training is important for basketball because it builds muscle.",
+         "Training is important for basketball"),
+    ],
+)  # fmt: skip
+def test_what_because_is_said_of_keeps_its_words_and_no_more(line, effect):
+    ((_, relation, told),) = causal_links(run(f"Ana: {line}"))
+    assert (relation, told) == ("caused", effect)
+
+
+def test_which_in_turn_is_no_part_of_the_cause():
+    ex = run("Ana: We raised the pool size, which in turn caused the database to run out.")
+    assert causal_links(ex)[0][0] == "Ana and others raised the pool size"
+
+
 @pytest.mark.parametrize(
     "line",
     [

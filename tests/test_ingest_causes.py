@@ -1398,3 +1398,20 @@ def test_a_faded_vault_moved_elsewhere_stays_faded(memory: Memory, clock, tmp_pa
     ingest_markdown_folder(memory, tmp_path / "moved")
     still = {n.id for n in memory.find(kind="document", limit=50) if n.status == "archived"}
     assert still == archived
+
+
+def test_a_postmortem_told_with_connectives_inside_sentences_answers_why(memory: Memory, tmp_path):
+    (tmp_path / "pool.md").write_text(
+        "# Pool incident\n\n"
+        "Ben raised the pool size to 500, which meant that the database ran out of connections.\n"
+        "Ana added PgBouncer, thanks to which the checkout service kept up.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    (cause,) = memory.trace_cause("the database ran out of connections").causes
+    assert (cause.lesson.decision, cause.lesson.relation) == (
+        "Ben raised the pool size to 500",
+        "caused",
+    )
+    assert cause.lesson.outcome == "The database ran out of connections."
+    (cause,) = memory.trace_cause("the checkout service kept up").causes
+    assert (cause.lesson.decision, cause.lesson.relation) == ("Ana added PgBouncer", "enabled")

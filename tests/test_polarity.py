@@ -130,6 +130,54 @@ def test_direction_times_quantity(text, expected):
     assert label(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a bad thing done less, or stopping, is good
+        ("Customers complained less after the redesign", "positive"),
+        ("We got paged much less often", "positive"),
+        ("Fewer users complained", "positive"),
+        ("Fewer servers crashed after the patch", "positive"),
+        ("The crashes finally stopped", "positive"),
+        ("The errors stopped after the fix", "positive"),
+        ("The app stopped freezing", "positive"),
+        ("Crashes became rarer", "positive"),
+        ("The bug count went down", "positive"),
+        ("Refunds dropped", "positive"),
+        ("Customers complain less about slow checkout", "positive"),
+        # a good thing done less, or stopping, is bad
+        ("Fewer customers renewed", "negative"),
+        ("Fewer tests pass", "negative"),
+        ("The cache helped less than we hoped", "negative"),
+        ("Signups stopped after the redesign", "negative"),
+        ("The new build is less reliable", "negative"),
+        # ... and "less" of a manner, or "stopped" with an object, is no reduction
+        ("It failed less gracefully than before", "negative"),
+        ("The outage stopped the deploy", "negative"),
+    ],
+)
+def test_a_reduced_bad_thing_is_good_and_a_reduced_good_thing_is_bad(text, expected):
+    assert label(text) == expected
+
+
+BAD_DOINGS = ["complained", "crashed", "failed", "timed out", "got paged", "stalled"]
+GOOD_DOINGS = ["worked", "helped", "passed", "improved", "shipped"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(BAD_DOINGS + GOOD_DOINGS),
+    st.sampled_from(["", "much ", "far ", "a lot "]),
+    st.sampled_from(["", " often", " frequently"]),
+    st.sampled_from(["", " after the redesign", " than before", " this week"]),
+)
+def test_a_doing_done_less_has_the_opposite_sign_of_the_doing(doing, more, often, tail):
+    plain = outcome_polarity(f"The service {doing}{tail}").score
+    less = outcome_polarity(f"The service {doing} {more}less{often}{tail}").score
+    assert plain != 0 and less != 0
+    assert (less > 0) == (plain < 0)
+
+
 def test_went_down_alone_is_an_outage_but_a_duration_is_not_a_quantity():
     assert label("the API went down") == "negative"
     assert label("the site went down for 2 hours") == "negative"

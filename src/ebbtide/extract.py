@@ -298,7 +298,7 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
 _NEG = r"(?:(?:did|does|do|had|has|have|would|could|will|was|is)(?:n't|\s+not)|n't|not|never)"
 _AUX = (
     r"(?:(?:has|have|had|will|would|could|might|may|can|should|is|was|are|were|also|then|help|"
-    r"helps|helped|\w+ly)\s+)"
+    r"helps|helped|\w+ly|in\s+turn)\s+)"
 )
 _MODAL = re.compile(r"\b(?:will|would|could|might|may|can|should)\b")
 # The start of a clause: a pronoun, a determiner or a name (capitalised even under IGNORECASE).
@@ -425,6 +425,16 @@ _PREVENTED_FROM = _Cue(
     "np",
 )
 
+# "We should add a breaker so that on-call can sleep": a purpose, whose cause is often a plan
+_SO_THAT = _Cue(
+    r"so\s+that(?=(?:\s+\w+){1,4}?\s+(?:can|could|would|will|might)\b)",
+    "enabled",
+    "forward",
+    "full",
+    WEAK + 0.1,
+    False,
+)
+
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
@@ -498,6 +508,17 @@ _CUES = [
     _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:triggered|triggers|trigger|triggering)", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:brought|brings|bring)\s+about", "caused", "forward", "np", agentive=False),
+    # "X, which meant (that) the pool ran dry", "That meant we missed the train": what a thing
+    # meant is a clause that came of it; not "it meant a lot", nor what someone meant to say
+    _Cue(
+        rf"meant(?:\s+that)?(?=\s+{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?\s+(?:\w+ed|\w+n['’]t|is|was|"
+        r"are|were|had|has|have|would|could|can|will|must|"
+        + "|".join(sorted(IRREGULAR_PAST))
+        + r")\b)",
+        "caused",
+        "forward",
+        "full",
+    ),
     _Cue(r"(?:gave|gives|give)\s+rise\s+to", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:contributed|contributes|contribute)\s+to", "caused", "forward", "np", agentive=False),
     _PREVENTED_FROM,
@@ -575,9 +596,27 @@ _CUES = [
         WEAK + 0.1,
         False,
     ),
+    # "X, and because of that Y", "X, thanks to which Y": what the pronoun stands for, the
+    # clause before, is the cause
     _Cue(
-        r"(?:because|['’]cause|cuz|coz)(?:\s+of)?|(?:due|owing)\s+to|as\s+a\s+(?:result|"
-        r"consequence)\s+of",
+        r"(?:,|;|[—–]|\s-)\s*(?:and\s+|so\s+)?(?:because\s+of|(?:due|owing)\s+to|as\s+a\s+"
+        r"(?:direct\s+)?(?:result|consequence)\s+of)\s+(?:which|(?:this|that|it)"
+        rf"(?=\s*,|\s+{_SUBJ}))",
+        "caused",
+        "forward",
+        "full",
+        verb=False,
+    ),
+    _Cue(
+        rf"(?:,|;|[—–]|\s-)\s*(?:and\s+)?thanks\s+to\s+(?:which|(?:this|that|it)(?=\s*,|\s+{_SUBJ}))",
+        "enabled",
+        "forward",
+        "full",
+        verb=False,
+    ),
+    _Cue(
+        r"(?<!\bnot\s)\b(?:(?:all|partly|mostly|mainly|largely|simply|only|just)\s+)?(?:because|"
+        r"['’]cause|cuz|coz)(?:\s+of)?|(?:due|owing)\s+to|as\s+a\s+(?:result|consequence)\s+of",
         "caused",
         "backward",
         "full",
@@ -603,24 +642,21 @@ _CUES = [
         WEAK + 0.1,
         False,
     ),
+    _SO_THAT,
     _Cue(
-        r"so\s+that(?=(?:\s+\w+){1,4}?\s+(?:can|could|would|will|might)\b)",
-        "enabled",
-        "forward",
-        "full",
-        WEAK + 0.1,
-        False,
-    ),
-    _Cue(
-        r"(?:,|;)\s*(?:and\s+)?(?:therefore|thus|hence|consequently|as\s+a\s+(?:result|"
-        r"consequence))\b,?",
+        r"(?:,|;|[—–]|\s-)\s*(?:and\s+|so\s+)?(?:therefore|thus|hence|consequently|as\s+a\s+"
+        r"(?:direct\s+)?(?:result|consequence)|with\s+the\s+result\s+that)\b,?",
         "caused",
         "forward",
         "full",
         verb=False,
     ),
+    # "X, thereby exhausting the connections": what X did, told as a gerund
+    _Cue(r"(?:,|;)\s*thereby(?=\s+\w+ing\b)", "caused", "forward", "full", verb=False),
     _Cue(
-        r"(?:,|;)?\s*(?:which|and\s+that|and\s+this)(?:\s+is|\s+was|'s)\s+why",
+        r"(?:(?:,|;)?\s*(?:which|and\s+(?:so\s+)?(?:that|this))|(?:,|;|[—–]|\s-)\s*(?:so\s+)?"
+        r"(?:that|this))(?:\s+is|\s+was|['’]s)\s+(?:exactly\s+|precisely\s+|partly\s+|also\s+)?"
+        r"why",
         "caused",
         "forward",
         "full",
@@ -647,11 +683,12 @@ _CUE_WORDS = word_set(
     avoids avoid saved saves save spared spares protected protects stopped stops kept keeps
     enabled enables enable made makes make possible paved allowed allows allow helped helps help
     didn did doesn does never had has have which because cuz coz due owing as thanks after so
-    therefore thus hence consequently otherwise fix solve resolve hold last stick real work matter
-    difference effect impact stop reason reasons culprit culprits causes triggers stemmed stems
-    stem stemming traced blocked blocks broke breaks fixed fixes resolved resolves solved solves
-    slowed slows slow sped speeds speed took takes take paid pays backfired backfires mistake
-    call choice decision move blunder bet win success failure disaster idea approach"""
+    therefore thus thereby hence consequently otherwise why meant fix solve resolve hold last
+    stick real work matter difference effect impact stop reason reasons culprit culprits causes
+    triggers stemmed stems stem stemming traced blocked blocks broke breaks fixed fixes resolved
+    resolves solved solves slowed slows slow sped speeds speed took takes take paid pays backfired
+    backfires mistake call choice decision move blunder bet win success failure disaster idea
+    approach"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -704,9 +741,22 @@ _LEAD_ALONE = re.compile(
     r"and\s+so))\b,?\s*(?P<y>\S.*)$",
     re.IGNORECASE,
 )
+# "We raised the pool size and the database ran out of connections as a result": the clause
+# after the last "and" is the effect of the one before it (or, with no "and", of what was said
+# before).
+_RESULT_LAST = re.compile(
+    r"^(?P<y>\S.*?(?<!\bnot)(?<!\bnever)(?<!n['’]t)),?\s+as\s+a\s+(?:direct\s+)?(?:result|"
+    r"consequence)(?:\s+of\s+(?:this|that|it))?[.!]*$",
+    re.IGNORECASE,
+)
+_AND_THEN_A_CLAUSE = re.compile(rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s)", re.IGNORECASE)
+# A cause told as what may or will be ("We might raise the pool size, and as a result …"): a
+# supposed link, not one seen.
+_SUPPOSED = re.compile(r"\b(?:might|may|will|would|should|shall)\b|['’]ll\b")
 _LEAD_RELATION = {
     "because": "caused", "because of": "caused", "due to": "caused",
-    "owing to": "caused", "thanks to": "enabled", "after": "caused",
+    "owing to": "caused", "as a result of": "caused", "as a consequence of": "caused",
+    "thanks to": "enabled", "after": "caused",
 }  # fmt: skip
 # What "that" can be when it stands for something said before.
 _ANAPHORS = frozenset(
@@ -1198,6 +1248,9 @@ class _Extractor:
                 self._link(cause, effect, relation, weight)
                 return effect
         text = opened
+        last = _RESULT_LAST.match(text)
+        if last is not None and not self._find_cues(text):
+            return self._result_last(k, msg, last["y"], spans)
         when = _WHEN_CLAUSE.match(text)
         if when is not None and self._find_cues(when["x"]):
             # "When the migration caused the outage, we rolled back": the claim is the clause
@@ -1209,6 +1262,30 @@ class _Extractor:
         if focus is None and _says_what_it_did(text) and self._judges_a_doing(text, k):
             focus = self._segment(text, k, msg, spans)
         return focus
+
+    def _result_last(
+        self, k: int, msg: Message, told: str, spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'X and Y as a result': X caused Y; 'Y as a result': what was said before did. Not
+        'If X and Y as a result', nor 'When X, Y as a result', whose cause is its opening."""
+        if _CONDITION.match(told) or _TIME_CLAUSE.match(told) or _NO_CLAIM_SUBJECT.search(told):
+            return None
+        joins = list(_AND_THEN_A_CLAUSE.finditer(told))
+        if joins:
+            x, y = _clean(told[: joins[-1].start()]), _clean(told[joins[-1].end() :])
+            cause, weight = self._segment(x, k, msg, spans) if y else None, EXPLICIT
+        else:
+            x, y = "", _clean(told)
+            cause, weight = self._antecedent(k), ANAPHORIC
+        if cause is None:
+            return None
+        effect, relation = self._effect(y, k, msg, spans, "caused")
+        if effect == cause:
+            return None
+        if _SUPPOSED.search(x or y):
+            weight *= HYPOTHETICAL
+        self._link(cause, effect, relation, weight)
+        return effect
 
     def _judges_a_doing(self, text: str, k: int) -> bool:
         """A verdict ("That was a mistake") judges something done: not "Bob is my brother" or
@@ -1435,6 +1512,13 @@ class _Extractor:
                 continue  # no subject: an imperative or a fragment
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
                 continue  # "If the deploy was the root cause …", "Neither X nor Y caused …"
+            if (
+                forward
+                and not f.cue.verb
+                and f.cue is not _SO_THAT
+                and _SUPPOSED.search(cause_text)
+            ):
+                f.weight *= HYPOTHETICAL
             acting = self._is_agent(cause_text) or _KIN.fullmatch(cause_text)
             by = _BY_GERUND.search(right) if acting else None
             if by is not None:  # "We avoided the outage by adding a breaker"

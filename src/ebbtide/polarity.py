@@ -82,7 +82,8 @@ BAD_TERMS: dict[str, float] = {
     "exhaust": 1.0, "exhaustion": 1.0, "collapse": 1.0, "starve": 1.0,
     "starvation": 1.0, "swamp": 1.0, "drown": 1.0, "stampede": 1.0,
     "thundering herd": 1.0, "storm": 1.0, "=froze": 1.0, "freeze up": 1.0,
-    "=froze up": 1.0, "wedged": 1.0, "livelock": 1.0, "refuse": 0.7, "flap": 0.7,
+    "=froze up": 1.0, "=freezes": 1.0, "=freezing": 1.0, "wedged": 1.0,
+    "livelock": 1.0, "refuse": 0.7, "flap": 0.7,
     "full disk": 1.0, "hit ~ limit": 1.0, "hit ~ ceiling": 1.0, "pile up": 1.0,
     "=backed up": 0.7, "suffer": 0.7,
     "trouble": 0.7, "hassle": 0.7, "hiccup": 0.5, "glitch": 0.7, "hitch": 0.7,
@@ -166,7 +167,8 @@ GOOD_TERMS: dict[str, float] = {
     "ahead of": 0.7, "early": 0.5, "earlier than": 0.5, "under budget": 1.0,
     "within ~ budget": 1.0, "within ~ slo": 1.0, "within ~ sla": 1.0,
     "within ~ rto": 1.0, "within ~ rpo": 1.0, "save": 1.0, "happy": 1.0,
-    "pleased": 1.0, "delighted": 1.0, "thrilled": 1.0, "satisfied": 1.0,
+    "=happier": 1.0, "pleased": 1.0, "delighted": 1.0, "thrilled": 1.0,
+    "satisfied": 1.0,
     "love": 1.0, "=thanked": 1.0, "thank": 1.0, "=thanks": 1.0, "praise": 1.0,
     "impressed": 1.0, "kudos": 1.0, "great": 0.7, "excellent": 1.0,
     "awesome": 0.7, "good": 0.5, "healthy": 0.7, "fine": 0.5, "work": 0.7,
@@ -243,7 +245,8 @@ MORE_IS_BAD: tuple[str, ...] = (
     "memory usage", "cpu", "footprint", "overhead", "downtime", "loss",
     "fraud", "toil", "wait", "response time", "cold start", "attrition",
     "turnover", "debt", "=timeouts", "noise", "storage", "storage use",
-    "storage usage", "disk usage", "disk use", "=disk",
+    "storage usage", "disk usage", "disk use", "=disk", "bug count", "error count",
+    "crash count", "incident count", "refund",
 )
 MORE_IS_GOOD: tuple[str, ...] = (
     "revenue", "sales", "bookings", "=arr", "=mrr", "conversion", "signup",
@@ -276,7 +279,7 @@ DECREASE_TERMS: dict[str, float] = {
     "=less": 0.0, "=fewer": 0.0, "=shrank": 0.0, "=shrunk": 0.0,
     "shrink": 0.0, "halve": 0.0, "dip": 0.0, "slash": 0.0, "trim": 0.0,
     "shave": 0.0, "=below": 0.0, "back under": 0.0, "well under": 0.0,
-    "drain": 0.0, "plummet": -1.0, "tank": -1.0,
+    "drain": 0.0, "plummet": -1.0, "tank": -1.0, "=rarer": 0.0,
 }
 
 # "no X", "did not X", "without X", "X instead of Y" (=> not Y) ...
@@ -918,6 +921,132 @@ def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -
             q.active = False  # "errors" in "errors doubled" now lives inside the pair
 
 
+# "complained (a lot) less (often)": how much a doing was done, not a noun after "less"
+_LESS_MODIFIERS = frozenset({"much", "far", "way", "a", "lot", "bit", "little", "slightly", "even"})
+_LESS_AFTER = frozenset({"often", "frequently"})
+
+
+def _apply_done_less(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'customers complained less' (+), 'we got paged much less often' (+), 'it worked less'
+    (-): a doing done less is the opposite of the doing. Not 'failed less gracefully', where
+    "less" grades a manner."""
+    for d in [s for s in spans if s.kind == "dir" and s.active and s.text == "less"]:
+        nxt = tokens[d.end] if d.end < len(tokens) else ""
+        if nxt in _LESS_AFTER:
+            nxt = tokens[d.end + 1] if d.end + 1 < len(tokens) else ""
+        elif nxt.endswith("ly"):
+            continue
+        j = d.start
+        while j > 0 and tokens[j - 1] in _LESS_MODIFIERS:
+            j -= 1
+        done = next(
+            (
+                s
+                for s in spans
+                if s.end == j
+                and s.active
+                and s.kind == "cue"
+                and s.weight
+                and not s.negated
+                and clause[s.start] == clause[d.start]
+            ),
+            None,
+        )
+        if done is None:
+            continue
+        _negate(done, "")
+        done.text, done.end = " ".join(tokens[done.start : d.end]), d.end
+        done.paired, d.active = True, False
+
+
+_COMPLAINED = re.compile(r"complain")
+_TOPIC_OF = frozenset({"about", "of", "over"})
+
+
+def _apply_complaint_topics(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'complained less about slow checkout': the slowness is what the complaints were about,
+    told by them, not a second event."""
+    for c in [s for s in spans if s.active and s.kind == "cue" and _COMPLAINED.match(s.text)]:
+        if c.end >= len(tokens) or tokens[c.end] not in _TOPIC_OF:
+            continue
+        topic = next((s for s in spans if s.start > c.end and s.active), None)
+        if (
+            topic is not None
+            and topic.kind == "cue"
+            and topic.weight < 0
+            and topic.start - c.end <= OBJECT_WINDOW
+            and clause[topic.start] == clause[c.start]
+        ):
+            topic.active = False
+            c.governed.append(topic.text)
+
+
+def _apply_fewer_doers(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'fewer customers renewed' (-), 'fewer users complained' (+), 'fewer tests pass' (-):
+    "fewer" or "less" left unpaired counts who did it, so the doing after it is reduced."""
+    for d in spans:
+        if not (d.active and d.text in ("fewer", "less") and d.kind == "cue" and not d.paired):
+            continue
+        done = next((s for s in spans if s.start >= d.end and s.active and s.kind == "cue"), None)
+        if (
+            done is None
+            or done.paired
+            or done.negated
+            or not done.weight
+            or done.start - d.end > 3
+            or clause[done.start] != clause[d.start]
+            or any(t in OBJECT_STOPS or t in NEGATION_STOPS for t in tokens[d.end : done.start])
+        ):
+            continue
+        _negate(done, "")
+        done.text = " ".join(tokens[d.start : done.end])
+        done.paired = d.paired = True
+
+
+# "the crashes (finally) stopped", "signups stopped after the redesign": what stopped is the
+# subject, and "stopped" takes no object
+_STOPPED_BETWEEN = frozenset(
+    {"have", "has", "had", "finally", "eventually", "just", "all", "completely", "mostly",
+     "almost", "suddenly", "basically", "then"}
+)  # fmt: skip
+_STOPPED_NEXT = frozenset(
+    {"yesterday", "today", "overnight", "altogether", "now", "soon", "for", "within", "once", "at"}
+)
+
+
+def _apply_stopped(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'the errors stopped' (+): a bad thing ended; 'signups stopped' (-): a good quantity
+    did. Not 'the outage stopped the deploy', whose "stopped" has an object."""
+    for stop in [s for s in spans if s.kind == "neg" and s.text in ("stop", "stops", "stopped")]:
+        nxt = tokens[stop.end] if stop.end < len(tokens) else ""
+        if not (_intransitive(stop, tokens) or nxt in _STOPPED_NEXT):
+            continue
+        j = stop.start
+        while j > 0 and tokens[j - 1] in _STOPPED_BETWEEN and stop.start - j < 2:
+            j -= 1
+        what = next(
+            (
+                s
+                for s in spans
+                if s.end == j
+                and s.active
+                and not s.negated
+                and not s.paired
+                and clause[s.start] == clause[stop.start]
+                and ((s.kind == "cue" and s.weight < 0) or (s.kind == "qty" and s.qty > 0))
+            ),
+            None,
+        )
+        if what is None:
+            continue
+        if what.kind == "cue":
+            _negate(what, "")
+        else:
+            what.kind, what.weight = "cue", -1.0
+        what.text = f"{what.text} {stop.text}"
+        what.paired, stop.active = True, False
+
+
 _KEEP_STOPS = OBJECT_STOPS - {"of", "on"}
 
 
@@ -978,7 +1107,7 @@ def _apply_free_compounds(spans: list[_Span], tokens: list[str]) -> None:
 
 def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
     """'no data loss' (+), 'not stable' (-), 'backups hadn't run' (-)."""
-    for neg in [s for s in spans if s.kind == "neg"]:
+    for neg in [s for s in spans if s.kind == "neg" and s.active]:
         stop = neg.end
         while stop < len(tokens) and stop - neg.end < NEGATION_SCOPE:
             if tokens[stop] in BOUNDARY_PUNCT or tokens[stop] in NEGATION_STOPS:
@@ -1150,7 +1279,11 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     _apply_irrealis(spans, clause)
     _progressive_fix(spans, tokens)
     _apply_free_compounds(spans, tokens)
+    _apply_done_less(spans, tokens, clause)
+    _apply_stopped(spans, tokens, clause)
     _pair_directions(spans, tokens, clause)
+    _apply_fewer_doers(spans, tokens, clause)
+    _apply_complaint_topics(spans, tokens, clause)
     _pair_holds(spans, tokens, clause)
     _apply_negation(spans, tokens)
     _apply_recurrence(spans, clause)
