@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import validate
 from .clock import to_datetime
-from .config import DAY, Config
+from .config import CLOCK_SLACK_S, DAY, Config
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, in_use, maintain
 from .embed import Embedder
 from .errors import NotFound, ValidationError
@@ -30,7 +30,6 @@ from .store import PendingReview, Store
 # Who spoke in a memory is read again after this many seconds (another process may have
 # stored a transcript), up to this many names.
 SPEAKERS_TTL = 5.0
-CLOCK_SLACK_S = 300.0  # seconds two servers' clocks may disagree by
 GONE = "no longer waiting for review"  # why an approved deletion was not made
 MAX_SPEAKERS = 1000
 
