@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
+from datetime import UTC, datetime, timedelta
 
 from ebbtide import ManualClock, open_memory
 from ebbtide.cli import main
@@ -66,6 +69,109 @@ def test_a_person_approves_deletions_from_the_cli(tmp_path, capsys):
     with open_memory(store) as m:
         assert m.get(keep.id).status == "active"
         assert m.stats().nodes == 1 and m.review_queue().items == []
+
+
+class Terminal(io.StringIO):
+    """A person at a terminal, who answers once `meanwhile` has run: what other processes do
+    while the person reads the list."""
+
+    def __init__(self, answer: str, meanwhile=lambda: None) -> None:
+        super().__init__()
+        self.answer, self.meanwhile = answer, meanwhile
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, *_: object) -> str:
+        self.meanwhile()
+        return self.answer + "\n"
+
+
+def test_approve_all_deletes_only_what_the_person_was_shown(tmp_path, capsys, monkeypatch):
+    store = tmp_path / "r.db"
+    clock = ManualClock(datetime.now(UTC) - timedelta(days=400))
+    with open_memory(store, clock=clock, embeddings="none") as m:
+        legacy = m.remember("Legacy billing export format")
+        wrong = m.remember("The office moved to Porto")
+        m.forget(wrong.id, "never happened")
+
+    def the_daily_maintain_runs():
+        clock.advance(days=200)
+        with open_memory(store, clock=clock, embeddings="none") as daily:
+            daily.remember("busy note")
+            assert daily.maintain().queued_for_review == [legacy.id]
+
+    monkeypatch.setattr(sys, "stdin", Terminal("y", the_daily_maintain_runs))
+    assert main(["review", "approve", "--all", "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "1 deletion(s) to approve" in out and "Delete these 1 and their links? [y/N]" in out
+    assert f"approved: {wrong.id}" in out
+    assert legacy.id not in out
+    with open_memory(store, embeddings="none") as m:
+        assert [i.node.id for i in m.review_queue().items] == [legacy.id]
+        assert m.get(legacy.id).status == "archived"
+
+
+def test_approve_all_keeps_what_was_kept_or_used_while_the_person_read(
+    tmp_path, capsys, monkeypatch
+):
+    store = tmp_path / "r.db"
+    with open_memory(store, embeddings="none") as m:
+        kept, used, gone = (m.remember(f"Runbook for cluster {n}") for n in ("a", "b", "c"))
+        for note in (kept, used, gone):
+            m.forget(note.id, "the cluster is gone")
+
+    def others_decide():
+        with open_memory(store, embeddings="none") as other:
+            other.reject(kept.id)  # another person keeps it
+            other.reinforce(used.id)  # an agent uses it
+
+    monkeypatch.setattr(sys, "stdin", Terminal("y", others_decide))
+    assert main(["review", "approve", "--all", "--store", str(store)]) == 1
+    out = capsys.readouterr().out
+    assert f"not deleted: {kept.id} (no longer waiting for review)" in out
+    assert f"not deleted: {used.id} (used or changed since it was shown)" in out
+    assert f"approved: {gone.id}" in out
+    with open_memory(store, embeddings="none") as m:
+        assert set(m.store.get_nodes([kept.id, used.id, gone.id])) == {kept.id, used.id}
+
+
+def test_approve_all_answered_no_deletes_nothing(tmp_path, capsys, monkeypatch):
+    store = tmp_path / "r.db"
+    with open_memory(store, embeddings="none") as m:
+        m.forget(m.remember("Runbook for the old cluster").id)
+    monkeypatch.setattr(sys, "stdin", Terminal("n"))
+    assert main(["review", "approve", "--all", "--store", str(store)]) == 1
+    assert "nothing was deleted" in capsys.readouterr().out
+    with open_memory(store, embeddings="none") as m:
+        assert len(m.review_queue().items) == 1
+
+
+def test_approve_all_without_a_terminal_asks_for_yes(tmp_path, capsys, monkeypatch):
+    store = tmp_path / "r.db"
+    with open_memory(store, embeddings="none") as m:
+        m.forget(m.remember("Runbook for the old cluster").id)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))  # piped, not a person
+    assert main(["review", "approve", "--all", "--store", str(store)]) == 2
+    assert "--yes" in capsys.readouterr().err
+    with open_memory(store, embeddings="none") as m:
+        assert len(m.review_queue().items) == 1
+    assert main(["review", "approve", "--all", "--yes", "--store", str(store)]) == 0
+    with open_memory(store, embeddings="none") as m:
+        assert m.review_queue().items == [] and m.stats().nodes == 0
+
+
+def test_review_refuses_ids_with_all_and_yes_without_approve_all(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    with open_memory(store, embeddings="none") as m:
+        note = m.remember("Runbook for the old cluster")
+        m.forget(note.id)
+    assert main(["review", "approve", note.id, "--all", "--store", str(store)]) == 2
+    assert "node ids or --all, not both" in capsys.readouterr().err
+    assert main(["review", "approve", note.id, "--yes", "--store", str(store)]) == 2
+    assert "--yes goes with approve --all" in capsys.readouterr().err
+    with open_memory(store, embeddings="none") as m:
+        assert [i.node.id for i in m.review_queue().items] == [note.id]
 
 
 def test_square_brackets_in_notes_and_errors_are_printed_as_written(tmp_path, capsys):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 from ebbtide import open_memory
+from ebbtide.errors import NotFound
 
 
 def _run_during_maintain(memory, other, act) -> None:
@@ -75,3 +76,44 @@ def test_a_deletion_approved_while_maintain_runs_leaves_no_orphan_in_the_queue(t
         _run_during_maintain(a, b, forget_and_approve)  # maintain found it frozen, unasked
         assert a.store.pending_reviews() == []
         assert a.stats().pending_review == len(a.review_queue().items) == 0
+
+
+def test_a_deletion_approved_while_another_person_keeps_it_is_one_or_the_other(tmp_path, clock):
+    """The approval has read the queue when, from another process, a person keeps the node:
+    either it is deleted and keeping it is refused, or it is kept and the approval refused."""
+    a, b = _two(tmp_path, clock)
+    with a, b:
+        node = a.remember("Runbook for the old cluster")
+        a.forget(node.id, "the cluster is gone")
+        outcome: dict[str, object] = {}
+
+        def keep(m):
+            try:
+                outcome["kept"] = m.reject(node.id)
+            except NotFound as exc:
+                outcome["refused"] = exc
+
+        read = a.store.pending_reviews
+
+        def pending_reviews():
+            found = read()
+            worker = threading.Thread(target=keep, args=(b,))
+            worker.start()
+            worker.join(timeout=1.0)
+            threads.append(worker)
+            return found
+
+        threads: list[threading.Thread] = []
+        a.store.pending_reviews = pending_reviews
+        try:
+            a.approve(node.id)
+            approved = True
+        except NotFound:
+            approved = False
+        finally:
+            del a.store.pending_reviews
+            for t in threads:
+                t.join()
+        deleted = node.id not in a.store.get_nodes([node.id])
+        assert deleted == approved
+        assert ("kept" in outcome) != deleted and ("refused" in outcome) == deleted

@@ -44,6 +44,13 @@ def test_clock_skew_never_makes_an_edge_stronger_than_new():
     assert scoring.decay(-5 * DAY, HALF) == 1.0
 
 
+def test_times_ahead_of_now_beyond_the_slack_count_as_now_and_never_stays_never():
+    now, slack = 1_000_000.0, 300.0
+    times = np.array([now - DAY, now + 30, now + slack, now + slack + 1, now + 365 * DAY, np.nan])
+    got = scoring.clamp_future(times, now, slack)
+    np.testing.assert_array_equal(got, [now - DAY, now + 30, now + slack, now, now, np.nan])
+
+
 def test_edge_contribution_is_weight_times_coefficient_times_decay():
     assert scoring.edge_strength(0.8, 0.5, HALF, HALF) == pytest.approx(0.2)
     assert scoring.edge_strength(1.0, -0.8, 0, HALF) == pytest.approx(-0.8)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
@@ -229,6 +231,56 @@ def test_review_queue_is_idempotent_and_remembers_cooldowns(store):
     assert store.remove_review("a", cooldown_until=99.0)
     assert store.review_cooldowns() == {"a": 99.0}
     assert not store.remove_review("a")
+
+
+def test_an_approved_deletion_goes_only_while_the_request_shown_is_still_queued(store):
+    for ident in ("a", "b", "c", "d"):
+        store.add_node(node(ident, ident))
+    store.add_edge(edge("e", "a", "d"))
+    store.enqueue_review(PendingReview("a", "shown", 1.0, "agent"))
+    store.enqueue_review(PendingReview("b", "shown", 1.0, "maintain"))
+    assert store.delete_reviewed("a", 1.0) == 1  # its one link goes with it
+    store.remove_review("b", cooldown_until=9.0)  # a person kept it
+    assert store.delete_reviewed("b", 1.0) is None
+    store.enqueue_review(PendingReview("b", "asked anew", 2.0, "agent"))
+    assert store.delete_reviewed("b", 1.0) is None  # not the request that was shown
+    assert store.delete_reviewed("c", 1.0) is None  # never queued
+    assert set(store.get_nodes(["a", "b", "c", "d"])) == {"b", "c", "d"}
+    assert [(p.node_id, p.reason) for p in store.pending_reviews()] == [("b", "asked anew")]
+    assert store.review_cooldowns() == {"b": 9.0}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "neo4j"], indirect=True)
+def test_a_request_withdrawn_while_its_deletion_is_approved_is_not_deleted(store):
+    """Another writer keeps the node (takes its request off the queue, writes the node) in a
+    transaction still open when the approval comes: the approval waits and deletes nothing.
+    Kùzu is left out: one read-write process per database, so no one writes beside it."""
+    store.add_node(node("a", "a", status="archived"))
+    store.enqueue_review(PendingReview("a", "frozen", 1.0, "maintain"))
+    other = open_store(store.url)
+    written, commit = threading.Event(), threading.Event()
+
+    def keep() -> None:
+        with other.transaction():
+            other.remove_review("a", cooldown_until=9.0)
+            kept = other.get_nodes(["a"])["a"].model_copy(update={"status": "active"})
+            other.update_node(kept)
+            written.set()
+            commit.wait(10)
+
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            keeping = pool.submit(keep)
+            assert written.wait(10)
+            approving = pool.submit(store.delete_reviewed, "a", 1.0)
+            time.sleep(0.5)  # the approval gets as far as it can before the keeper commits
+            commit.set()
+            keeping.result()
+            assert approving.result() is None
+    finally:
+        other.close()
+    assert store.get_nodes(["a"])["a"].status == "active"
+    assert store.pending_reviews() == []
 
 
 def test_touch_resets_clocks_and_counts_use(store):

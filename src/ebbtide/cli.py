@@ -26,6 +26,7 @@ from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError
 from .memory import Memory, open_memory
+from .model import ReviewItem
 from .server.render import explain
 from .text import shorten
 
@@ -309,32 +310,46 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review_table(title: str, items: Sequence[ReviewItem]) -> Table:
+    table = Table(title=title)
+    for col in ("id", "kind", "text", "reason", "asked by"):
+        table.add_column(col)
+    for item in items:
+        # Text, not markup: a note may hold "[b]" or "[/url]".
+        table.add_row(
+            *map(
+                Text,
+                (
+                    item.node.id,
+                    item.node.kind,
+                    shorten(item.node.text, 50),
+                    item.reason,
+                    item.requested_by,
+                ),
+            )
+        )
+    return table
+
+
 def cmd_review(args: argparse.Namespace) -> int:
+    if args.all and args.ids:
+        err.print(f"review {args.action}: give node ids or --all, not both")
+        return 2
+    if args.yes and not (args.action == "approve" and args.all):
+        err.print("review: --yes goes with approve --all")
+        return 2
     with open_memory(args.store) as memory:
         if args.action == "list":
             queue = memory.review_queue()
             if args.json:
                 _print_json(queue)
                 return 0
-            table = Table(title=f"{len(queue.items)} deletion(s) waiting for approval")
-            for col in ("id", "kind", "text", "reason", "asked by"):
-                table.add_column(col)
-            for item in queue.items:
-                # Text, not markup: a note may hold "[b]" or "[/url]".
-                table.add_row(
-                    *map(
-                        Text,
-                        (
-                            item.node.id,
-                            item.node.kind,
-                            shorten(item.node.text, 50),
-                            item.reason,
-                            item.requested_by,
-                        ),
-                    )
-                )
-            console.print(table)
+            console.print(
+                _review_table(f"{len(queue.items)} deletion(s) waiting for approval", queue.items)
+            )
             return 0
+        if args.action == "approve" and args.all:
+            return _approve_all(memory, yes=args.yes)
         ids = [i.node.id for i in memory.review_queue().items] if args.all else args.ids
         if not ids:
             err.print(f"review {args.action}: nothing to do (give node ids or --all)")
@@ -347,6 +362,40 @@ def cmd_review(args: argparse.Namespace) -> int:
                 console.print(f"{decision.action}: {ident}")
                 progress.advance(task)
     return 0
+
+
+def _approve_all(memory: Memory, *, yes: bool) -> int:
+    """Show what is waiting, ask, and delete exactly what was shown: what a maintain queues
+    meanwhile waits for the next look, and what was kept or used meanwhile stays."""
+    shown = memory.review_queue().items
+    if not shown:
+        console.print("nothing is waiting for review")
+        return 0
+    console.print(_review_table(f"{len(shown)} deletion(s) to approve", shown))
+    if not yes:
+        if not sys.stdin.isatty():
+            err.print(
+                "review approve --all: no terminal to confirm on; nothing was deleted"
+                " (give --yes to approve what is listed without asking)"
+            )
+            return 2
+        try:
+            answer = console.input(
+                f"Delete these {len(shown)} and their links? [y/N] ", markup=False
+            )
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            console.print("nothing was deleted")
+            return 1
+    decisions = memory.approve_shown(shown)
+    for d in decisions:
+        said = "approved" if d.action == "approved" else "not deleted"
+        console.print(f"{said}: {d.node_id}" + (f" ({d.reason})" if d.reason else ""), markup=False)
+    kept = sum(d.action != "approved" for d in decisions)
+    if kept:
+        err.print(f"{kept} of {len(decisions)} not deleted: run `ebbtide review` to look again")
+    return 1 if kept else 0
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -471,7 +520,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("action", choices=["list", "approve", "reject"], nargs="?", default="list")
     p.add_argument("ids", nargs="*")
-    p.add_argument("--all", action="store_true", help="every pending item")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="every pending item (approve: those it lists, once confirmed)",
+    )
+    p.add_argument("--yes", action="store_true", help="approve --all without asking (for scripts)")
     p.set_defaults(fn=cmd_review)
     sub.add_parser("stats", parents=[common], help="counts").set_defaults(fn=cmd_stats)
     p = sub.add_parser("export", parents=[common], help="every node and edge as JSONL")

@@ -11,6 +11,7 @@ from typing import Any
 from .errors import ValidationError
 
 DAY = 86_400.0
+CLOCK_SLACK_S = 300.0  # seconds two servers' clocks may disagree by
 
 # Signed spreading coefficients per relation. Negative inhibits; 0 carries nothing;
 # `supersedes` is structural and never spreads.

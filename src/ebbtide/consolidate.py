@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
+from typing import TypeVar
 
 import numpy as np
 
 from . import scoring
-from .config import DAY, Config
-from .model import INDEX_KINDS, MaintainReport, Tier, TierChange
-from .store import PendingReview, Store
+from .config import CLOCK_SLACK_S, DAY, Config
+from .model import INDEX_KINDS, Edge, MaintainReport, Node, Tier, TierChange
+from .store import GraphArrays, PendingReview, Store
 
 META_LAST_MAINTAIN = "last_maintain"
 META_ACTIVATION_REF = "activation_ref"
 # A report lists at most this many tier changes; counts always cover every node.
 MAX_REPORTED_CHANGES = 200
+
+_Dated = TypeVar("_Dated", Node, Edge)
 
 
 def in_use(tier: Tier) -> Tier:
@@ -34,7 +38,7 @@ def maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
 
 def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
     t = now.timestamp()
-    g = store.graph_arrays()
+    g = _set_future_times_to_now(store, store.graph_arrays(), now)
     n = len(g.ids)
     coefficient = np.array([config.coefficient(r) for r in g.relation], dtype=np.float64)
     read_at = np.where(np.isnan(g.last_read_at), g.created_at, g.last_read_at)
@@ -117,4 +121,35 @@ def _maintain(store: Store, config: Config, now: datetime) -> MaintainReport:
         archived=archived,
         queued_for_review=queued,
         pending_review=len(pending) + len(queued),
+    )
+
+
+def _set_future_times_to_now(store: Store, g: GraphArrays, now: datetime) -> GraphArrays:
+    """Times written while the clock ran ahead (`scoring.clamp_future`), set to now in the
+    store too: clamped only here, each run would find them ahead again, and what was used
+    then would not decay until the clock caught up."""
+    t = now.timestamp()
+    limit = t + CLOCK_SLACK_S
+    ahead_nodes = (g.created_at > limit) | (g.updated_at > limit) | (g.last_read_at > limit)
+    ahead_edges = g.last_reinforced_at > limit
+    if not ahead_nodes.any() and not ahead_edges.any():
+        return g
+
+    def set_right(item: _Dated, names: tuple[str, ...]) -> _Dated:
+        ahead = [k for k in names if (v := getattr(item, k)) is not None and v.timestamp() > limit]
+        return item.model_copy(update=dict.fromkeys(ahead, now))
+
+    ids = [g.ids[i] for i in np.flatnonzero(ahead_nodes)]
+    for node in store.get_nodes(ids).values():
+        store.update_node(set_right(node, ("created_at", "updated_at", "last_read_at")))
+    ends = {g.ids[i] for i in np.concatenate([g.src[ahead_edges], g.dst[ahead_edges]])}
+    for edge in store.edges_of(ends):
+        if edge.last_reinforced_at.timestamp() > limit:
+            store.update_edge(set_right(edge, ("created_at", "last_reinforced_at")))
+    return replace(
+        g,
+        **{
+            name: scoring.clamp_future(getattr(g, name), t, CLOCK_SLACK_S)
+            for name in ("created_at", "updated_at", "last_read_at", "last_reinforced_at")
+        },
     )

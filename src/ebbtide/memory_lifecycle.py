@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from . import validate
 from .clock import to_datetime
-from .config import DAY, Config
+from .config import CLOCK_SLACK_S, DAY, Config
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, in_use, maintain
 from .embed import Embedder
 from .errors import NotFound, ValidationError
@@ -29,7 +30,7 @@ from .store import PendingReview, Store
 # Who spoke in a memory is read again after this many seconds (another process may have
 # stored a transcript), up to this many names.
 SPEAKERS_TTL = 5.0
-CLOCK_SLACK_S = 300.0  # seconds two servers' clocks may disagree by
+GONE = "no longer waiting for review"  # why an approved deletion was not made
 MAX_SPEAKERS = 1000
 
 
@@ -180,34 +181,75 @@ class LifecycleOps:
 
     def approve(self, node_id: str) -> ReviewDecision:
         """A person approves a pending deletion: the node and its links are removed."""
-        node = self._pending(node_id)
-        now = self.now()
         with self.store.transaction():
-            removed = self.store.delete_node(node_id)
-            self.store.append_audit(
-                "deleted", {"node": node.model_dump(mode="json"), "edges": removed}, now.timestamp()
-            )
+            node = self.get(node_id)
+            request = {p.node_id: p for p in self.store.pending_reviews()}.get(node_id)
+            removed = None if request is None else self._delete_reviewed(node, request)
+        if removed is None:
+            raise NotFound("review item", node_id, "node_id")
         return ReviewDecision(node_id=node_id, action="approved", removed_edges=removed)
+
+    def approve_shown(self, items: Iterable[ReviewItem]) -> list[ReviewDecision]:
+        """A person approves the deletions they were shown (items of `review_queue`), and
+        only those: one that changed since is not deleted, and its decision (`not_deleted`)
+        says why: no longer waiting (kept, pinned, told again, brought back by maintain,
+        deleted), asked for again, or used or changed since it was shown. Whatever was
+        queued after the list was read is left waiting."""
+        items = list(items)
+        if not all(isinstance(i, ReviewItem) for i in items):
+            raise ValidationError("items", "must be items of review_queue")
+        requests = {p.node_id: p for p in self.store.pending_reviews()}
+        return [self._approve_shown(item, requests.get(item.node.id)) for item in items]
+
+    def _approve_shown(self, shown: ReviewItem, request: PendingReview | None) -> ReviewDecision:
+        node_id = shown.node.id
+        if request is None:
+            return _not_deleted(node_id, GONE)
+        if to_datetime(request.requested_at) != shown.requested_at:
+            return _not_deleted(node_id, "asked for again since it was shown")
+        with self.store.transaction():
+            node = self.store.get_nodes([node_id]).get(node_id)
+            if node is None:
+                return _not_deleted(node_id, GONE)
+            if (node.last_read_at, node.updated_at) != (
+                shown.node.last_read_at,
+                shown.node.updated_at,
+            ):
+                return _not_deleted(node_id, "used or changed since it was shown")
+            removed = self._delete_reviewed(node, request)
+        if removed is None:
+            return _not_deleted(node_id, GONE)
+        return ReviewDecision(node_id=node_id, action="approved", removed_edges=removed)
+
+    def _delete_reviewed(self, node: Node, request: PendingReview) -> int | None:
+        """Delete `node` if `request` is still queued, with an audit record of what went."""
+        with self.store.transaction():
+            removed = self.store.delete_reviewed(node.id, request.requested_at)
+            if removed is not None:
+                self.store.append_audit(
+                    "deleted",
+                    {"node": node.model_dump(mode="json"), "edges": removed},
+                    self.now().timestamp(),
+                )
+        return removed
 
     def reject(self, node_id: str) -> ReviewDecision:
         """A person keeps the node: it is active again and not proposed for a cooldown period."""
-        node = self._pending(node_id)
         now = self.now()
         until = (now + timedelta(days=self.config.review_cooldown_days)).timestamp()
         with self.store.transaction():
-            self.store.remove_review(node_id, cooldown_until=until)
+            node = self.get(node_id)
+            # The node is written before its request is taken from the queue: on Neo4j that
+            # takes the node's lock, as an approval does (`delete_reviewed`), so of a keep and
+            # a deletion at once one happens and the other is refused.
             self.store.update_node(
                 node.model_copy(
                     update={"status": "active", "last_read_at": now, "tier": in_use(node.tier)}
                 )
             )
+            if not self.store.remove_review(node_id, cooldown_until=until):
+                raise NotFound("review item", node_id, "node_id")
         return ReviewDecision(node_id=node_id, action="rejected")
-
-    def _pending(self, node_id: str) -> Node:
-        node = self.get(node_id)
-        if node_id not in {p.node_id for p in self.store.pending_reviews()}:
-            raise NotFound("review item", node_id, "node_id")
-        return node
 
     def stats(self) -> Stats:
         c = self.store.counts()
@@ -228,3 +270,7 @@ class LifecycleOps:
             if self.embedder is None
             else max(0, nodes - self.store.vector_counts().get(self.embedder.name, 0)),
         )
+
+
+def _not_deleted(node_id: str, reason: str) -> ReviewDecision:
+    return ReviewDecision(node_id=node_id, action="not_deleted", reason=reason)

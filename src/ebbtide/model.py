@@ -245,8 +245,9 @@ class ReviewQueue(_Model):
 
 class ReviewDecision(_Model):
     node_id: str
-    action: Literal["approved", "rejected"]
+    action: Literal["approved", "rejected", "not_deleted"]
     removed_edges: int = 0
+    reason: str | None = None  # why an approved deletion was not made
 
 
 class TierChange(_Model):

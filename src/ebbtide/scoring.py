@@ -22,6 +22,17 @@ def decay(age_s: FloatArray | float, half_life_s: float) -> FloatArray:
     return np.exp2(-age / half_life_s)
 
 
+def clamp_future(times: FloatArray, now_s: float, slack_s: float) -> FloatArray:
+    """Times later than `now_s + slack_s` as `now_s`; NaN (never) stays NaN.
+
+    A clock that ran ahead and was set back leaves future times on what was used meanwhile:
+    with ages below zero it would keep full strength, and its grace period, until the clock
+    caught up, while what was used after it decayed. Counted as used now, it decays from now
+    like the rest. Within the slack (replicas' clocks disagreeing) a time stands."""
+    t = np.asarray(times, dtype=np.float64)
+    return np.where(t > now_s + slack_s, now_s, t)
+
+
 def edge_strength(
     weight: FloatArray | float,
     coefficient: FloatArray | float,

@@ -819,6 +819,15 @@ class KuzuStore:
             r[0]: float(r[1]) for r in self._q("MATCH (c:EbbCooldown) RETURN c.node_id, c.until")
         }
 
+    def delete_reviewed(self, node_id: str, requested_at: float) -> int | None:
+        with self.transaction():  # one writer at a time: nothing changes the queue meanwhile
+            queued = self._q(
+                "MATCH (r:EbbReview {node_id: $id}) WHERE r.requested_at = $at RETURN count(*)",
+                id=node_id,
+                at=float(requested_at),
+            )
+            return self.delete_node(node_id) if queued[0][0] else None
+
     # bookkeeping ----------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:

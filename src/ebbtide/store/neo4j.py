@@ -996,6 +996,26 @@ class Neo4jStore:
         )
         return {i: float(until) for i, until in found}
 
+    def delete_reviewed(self, node_id: str, requested_at: float) -> int | None:
+        with self.transaction():
+            # Reads take no lock, and a request another replica withdraws in a transaction
+            # still open would be read as queued. Whatever withdraws or replaces a request
+            # (keep, pin, told again, maintain, forget) writes its node in the same
+            # transaction, so the node's write lock is taken first: the request read next is
+            # the one that stands.
+            self._run(
+                "MATCH (n:EbbNode {tenant: $t, id: $id}) SET n.approving = true REMOVE n.approving",
+                write=True,
+                id=node_id,
+            )
+            queued = self._run(
+                "MATCH (r:EbbReview {tenant: $t, node_id: $id}) WHERE r.requested_at = $at "
+                "RETURN count(r)",
+                id=node_id,
+                at=float(requested_at),
+            )
+            return self.delete_node(node_id) if queued[0][0] else None
+
     # bookkeeping ----------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:

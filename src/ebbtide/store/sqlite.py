@@ -900,6 +900,14 @@ class SQLiteStore:
     def review_cooldowns(self) -> dict[str, float]:
         return dict(self._read("SELECT node_id, until FROM review_cooldown"))
 
+    def delete_reviewed(self, node_id: str, requested_at: float) -> int | None:
+        with self.transaction():  # the write lock: nothing changes the queue meanwhile
+            queued = self._db.execute(
+                "SELECT 1 FROM review WHERE node_id = ? AND requested_at = ?",
+                (node_id, requested_at),
+            ).fetchone()
+            return self.delete_node(node_id) if queued else None
+
     # bookkeeping ----------------------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
