@@ -237,6 +237,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                 if existing.status != "active" and status == "active":
                     # Told again, it is in use: a pending deletion would remove live knowledge.
                     self.store.remove_review(node.id)
+                    if existing.status == "forgotten":
+                        self._lessons_changed([node.id])
                 if node.text != existing.text:
                     # Every model's vector was of the old text: none may find the new one by it.
                     # The current model's is replaced in place (readers elsewhere pick up the
@@ -630,7 +632,7 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
             provenance=provenance,
         )
         if learn:
-            predictions.resolve(self.store, d.id, reward, o.text, now)
+            predictions.resolve(self.store, d.id, edge.id, reward, o.text, now)
         return DecisionRecord(decision=d, outcome=o, edge=edge, polarity=polarity.score)
 
     def record_fact(
