@@ -4,6 +4,8 @@ strength of all its links, and neither sets the yardstick of tiers nor hides the
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from ebbtide import open_memory
@@ -106,3 +108,34 @@ def test_an_archived_note_brought_back_is_found_at_once(memory, clock, how):
     assert [h.node.id for h in memory.recall("legacy billing export").hits] == [note.id]
     memory.maintain()
     assert memory.get(note.id).tier in ("hot", "warm")
+
+
+def test_an_archived_note_told_again_of_a_past_time_stays_back_after_maintain(memory, clock):
+    note = memory.remember("Legacy billing export format")
+    owner = memory.remember("Ana owns billing")
+    clock.advance(days=200)
+    memory.remember("busy note")
+    memory.maintain()
+    assert memory.get(note.id).status == "archived"
+    held = clock() - timedelta(days=150)  # when it held, told today
+    memory.remember("Legacy billing export format", at=held, links=[{"target": owner.id}])
+    clock.advance(days=1)
+    memory.maintain()
+    back = memory.get(note.id)
+    assert back.status == "active" and back.tier in ("hot", "warm")
+    assert note.id not in {i.node.id for i in memory.review_queue().items}
+    assert [h.node.id for h in memory.recall("legacy billing export").hits] == [note.id]
+    # what it tells stays dated as told: first told then, its new link of the time it held
+    assert back.created_at == note.created_at
+    (link,) = memory.store.edges_of([note.id])
+    assert link.created_at == link.valid_from == held
+
+
+def test_a_link_connected_again_of_a_past_time_is_used_now(memory, clock):
+    a = memory.remember("Payments retry policy")
+    b = memory.remember("Checkout timeouts")
+    first = memory.connect(a.id, b.id, "related")
+    clock.advance(days=100)
+    again = memory.connect(a.id, b.id, "related", at=clock() - timedelta(days=90))
+    assert again.id == first.id and again.last_reinforced_at == clock()
+    assert again.created_at == first.created_at

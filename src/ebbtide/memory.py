@@ -216,6 +216,7 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                     )
                 ):
                     status = existing.status
+                used = now if reread else self.now()
                 node = existing.model_copy(
                     update={
                         **told,
@@ -223,9 +224,10 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                         # Written anew only when something changed: a vault read again
                         # unchanged does not restart every note's grace period.
                         "updated_at": self.now() if changed and not reread else existing.updated_at,
-                        # `at` may be older than the last use (a file ingested again is
-                        # dated by its mtime): told again never makes knowledge older.
-                        "last_read_at": max(existing.last_read_at or now, now),
+                        # Told again, it is used now, whenever `at` says it held (that
+                        # dates what it tells, not its use); a file read again unchanged is
+                        # no use, and its mtime never makes knowledge older.
+                        "last_read_at": max(existing.last_read_at or used, used),
                         "read_count": existing.read_count + (0 if reread else 1),
                         # told again, it is in use: found at once, not after the next maintain
                         "tier": existing.tier if reread else in_use(existing.tier),
@@ -235,6 +237,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                 if existing.status != "active" and status == "active":
                     # Told again, it is in use: a pending deletion would remove live knowledge.
                     self.store.remove_review(node.id)
+                    if existing.status == "forgotten":
+                        self._lessons_changed([node.id])
                 if node.text != existing.text:
                     # Every model's vector was of the old text: none may find the new one by it.
                     # The current model's is replaced in place (readers elsewhere pick up the
@@ -383,12 +387,14 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                 told["provenance"] = said or "agent"
             elif said == INGESTED and edge.provenance != INGESTED:
                 told["provenance"] = edge.provenance or "agent"
+            # Told again, it is used now (`now` may be when it held, an agent's `at`); a
+            # file's link read again is dated by the file's modification time, which never
+            # makes a link older than an agent's use of it since.
+            used = now if said == INGESTED else self.now()
             edge = edge.model_copy(
                 update={
                     "weight": weight,
-                    # told again never makes a link older (a file read again is dated by its
-                    # modification time, older than an agent's use of the link since)
-                    "last_reinforced_at": max(edge.last_reinforced_at, now),
+                    "last_reinforced_at": max(edge.last_reinforced_at, used),
                     "reinforce_count": edge.reinforce_count + 1,
                     **told,
                 }
@@ -626,7 +632,7 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
             provenance=provenance,
         )
         if learn:
-            predictions.resolve(self.store, d.id, reward, o.text, now)
+            predictions.resolve(self.store, d.id, edge.id, reward, o.text, now)
         return DecisionRecord(decision=d, outcome=o, edge=edge, polarity=polarity.score)
 
     def record_fact(

@@ -252,7 +252,8 @@ class CausalOps:
         )
 
     def prediction_report(self) -> PredictionReport:
-        """How often logged predictions came true once their outcomes were recorded."""
+        """How often logged predictions came true once their outcomes were recorded (by the
+        first outcome whose lesson still stands: see `predictions.recheck`)."""
         return predictions.report(self.store)
 
     # corrections -------------------------------------------------------------------------
@@ -314,6 +315,7 @@ class CausalOps:
                         }
                     )
                 )
+        predictions.recheck(self.store, [edge.id], now)
 
     def resolve_updates(self, limit: int = 20, apply: bool = False) -> UpdatesResult:
         """Find older lessons contradicted by a newer outcome of the same decision; with

@@ -9,13 +9,14 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from . import validate
+from . import predictions, validate
 from .clock import to_datetime
 from .config import CLOCK_SLACK_S, DAY, Config
 from .consolidate import META_ACTIVATION_REF, META_LAST_MAINTAIN, in_use, maintain
 from .embed import Embedder
 from .errors import NotFound, ValidationError
 from .model import (
+    CAUSAL_RELATIONS,
     ForgetResult,
     MaintainReport,
     Node,
@@ -56,15 +57,17 @@ class LifecycleOps:
         return self._set_pinned(node_id, False)
 
     def _set_pinned(self, node_id: str, pinned: bool) -> Node:
-        node = self.get(node_id)
-        node = node.model_copy(
+        before = self.get(node_id)
+        node = before.model_copy(
             update={"pinned": pinned, "updated_at": self.now()}
-            | ({"status": "active", "tier": in_use(node.tier)} if pinned else {})
+            | ({"status": "active", "tier": in_use(before.tier)} if pinned else {})
         )
         with self.store.transaction():
             self.store.update_node(node)
             if pinned:
                 self.store.remove_review(node_id)
+                if before.status == "forgotten":  # kept after all: its lessons stand again
+                    self._lessons_changed([node_id])
         return node
 
     def find(
@@ -125,6 +128,7 @@ class LifecycleOps:
                 self.store.remove_review(node_id)
                 queued = self.store.enqueue_review(request)
             self.store.update_node(node.model_copy(update={"status": "forgotten"}))
+            self._lessons_changed([node_id])
         return ForgetResult(node_id=node_id, queued=queued, reason=reason)
 
     def maintain(self) -> MaintainReport:
@@ -224,6 +228,7 @@ class LifecycleOps:
     def _delete_reviewed(self, node: Node, request: PendingReview) -> int | None:
         """Delete `node` if `request` is still queued, with an audit record of what went."""
         with self.store.transaction():
+            lessons = self._lesson_ids([node.id])
             removed = self.store.delete_reviewed(node.id, request.requested_at)
             if removed is not None:
                 self.store.append_audit(
@@ -231,6 +236,7 @@ class LifecycleOps:
                     {"node": node.model_dump(mode="json"), "edges": removed},
                     self.now().timestamp(),
                 )
+                predictions.recheck(self.store, lessons, self.now())
         return removed
 
     def reject(self, node_id: str) -> ReviewDecision:
@@ -249,7 +255,16 @@ class LifecycleOps:
             )
             if not self.store.remove_review(node_id, cooldown_until=until):
                 raise NotFound("review item", node_id, "node_id")
+            self._lessons_changed([node_id])
         return ReviewDecision(node_id=node_id, action="rejected")
+
+    def _lesson_ids(self, node_ids: list[str]) -> list[str]:
+        return [e.id for e in self.store.edges_of(node_ids) if e.relation in CAUSAL_RELATIONS]
+
+    def _lessons_changed(self, node_ids: list[str]) -> None:
+        """The nodes were forgotten, or are back: their lessons stopped standing, or stand
+        again, for the predictions they settled (`predictions.recheck`)."""
+        predictions.recheck(self.store, self._lesson_ids(node_ids), self.now())
 
     def stats(self) -> Stats:
         c = self.store.counts()

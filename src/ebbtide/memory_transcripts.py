@@ -12,7 +12,18 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from . import causal, claims, extract, sameness, scoring, settings, told, transcript, validate
+from . import (
+    causal,
+    claims,
+    extract,
+    predictions,
+    sameness,
+    scoring,
+    settings,
+    told,
+    transcript,
+    validate,
+)
 from .clock import to_datetime
 from .config import Config
 from .errors import ExtractorUnavailable, ExtractorUnreachable, ValidationError
@@ -174,6 +185,7 @@ class TranscriptOps:
         kept = {n.id for n in stored}
         made = {e.id for e in linked}
         gone = [n.id for n in before if n.id not in kept]
+        ended = []
         for edge in self.store.edges_of(gone):
             if edge.relation in CAUSAL_RELATIONS and edge.id not in made:
                 reason = f"its message {message.id!r} was edited"
@@ -181,6 +193,8 @@ class TranscriptOps:
                 self.store.update_edge(
                     edge.model_copy(update={"valid_to": now, "context": context})
                 )
+                ended.append(edge.id)
+        predictions.recheck(self.store, ended, now)
         was = {n.id for n in before}
         instead = [n for n in stored if message.id in n.sources and n.id not in was]
         for node in before:

@@ -1,15 +1,24 @@
 """Predictions made by intervention and counterfactual queries, kept as graph nodes so that
-they export with everything else, and resolved when the outcome they predicted arrives."""
+they export with everything else, resolved when the outcome they predicted arrives, and open
+again when the lesson that settled one no longer stands."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from .clock import to_datetime
 from .model import Node, PredictionItem, PredictionReport, new_id
 from .store import Store
 
 OPEN = "open"
+# What a prediction keeps of each episode that came after it (lesson, verdict, outcome, when),
+# in order: a settlement names the lesson it rests on, and falls with it.
+EPISODES = "episodes"
+# ... up to this many: the next ones stand in if the first falls, and a decision told of again
+# and again does not write every prediction about it each time.
+MAX_EPISODES = 5
 
 
 def log(
@@ -39,6 +48,7 @@ def log(
             "good_ids": good_ids,
             "bad_ids": bad_ids,
             "status": OPEN,
+            EPISODES: [],
         },
         created_at=now,
         updated_at=now,
@@ -50,11 +60,18 @@ def log(
     return node.id
 
 
-def resolve(store: Store, decision_id: str, reward: float, outcome: str, now: datetime) -> None:
-    """A new episode for `decision_id` settles every open prediction about it."""
+def resolve(
+    store: Store, decision_id: str, edge_id: str, reward: float, outcome: str, now: datetime
+) -> None:
+    """A new episode for `decision_id` (its lesson `edge_id`) is kept by every prediction
+    about the decision, in the order they came; the first whose lesson stands settles it. A
+    lesson told again was kept already, and stands as it did (only a note's retraction is
+    undone by telling a lesson again, and a lesson told by anyone else is no note's to
+    retract)."""
     if reward == 0:
         return
-    for node in store.find_nodes(kind="prediction", attribute=("status", OPEN), limit=10_000):
+    kept = []
+    for node in store.find_nodes(kind="prediction", limit=100_000):
         a = node.attributes
         if decision_id in a["good_ids"]:
             correct = reward > 0
@@ -62,19 +79,58 @@ def resolve(store: Store, decision_id: str, reward: float, outcome: str, now: da
             correct = reward < 0
         else:
             continue
-        store.update_node(
-            node.model_copy(
-                update={
-                    "attributes": {
-                        **a,
-                        "status": "correct" if correct else "wrong",
-                        "observed": outcome,
-                        "resolved_at": now.isoformat(),
-                    },
-                    "updated_at": now,
-                }
-            )
-        )
+        if EPISODES not in a and a["status"] != OPEN:
+            continue  # settled before episodes were kept: by which lesson is not known
+        seen = a.get(EPISODES, [])
+        if len(seen) < MAX_EPISODES and all(e["edge_id"] != edge_id for e in seen):
+            episode = {"edge_id": edge_id, "correct": correct, "observed": outcome}
+            kept.append((node, [*seen, {**episode, "at": now.isoformat()}]))
+    _settle(store, kept, now)
+
+
+def recheck(store: Store, edge_ids: Iterable[str], now: datetime) -> None:
+    """Lessons that stopped standing (retracted, superseded, an end forgotten or deleted) or
+    stand again: every prediction that kept one of them is settled anew by the first of its
+    episodes that stands, or is open again, so none reports an outcome whose support is gone."""
+    changed = set(edge_ids)
+    if not changed:
+        return
+    kept = [
+        (node, node.attributes[EPISODES])
+        for node in store.find_nodes(kind="prediction", limit=100_000)
+        if any(e["edge_id"] in changed for e in node.attributes.get(EPISODES, []))
+    ]
+    _settle(store, kept, now)
+
+
+def _settle(store: Store, kept: list[tuple[Node, list[dict[str, Any]]]], now: datetime) -> None:
+    """Each prediction settled as the first of its episodes whose lesson stands says, or open;
+    written only when that changed."""
+    standing = _standing(store, list({e["edge_id"] for _, seen in kept for e in seen}))
+    for node, seen in kept:
+        first = next((e for e in seen if e["edge_id"] in standing), None)
+        a = {k: v for k, v in node.attributes.items() if k not in ("observed", "resolved_at")}
+        a[EPISODES] = seen
+        if first is None:
+            a["status"] = OPEN
+        else:
+            a["status"] = "correct" if first["correct"] else "wrong"
+            a["observed"] = first["observed"]
+            a["resolved_at"] = first["at"]
+        if a != node.attributes:
+            store.update_node(node.model_copy(update={"attributes": a, "updated_at": now}))
+
+
+def _standing(store: Store, edge_ids: list[str]) -> set[str]:
+    """The lessons among `edge_ids` that still hold: not ended, both ends there, neither
+    waiting to be forgotten."""
+    edges = {i: e for i, e in store.get_edges(edge_ids).items() if e.valid_to is None}
+    ends = store.get_nodes([x for e in edges.values() for x in (e.src, e.dst)])
+    return {
+        i
+        for i, e in edges.items()
+        if all(x in ends and ends[x].status != "forgotten" for x in (e.src, e.dst))
+    }
 
 
 def report(store: Store) -> PredictionReport:

@@ -506,7 +506,9 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
 
     @tool(READ)
     def prediction_report() -> PredictionReport:
-        """How accurate logged predictions were, once their outcomes were recorded."""
+        """How accurate logged predictions were, once their outcomes were recorded. Each is
+        settled by the first outcome after it whose lesson still stands: one whose lesson was
+        retracted, superseded or forgotten since is settled by the next, or open again."""
         return memory.prediction_report()
 
     @tool(DESTRUCTIVE)

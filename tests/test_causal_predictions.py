@@ -1,0 +1,126 @@
+"""A prediction is settled by a lesson that stands: when the lesson that settled it is
+retracted, superseded, forgotten or drawn from words since edited, the prediction is settled by
+the next outcome that still stands, or is open again, on every backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import open_memory
+
+ACTION = "Skipped the load test before the sale"
+
+
+@pytest.fixture
+def memory(store_url, clock):
+    with open_memory(store_url(), clock=clock, embeddings="none") as mem:
+        yield mem
+
+
+@pytest.fixture
+def asked(memory, clock):
+    """An outage was recorded after skipping the load test; an agent asks whether to skip it
+    again, and is told DANGER."""
+    memory.record_decision(ACTION, "Checkout outage on Saturday")
+    clock.advance(hours=1)
+    result = memory.intervention_query("skip the load test before the sale")
+    assert result.verdict == "DANGER"
+    clock.advance(hours=1)
+    return result.prediction_id
+
+
+def prediction(memory, pid):
+    (item,) = [i for i in memory.prediction_report().items if i.prediction_id == pid]
+    return item
+
+
+def test_a_prediction_settled_by_a_retracted_lesson_is_open_again(memory, asked):
+    seen = memory.record_decision(ACTION, "Another outage in checkout")
+    assert prediction(memory, asked).status == "correct"
+    memory.invalidate_decision(seen.edge.id, "the outage had another cause")
+    item = prediction(memory, asked)
+    assert (item.status, item.observed, item.resolved_at) == ("open", None, None)
+    report = memory.prediction_report()
+    assert report.resolved == 0 and report.accuracy is None
+    stored = memory.get(asked).attributes  # the record itself, as exported, says so too
+    assert stored["status"] == "open" and "observed" not in stored
+
+
+def test_a_prediction_is_settled_by_the_next_outcome_that_still_stands(memory, clock, asked):
+    first = memory.record_decision(ACTION, "Another outage in checkout")
+    clock.advance(hours=1)
+    memory.record_decision(ACTION, "Release went smoothly and stayed stable")
+    assert prediction(memory, asked).observed == "Another outage in checkout"
+    memory.invalidate_decision(first.edge.id, "measured wrongly")
+    item = prediction(memory, asked)
+    assert item.status == "wrong"  # DANGER was predicted; what stands went well
+    assert item.observed == "Release went smoothly and stayed stable"
+    assert item.resolved_at == clock()
+
+
+def test_a_prediction_settled_by_a_superseded_lesson_follows_the_newer_outcome(
+    memory, clock, asked
+):
+    memory.record_decision(ACTION, "Checkout held up fine")
+    assert prediction(memory, asked).status == "wrong"
+    clock.advance(days=3)
+    memory.record_decision(ACTION, "The site went down during the promo")
+    memory.resolve_updates(apply=True)
+    item = prediction(memory, asked)
+    assert (item.status, item.observed) == ("correct", "The site went down during the promo")
+
+
+@pytest.mark.parametrize("keep", ["reject", "pin"])
+def test_a_prediction_settled_by_a_forgotten_outcome_is_open_until_a_person_keeps_it(
+    memory, asked, keep
+):
+    seen = memory.record_decision(ACTION, "Another outage in checkout")
+    memory.forget(seen.outcome.id, "recorded by mistake")
+    assert prediction(memory, asked).status == "open"
+    getattr(memory, keep)(seen.outcome.id)
+    assert prediction(memory, asked).status == "correct"
+
+
+def test_a_prediction_settled_by_an_outcome_a_person_deleted_after_it_decayed_is_open(
+    memory, clock, asked
+):
+    seen = memory.record_decision(ACTION, "Another outage in checkout")
+    clock.advance(days=400)
+    memory.remember("The on-call rota moved to Mondays")  # in use, while the rest fades
+    memory.maintain()
+    assert seen.outcome.id in {i.node.id for i in memory.review_queue().items}
+    assert prediction(memory, asked).status == "correct"  # faded, not gone: it still holds
+    memory.approve(seen.outcome.id)
+    assert prediction(memory, asked).status == "open"
+
+
+def test_a_forgotten_outcome_told_again_settles_its_prediction_again(memory, asked):
+    seen = memory.record_decision(ACTION, "Another outage in checkout")
+    memory.forget(seen.outcome.id)
+    assert prediction(memory, asked).status == "open"
+    memory.remember("Another outage in checkout", "outcome")
+    assert prediction(memory, asked).status == "correct"
+
+
+def test_a_prediction_settled_by_words_since_edited_is_open_again(memory, clock):
+    memory.record_decision("Skipped the load test before the promo", "Checkout crashed")
+    pid = memory.intervention_query("skip the load test before the promo").prediction_id
+    clock.advance(hours=1)
+    said = {"id": "d1", "speaker": "Ana", "time": "2026-03-02T10:30:00Z"}
+    told = "We skipped the load test before the promo, so checkout crashed."
+    memory.remember(messages=[{**said, "text": told}])
+    assert prediction(memory, pid).status == "correct"
+    edited = "We ran the load test before the promo, and checkout held up."
+    memory.remember(messages=[{**said, "text": edited}])
+    assert prediction(memory, pid).status == "open"
+
+
+def test_a_prediction_settled_before_episodes_were_kept_stays_as_it_was(memory, asked):
+    node = memory.get(asked)  # as an earlier version settled it, naming no lesson
+    legacy = {k: v for k, v in node.attributes.items() if k != "episodes"}
+    legacy |= {"status": "correct", "observed": "An outage", "resolved_at": "2026-03-02T10:00Z"}
+    memory.store.update_node(node.model_copy(update={"attributes": legacy}))
+    seen = memory.record_decision(ACTION, "Release went smoothly and stayed stable")
+    memory.invalidate_decision(seen.edge.id)
+    item = prediction(memory, asked)
+    assert (item.status, item.observed) == ("correct", "An outage")
