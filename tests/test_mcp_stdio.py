@@ -162,6 +162,21 @@ def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     run(go)
 
 
+def test_two_chats_sent_without_ids_are_told_apart_in_recall_over_stdio(tmp_path):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db")) as client:
+            for chat in ("Ana: I love pottery.", "Bo: I love pottery too."):
+                told = await client.call_tool("remember", {"messages": chat})
+                assert not told.is_error
+            hits = await client.call_tool("recall", {"query": "pottery", "k": 5})
+            by_text = {h["node"]["text"]: h for h in hits.structured_content["hits"]}
+            ana, bo = by_text["Ana loves pottery."], by_text["Bo loves pottery too."]
+            assert ana["why"]["repeats"] is None and bo["why"]["repeats"] is None
+            assert set(ana["node"]["sources"]).isdisjoint(bo["node"]["sources"])
+
+    run(go)
+
+
 def test_two_projects_share_one_store_and_each_recalls_only_its_own(tmp_path):
     chat = [
         {"speaker": "Ana", "text": "The billing API listens on port 8443."},

@@ -255,6 +255,9 @@ def test_what_a_message_is_known_by_stays_as_stored():
     assert told.key(Message("m1", "Ana", sqlite, numbered=True), said, "default") == (
         "told:197b3b13e37d746f16d1bf431deea197"
     )
+    # ... in whichever conversation it is placed: a window that grew is named anew
+    placed = Message("k3x9q2ab.m1", "Ana", sqlite, numbered=True, conversation="k3x9q2ab")
+    assert told.key(placed, said, "default") == "told:197b3b13e37d746f16d1bf431deea197"
 
 
 def test_lines_without_ids_said_on_another_day_are_news(memory):
@@ -288,6 +291,76 @@ def test_every_extracted_item_keeps_the_ids_of_its_messages(memory):
     assert all(n.sources for n in result.nodes)
     hit = memory.recall("hiking in the Alps").hits[0]
     assert hit.node.sources == ["t4"] and "Chi" in hit.node.text
+
+
+def test_two_conversations_without_ids_keep_their_sources_apart_in_recall(memory):
+    """Both start at "m1": an item of the second is no repeat of the first's message."""
+    memory.remember(messages="Ana: I love pottery. I made a pottery bowl.", date="2026-03-01")
+    memory.remember(messages="Bo: My pottery class starts on Monday.", date="2026-03-05")
+    hits = memory.recall("pottery", k=5, touch=False).hits
+    by_text = {h.node.text: h for h in hits}
+    ana, bo = (
+        by_text["Ana loves pottery."],
+        by_text["Bo's pottery class starts on Monday (9 March 2026)."],
+    )
+    assert ana.why.repeats is None and bo.why.repeats is None
+    assert set(ana.node.sources).isdisjoint(bo.node.sources)
+    assert bo.node.sources[0].endswith(".m1")  # still its place, in its own conversation
+    bowl = by_text["Ana made a pottery bowl."]  # Ana's one message told both: a repeat
+    assert bowl.node.sources == ana.node.sources and bowl.why.repeats == ana.node.id
+
+
+def test_a_conversation_without_ids_sent_again_on_its_date_teaches_nothing_twice(memory):
+    lines = "Ana: We went with SQLite because it needs no server.\nBen: It paid off."
+    first = memory.remember(messages=lines, date="2026-03-01T10:00:00+00:00")
+    learned, stored = q_values(memory), [n.model_dump() for n in memory.find(limit=100)]
+    again = memory.remember(messages=lines, date="2026-03-01T12:00:00+02:00")  # the same date
+    assert (again.known, again.nodes, again.edges) == (2, [], [])
+    assert (
+        q_values(memory) == learned and [n.model_dump() for n in memory.find(limit=100)] == stored
+    )
+    assert first.nodes and learned["Ana and others went with SQLite"] > 0
+
+
+def test_a_window_without_ids_or_times_grown_on_its_date_stores_only_what_is_new(memory):
+    """The grown window is other words, so another conversation's name for its messages: they
+    are still known by their places on that date."""
+    lines = ["Ana: We went with SQLite because it needs no server.", "Ben: It paid off."]
+    memory.remember(messages=lines, date="2026-03-01T10:00:00+00:00")
+    before = [n.model_dump() for n in memory.find(limit=100)]
+    grown = memory.remember(
+        messages=[*lines, "Chi: I love hiking in the Alps."], date="2026-03-01T10:00:00+00:00"
+    )
+    assert grown.known == 2 and "Chi loves hiking in the Alps." in {n.text for n in grown.nodes}
+    after = {n.id: n.model_dump() for n in memory.find(limit=100)}
+    assert [after[n["id"]] for n in before] == before  # learned from once, sources as they were
+
+
+def test_ids_a_caller_gives_are_kept_beside_messages_without_ids(memory):
+    memory.remember(
+        messages=[
+            {"id": "t1", "speaker": "Ana", "text": "I love hiking in the Alps."},
+            {"speaker": "Ben", "text": "My pottery class starts on Monday."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    (hiking,) = [n for n in memory.find(limit=50) if "hiking" in n.text]
+    (pottery,) = [n for n in memory.find(limit=50) if "pottery" in n.text]
+    assert hiking.sources == ["t1"]
+    (source,) = pottery.sources
+    assert source.endswith(".m2") and source != "m2"
+
+
+def test_the_audit_log_names_each_turn_without_an_id_as_its_items_sources_do(memory, tmp_path):
+    memory.remember(messages="Ana: I love pottery.", date="2026-03-01T10:00:00+00:00")
+    memory.remember(messages="Bo: I love sailing.", date="2026-03-01T10:00:00+00:00")
+    with sqlite3.connect(tmp_path / "memory.db") as db:
+        rows = [json.loads(p) for (p,) in db.execute("SELECT payload FROM audit ORDER BY at")]
+    logged = {m["text"]: m["id"] for row in rows for m in row["messages"]}
+    assert len(set(logged.values())) == 2  # which conversation a source is, the log tells
+    for word, said in (("pottery", "I love pottery."), ("sailing", "I love sailing.")):
+        (item,) = [n for n in memory.find(kind="preference") if word in n.text]
+        assert item.sources == [logged[said]]
 
 
 def test_speaker_lines_are_accepted_too(memory):

@@ -46,7 +46,7 @@ from .model import INGESTED
 from .sentences import word_set
 from .text import shorten, similarity
 from .timeparse import parse_datetime
-from .transcript import Message, parse_transcript
+from .transcript import Message, conversation_name, in_conversation, parse_transcript
 
 __all__ = ["IngestSummary", "ingest_chat", "ingest_markdown_folder"]
 
@@ -878,6 +878,17 @@ def ingest_chat(
     written = datetime.fromtimestamp(p.stat().st_mtime, UTC)
     sessions = [
         s if s.date is not None else dataclasses.replace(s, date=written) for s in _chat_sessions(p)
+    ]
+    # Messages without ids are numbered by place ("s1.m3"), in a conversation named by the
+    # file's path and the session's date: read again, or edited in place, a dated session's
+    # messages keep their ids; another file's, or this path rewritten (another day's export,
+    # a log rotated: its undated sessions dated anew by it), are other conversations.
+    where = str(p.resolve())
+    sessions = [
+        dataclasses.replace(
+            s, messages=in_conversation(s.messages, conversation_name(where, s.date))
+        )
+        for s in sessions
     ]
     summary = IngestSummary(files=1, sessions=len(sessions))
     degraded: list[str] = []

@@ -159,7 +159,9 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         With `messages` (a transcript: "speaker: text" lines, or a list of {id?, speaker,
         text, time?}) instead of text, the raw turns go to the audit log and what they say
         is extracted and stored: facts, events, preferences, lessons and causal links, each
-        keeping the ids of the messages it came from. A message remembered before (`told.key`:
+        keeping the ids of the messages it came from (one sent without an id is its place in
+        this conversation, "k3x9q2ab.m2", named by the call's scope, date and words: no two
+        conversations share one). A message remembered before (`told.key`:
         same id, speaker and text in the scope; with no id, same speaker and text at the same
         time, or at the same place on the same date) is read again as context only: what it
         says is not stored or learned from twice, and only new messages go to the audit log,

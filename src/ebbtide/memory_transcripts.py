@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from . import (
@@ -72,8 +72,24 @@ class TranscriptOps:
         scope: str,
         task_tag: str | None,
     ) -> TranscriptResult:
-        turns = transcript.parse_transcript(messages)
         session = self._at(date, "date") if date is not None else None
+        # Messages with no time, sent with no date, were said about now: "tomorrow" in them is
+        # tomorrow. (Whether they were told before is still asked by place, not by this time.)
+        said = session if session is not None else self.now()
+        turns = transcript.parse_transcript(messages)
+        # Numbered messages ("m1" starts every transcript) are placed in this call's
+        # conversation, named by its scope, date (now, when it has none: sent again undated, it
+        # is told again) and words: the same call sent again is named alike, any other
+        # conversation otherwise, so no two share a source (recall takes an item whose sources
+        # a better hit has for a repeat). Whether a message was told before is `told.key`'s to
+        # say, by its place, not by this name.
+        words = [
+            (m.id, m.speaker, m.text, m.time.astimezone(UTC).isoformat() if m.time else None,
+             m.caption)
+            for m in turns
+        ]  # fmt: skip
+        name = transcript.conversation_name(scope, said.astimezone(UTC).isoformat(), words)
+        turns = transcript.in_conversation(turns, name)
         keys = {m.id: k for m in turns if (k := told.key(m, session, scope)) is not None}
         places = {m.id: p for m in turns if (p := told.place(m, session, scope))}
         said_before = self.store.get_meta_many([*keys.values(), *places.values()])
@@ -83,9 +99,6 @@ class TranscriptOps:
             and not _said_otherwise_since(places, keys, said_before)
         ):  # sent again whole: nothing to read (nor to pay an LLM for)
             return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
-        # Messages with no time, sent with no date, were said about now: "tomorrow" in them is
-        # tomorrow. (Whether they were told before is still asked by place, not by this time.)
-        said = session if session is not None else self.now()
         found = extract.extract(turns, said)
         degraded = None
         down = self._extract_down

@@ -26,16 +26,17 @@ SAME_TEXT = 20  # nodes of one text looked through for the one a message made
 def key(message: Message, session: datetime | None, scope: str) -> str | None:
     """What a message is known by once remembered: its id, speaker and text in its scope. A
     numbered one (no id given: "m1" starts every transcript) is known by when it was said
-    instead: its own time (in UTC), else its place and the call's date. One with none of these
-    cannot be told from a new one that says the same ("The deploy failed again"): None, it is
-    always news."""
+    instead: its own time (in UTC), else its place and the call's date: its place, not its
+    conversation's name (`in_conversation`), so that the messages of a window sent again grown,
+    named anew, are still known. One with none of these cannot be told from a new one that
+    says the same ("The deploy failed again"): None, it is always news."""
     said: list[str] = [scope, message.speaker, message.text, message.caption or ""]
     if not message.numbered:
         said.insert(1, message.id)
     elif message.time is not None:
         said.append(message.time.astimezone(UTC).isoformat())
     elif session is not None:
-        said.insert(1, message.id)
+        said.insert(1, message.place)
         said.append(session.astimezone(UTC).isoformat())
     else:
         return None

@@ -1,15 +1,20 @@
 """Chat transcripts as messages: "speaker: text" lines, or lists of dicts or such strings.
 
 Each message keeps its id (given, or numbered), speaker, text, an optional time and an optional
-image caption; bad entries are refused with the field and the rule they broke.
+image caption; bad entries are refused with the field and the rule they broke. A numbered
+message's id is its place in its conversation (`in_conversation`), so that the places ("m1"
+starts every transcript) of two conversations are told apart wherever ids are.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +22,7 @@ from .clock import to_datetime
 from .errors import ValidationError
 from .timeparse import parse_datetime
 
-__all__ = ["Message", "parse_transcript"]
+__all__ = ["Message", "conversation_name", "in_conversation", "parse_transcript"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,15 @@ class Message:
     caption: str | None = None  # an image shared with the message, described in words
     # Its id is its place in the transcript, not one it was given.
     numbered: bool = field(default=False, compare=False)
+    # The conversation a numbered message's place is in: its id is f"{conversation}.{place}".
+    conversation: str | None = field(default=None, compare=False)
+
+    @property
+    def place(self) -> str:
+        """Its id without its conversation's name: for a numbered message, its place ("m3")."""
+        if self.conversation is None:
+            return self.id
+        return self.id.removeprefix(f"{self.conversation}.")
 
     def said(self) -> str:
         """The message as one line: speaker (when someone is named), text and any image
@@ -85,10 +99,28 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
             raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
         seen.add(ident)
         numbered = d.get("numbered", not d.get("id"))
-        out.append(
-            Message(ident, d["speaker"], d["text"], d.get("time"), d.get("caption"), numbered)
-        )
+        got = (d.get("time"), d.get("caption"), numbered, d.get("conversation"))
+        out.append(Message(ident, d["speaker"], d["text"], *got))
     return out
+
+
+def conversation_name(*said: Any) -> str:
+    """A short name (8 lowercase letters and digits: 40 bits of a hash) for the conversation
+    that `said` identifies (a call's scope, date and words; a chat file's path and date)."""
+    digest = hashlib.sha256(json.dumps(said, default=str).encode()).digest()
+    return base64.b32encode(digest[:5]).decode().lower()
+
+
+def in_conversation(messages: Sequence[Message], name: str) -> list[Message]:
+    """The messages with each numbered one not yet in a conversation put in `name`: its id
+    f"{name}.{place}" ("k3x9q2ab.m1"), what the items it tells give as their source. A
+    message with an id of its own, or already in a conversation, is left as it is."""
+    return [
+        replace(m, id=f"{name}.{m.id}", conversation=name)
+        if m.numbered and m.conversation is None
+        else m
+        for m in messages
+    ]
 
 
 def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
@@ -129,7 +161,8 @@ def _parse_lines(value: str) -> list[tuple[str, dict[str, Any]]]:
 
 def _parse_entry(field_: str, entry: Any) -> tuple[str, dict[str, Any] | None]:
     if isinstance(entry, Message):  # numbered stays numbered: its id is still its place
-        return field_, {**{k: getattr(entry, k) for k in _ALIASES}, "numbered": entry.numbered}
+        kept = {"numbered": entry.numbered, "conversation": entry.conversation}
+        return field_, {**{k: getattr(entry, k) for k in _ALIASES}, **kept}
     if isinstance(entry, str):
         first, _, rest = entry.strip().replace("\r\n", "\n").partition("\n")  # on for lines
         m = _LINE.match(first)
