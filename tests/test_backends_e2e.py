@@ -384,7 +384,8 @@ def test_nodes_written_before_time_spans_existed_are_given_them_once(store_url, 
         )
         mem.store._run(
             "MATCH (n:EbbNode {tenant: $t, id: $id}) "
-            "REMOVE n.told_from, n.told_to, n.said_from, n.said_to, n.spans_version",
+            "REMOVE n.told_from, n.told_to, n.said_from, n.said_to, n.told_local_from, "
+            "n.told_local_to, n.said_local_from, n.said_local_to, n.spans_version",
             write=True,
             id=old.id,
         )

@@ -211,6 +211,28 @@ def test_painted_this_on_two_days_is_two_paintings(memory, clock):
     assert len(painted) == 2
 
 
+def test_painted_this_late_on_the_12th_in_new_york_and_early_on_the_13th_in_london_is_two(
+    memory,
+):
+    """An hour apart by the clock, on two days where each was said: two pictures shown."""
+    memory.remember(
+        messages=[
+            {"speaker": "Melanie", "text": "That's beautiful!"},
+            {"speaker": "Caroline", "text": "Thanks! I painted this after I visited the center."},
+        ],
+        date="2026-05-12T23:00:00-05:00",
+    )
+    memory.remember(
+        messages=[
+            {"speaker": "Melanie", "text": "Another one!"},
+            {"speaker": "Caroline", "text": "Thanks! I painted this after I visited the beach."},
+        ],
+        date="2026-05-13T06:00:00+01:00",
+    )
+    painted = [n for n in memory.store.find_nodes(kind="outcome") if "painted" in n.text]
+    assert len(painted) == 2
+
+
 def test_this_parade_told_weeks_later_is_still_the_parade(memory, clock):
     (parade,) = _chat(memory, clock, ("Caroline", "Last week I went to an LGBTQ pride parade."))
     clock.advance(days=14)

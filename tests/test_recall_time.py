@@ -147,13 +147,78 @@ def test_a_question_about_one_day_finds_what_was_said_that_day_not_the_evening_b
         assert all("time" not in h.why.weights for h in hits if "Grafana" in h.node.text)
 
 
-def test_a_store_whose_spans_follow_the_old_rule_is_given_the_new_ones_once(tmp_path):
+def test_a_store_made_before_the_local_spans_is_given_them_once(tmp_path):
+    """Its node_times has no local columns and a said time covers its day in UTC; reopened,
+    a day named in a question is the day each note was said on where it was said."""
+    import sqlite3
+
     path = tmp_path / "m.db"
     with open_memory(path, embeddings="none") as memory:
-        memory.remember("Picked Grafana", attributes={"said_at": "2026-03-12T22:00:00+00:00"})
-        memory.store._db.execute("UPDATE node_times SET said_from = said_from + 79200")
-        memory.store._db.execute("UPDATE meta SET value = '1' WHERE key = 'node_times'")
-        memory.store._db.commit()
-    with open_memory(path, embeddings="none") as memory:
-        (said_from,) = memory.store._db.execute("SELECT said_from FROM node_times").fetchone()
-        assert said_from == datetime(2026, 3, 12, tzinfo=UTC).timestamp()
+        memory.remember("Picked Grafana", attributes={"said_at": "2026-03-12T22:00:00-05:00"})
+    with sqlite3.connect(path) as db:  # as the previous ebbtide left it
+        db.execute("DROP TABLE node_times")
+        db.execute(
+            "CREATE TABLE node_times (rowid INTEGER PRIMARY KEY, told_from REAL, told_to REAL, "
+            "said_from REAL, said_to REAL)"
+        )
+        start = datetime(2026, 3, 12, 5, tzinfo=UTC).timestamp()
+        db.execute("INSERT INTO node_times VALUES (1, NULL, NULL, ?, ?)", (start, start + 86400))
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'node_times'")
+    clock = ManualClock("2026-03-20T12:00:00+00:00")
+    with open_memory(path, clock=clock, embeddings="none") as memory:
+        assert "Grafana" in lifted(memory, "what did we pick on 12 March?")
+        assert "Grafana" not in lifted(memory, "what did we pick on 13 March?")
+
+
+@pytest.fixture
+def abroad(store_url):
+    """Two messages a few hours apart by the clock, on two calendar days where each was said."""
+    clock = ManualClock("2026-05-20T12:00:00+00:00")
+    with open_memory(store_url(), clock=clock, embeddings="none") as memory:
+        memory.remember(  # New York, late evening: 03:30 on the 13th in UTC
+            messages="Ana: We picked Grafana for dashboards.", date="2026-05-12T22:30:00-05:00"
+        )
+        memory.remember(  # Tokyo, early morning: 23:00 on the 12th in UTC
+            messages="Ken: We moved the standup to 9:30.", date="2026-05-13T08:00:00+09:00"
+        )
+        yield memory
+
+
+def lifted(memory, query: str) -> str:
+    """What the time a query names lifted, one text a line."""
+    hits = memory.recall(query, k=10, touch=False).hits
+    return "\n".join(sorted(h.node.text for h in hits if "time" in h.why.weights))
+
+
+def test_a_note_said_late_evening_in_new_york_is_found_for_that_day_not_the_next(abroad):
+    on_12th = lifted(abroad, "what did we decide on 12 May?")
+    assert "Grafana" in on_12th and "standup" not in on_12th
+    assert "Grafana" not in lifted(abroad, "what happened on 13 May?")
+
+
+def test_a_note_said_early_morning_in_tokyo_is_found_for_that_day_not_the_one_before(abroad):
+    on_13th = lifted(abroad, "what changed on 13 May?")
+    assert "standup" in on_13th and "Grafana" not in on_13th
+    assert "standup" not in lifted(abroad, "what happened on 12 May?")
+
+
+def test_yesterday_is_counted_from_the_memory_clock_s_own_date(abroad):
+    abroad.clock.set("2026-05-13T09:00:00-05:00")  # the clock keeps New York time
+    yesterday = lifted(abroad, "what did we pick yesterday?")
+    assert "Grafana" in yesterday and "standup" not in yesterday
+    abroad.clock.set("2026-05-14T01:00:00+09:00")  # 16 hours on, in Tokyo time
+    yesterday = lifted(abroad, "what changed yesterday?")
+    assert "standup" in yesterday and "Grafana" not in yesterday
+
+
+def test_the_past_two_days_are_counted_in_hours_back_from_now_wherever_a_note_was_said():
+    clock = ManualClock("2026-05-14T12:00:00+00:00")  # the window opens at 12:00 UTC on the 12th
+    with open_memory(":memory:", clock=clock, embeddings="none") as memory:
+        memory.remember(  # 09:00 UTC: 51 hours ago, though on the window's first calendar day
+            messages="Ana: We paused the nightly backups.", date="2026-05-12T09:00:00+00:00"
+        )
+        memory.remember(  # 14:00 UTC: 46 hours ago, said at 09:00 in New York
+            messages="Bo: I renewed the TLS certificates.", date="2026-05-12T09:00:00-05:00"
+        )
+        past = lifted(memory, "what happened in the past 2 days?")
+        assert "certificates" in past and "backups" not in past

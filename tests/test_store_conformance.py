@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -150,6 +150,35 @@ def test_the_first_span_anything_is_dated_in_is_found_in_one_call(store):
     assert store.first_dated(junes, SearchFilter(include_cold=True)) == 1
     assert store.first_dated(junes[3:], SearchFilter()) == 0
     assert store.first_dated([], SearchFilter()) is None
+
+
+def _said_and_told_abroad(store):
+    # 22:30 on 12 May in New York is 03:30 on the 13th in UTC; 08:00 on 13 May in Tokyo is
+    # 23:00 on the 12th in UTC; 13 May in Kyoto began at 15:00 on the 12th in UTC.
+    store.add_node(node("ny", "Grafana", attributes={"said_at": "2026-05-12T22:30:00-05:00"}))
+    store.add_node(node("tokyo", "standup", attributes={"said_at": "2026-05-13T08:00:00+09:00"}))
+    store.add_node(node("trip", "Kyoto trip", attributes={"when": "2026-05-13T00:00:00+09:00"}))
+
+
+def test_a_named_day_is_read_in_the_offset_each_item_was_told_in(store):
+    _said_and_told_abroad(store)
+    the_11th, the_12th, the_13th = ((date(2026, 5, d), date(2026, 5, d + 1)) for d in (11, 12, 13))
+    assert [i for i, _ in store.time_search(*the_12th, 10, SearchFilter())] == ["ny"]
+    assert [i for i, _ in store.time_search(*the_13th, 10, SearchFilter())] == ["trip", "tokyo"]
+    assert store.first_dated([the_13th, the_12th], SearchFilter()) == 0
+    assert store.first_dated([the_11th, the_12th], SearchFilter()) == 1
+
+
+def test_an_instant_bound_compares_instants_and_a_said_time_is_an_instant(store):
+    _said_and_told_abroad(store)
+    utc_12th = (datetime(2026, 5, 12, tzinfo=UTC), datetime(2026, 5, 13, tzinfo=UTC))
+    assert [i for i, _ in store.time_search(*utc_12th, 10, SearchFilter())] == ["trip", "tokyo"]
+    an_hour = (datetime(2026, 5, 13, 3, tzinfo=UTC), datetime(2026, 5, 13, 4, tzinfo=UTC))
+    assert [i for i, _ in store.time_search(*an_hour, 10, SearchFilter())] == ["trip", "ny"]
+    # From the 13th (each item's own) to an instant.
+    since = (date(2026, 5, 13), datetime(2026, 5, 13, 4, tzinfo=UTC))
+    assert [i for i, _ in store.time_search(*since, 10, SearchFilter())] == ["trip", "tokyo"]
+    assert store.first_dated([an_hour, since], SearchFilter()) == 0
 
 
 def test_word_counts_cover_each_group_of_forms_up_to_the_cap_in_one_call(store):

@@ -276,6 +276,28 @@ def test_query_window_of_a_range_runs_from_its_first_time_to_its_last(query, fir
     assert window is not None and days(window) == (first, last)
 
 
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did we decide on 2 May?", date(2023, 5, 2), date(2023, 5, 3)),
+        ("what happened last week?", date(2023, 5, 1), date(2023, 5, 8)),
+        ("anything around three weeks ago?", date(2023, 4, 14), date(2023, 4, 21)),
+        ("between 1 March and 15 April 2022", date(2022, 3, 1), date(2022, 4, 16)),
+        ("in the past three days", NOW - timedelta(days=3), NOW),
+        ("what changed since 2 May?", date(2023, 5, 2), NOW),
+        ("what changed after 2 May?", date(2023, 5, 3), NOW),
+        ("what happened before May 2023?", date.min, date(2023, 5, 1)),
+        ("between January 2023 and now", date(2023, 1, 1), NOW),
+    ],
+)
+def test_a_window_bounds_named_days_by_their_date_and_the_present_by_its_instant(query, start, end):
+    """A named day is read in the offset each item was told in; 'now' and 'the past three
+    days' are instants, and stay instants."""
+    window = query_window(query, NOW)
+    assert window is not None and window.bounds == (start, end)
+    assert [type(b) for b in window.bounds] == [type(start), type(end)]
+
+
 def test_query_window_is_none_without_time():
     assert query_window("When did Caroline go to the support group?", NOW) is None
 

@@ -31,7 +31,7 @@ from .llm_extract import LlmExtractor
 from .model import CAUSAL_RELATIONS, EPISODE_KINDS, Edge, Node, TranscriptResult, new_id
 from .polarity import outcome_polarity
 from .store import SearchFilter, Store
-from .store.base import time_spans
+from .store.base import item_dates
 from .text import normalize, paragraphs, similarity
 
 # Nodes a new episode text is compared with (the best full-text matches).
@@ -469,7 +469,9 @@ class TranscriptOps:
                 )
                 self.store.update_node(node)
             elif item.kind in EPISODE_KINDS:
-                told_then, said = time_spans(attrs)
+                # Which day a telling is of, or was said on, is its speaker's day.
+                dates = item_dates(attrs)
+                told_then, said = dates.told_local, dates.said_local
                 node = self._episode_node(
                     item.text, item.kind, scope, task_tag, now, rarity,
                     tried=bool(item.attributes.get("tried")), told=told_then, said=said,
@@ -562,9 +564,10 @@ class TranscriptOps:
         fixed something ("the restarts did not fix it"). `told`: the span the text says it
         happened in; a node told of another time is another event ("see you tomorrow" said
         on two days). `people`: the people a conversation knows; a node naming only others
-        is another event ("Hey Tim, been a while!" / "Hey John, been a while"). `said`: when
-        the text was said; a node said on another day is another event when it or the text
-        points at something the other does not name ("Caroline painted this"). What a
+        is another event ("Hey Tim, been a while!" / "Hey John, been a while"). `said`: the
+        day the text was said on; a node said on another day is another event when it or the
+        text points at something the other does not name ("Caroline painted this"). Spans
+        and days are each on the calendar of the offset it was told in (`ItemDates`). What a
         pronoun stood for is an aside, not what happened ("That (the worker count doubled)
         exhausted the pool" is not the doubling), and tellings whose "it" stands for different
         things are two events. `provenance`: what a new node was made by. `owned`: a node only
@@ -576,7 +579,8 @@ class TranscriptOps:
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
-            told_then, said_then = time_spans(node.attributes)
+            dates = item_dates(node.attributes)
+            told_then, said_then = dates.told_local, dates.said_local
             return node.id not in apart and not (
                 sameness.different_times(told, told_then)
                 or sameness.different_referents(text, node.text)
@@ -756,8 +760,9 @@ def _changed_since(setting: Node, change: Node) -> bool:
     in 2024 standing)."""
     if not _said_no_later(setting, change):
         return False
-    told_of, _ = time_spans(change.attributes)
-    _, said = time_spans(setting.attributes)
+    # Days, each on the calendar of its speaker's offset.
+    told_of = item_dates(change.attributes).told_local
+    said = item_dates(setting.attributes).said_local
     return told_of is None or said is None or told_of[1] > said[0]
 
 

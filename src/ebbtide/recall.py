@@ -50,7 +50,7 @@ from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
 from .model import INDEX_KINDS, Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
 from .store import EdgeRow, SearchFilter, Store
-from .store.base import time_spans
+from .store.base import dated_within, item_dates, window
 from .timeparse import TimeSpan, query_window, years_earlier
 
 # The most hits one call returns.
@@ -193,11 +193,7 @@ def _candidates(
     # Work that does not need the query's vector is done while the model runs: what was said
     # in the time the query names, and the best word matches, which are mostly in the pool,
     # with the links that spreading from them will follow.
-    dated = (
-        [i for i, _ in store.time_search(window.start, window.end, n, flt)]
-        if window is not None
-        else []
-    )
+    dated = [i for i, _ in store.time_search(*window.bounds, n, flt)] if window is not None else []
     nodes: dict[str, Node] = {}
     ahead: ReadAhead | None = None
     degraded: str | None = None
@@ -489,6 +485,10 @@ def _best_first(scored: list[tuple[float, str]]) -> list[tuple[float, str]]:
 
 
 def _window(query: str, now: datetime) -> TimeSpan | None:
+    # A query carries no offset of its own: what it counts from the present ("yesterday",
+    # "last week") counts from the memory clock's date in the clock's offset, the memory's
+    # present. The days so found, like days named outright ("on 12 May"), are each item's
+    # own days: what was said at 22:30 on the 12th in New York was said on the 12th.
     span = query_window(query, now)
     return None if span is None or span.precision == "vague" else span
 
@@ -498,14 +498,13 @@ def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> T
     the memory holds anything from, up to YEARLESS_BACK years back; the most recent one when
     none holds anything."""
     spans = [years_earlier(window, back) for back in range(YEARLESS_BACK + 1)]
-    first = store.first_dated([(s.start, s.end) for s in spans], flt)
+    first = store.first_dated([s.bounds for s in spans], flt)
     return window if first is None else spans[first]
 
 
-def _within(node: Node, window: TimeSpan) -> bool:
-    """The node tells of, or was said in, the window (a date without a time covers its day)."""
-    lo, hi = window.start.timestamp(), window.end.timestamp()
-    return any(s is not None and s[0] < hi and s[1] > lo for s in time_spans(node.attributes))
+def _within(node: Node, span: TimeSpan) -> bool:
+    """The node tells of, or was said in, the window, as `Store.time_search` finds them."""
+    return dated_within(item_dates(node.attributes), window(*span.bounds)) is not None
 
 
 def _edges_for(

@@ -4,6 +4,8 @@
 Spans are half-open [start, end) in `now`'s timezone. `precision` says how tightly the phrase
 pins time down; `describe` renders a span at that precision ("7 May 2023", "April 2023",
 "around 24 April 2023"), so extracted text can carry an absolute date next to "yesterday".
+`bounds` says which ends are named days (a `date`, which recall reads in the offset each item
+was told in) and which are instants measured from `now` ("the past three days").
 
 Conventions, where English is ambiguous:
 * weeks run Monday to Sunday; a weekend is Saturday and Sunday; seasons are northern
@@ -20,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = ["TimeSpan", "describe", "parse_datetime", "query_window", "resolve"]
 
@@ -36,6 +38,20 @@ class TimeSpan:
     # The phrase named a day, month or season but no year ("in June", "on Aug 15th"): the same
     # span a year earlier is as good a reading (see `years_earlier`).
     yearless: bool = False
+    # An end measured from `now` ("the past three days", "since May" up to now) is an instant;
+    # any other is the midnight that begins a named day.
+    instant_start: bool = False
+    instant_end: bool = False
+
+    @property
+    def bounds(self) -> tuple[date, date]:
+        """Start and end as windows are compared: a named day's midnight as its `date`, the
+        same day wherever a memory was told in the world (12 May in New York is 12 May, though
+        UTC has reached the 13th); an instant as the `datetime` it is."""
+        return (
+            self.start if self.instant_start else self.start.date(),
+            self.end if self.instant_end else self.end.date(),
+        )
 
     @property
     def anchor(self) -> datetime:
@@ -139,20 +155,24 @@ class _Ctx:
         return datetime.combine(d, time(), tzinfo=self.now.tzinfo)
 
 
-_Span = tuple[datetime, datetime, Precision]
+class _Span(NamedTuple):
+    start: datetime
+    end: datetime
+    precision: Precision
+    instants: bool = False  # both ends measured from now, not named days
 
 
 def _days(ctx: _Ctx, start: datetime, n: int = 1, precision: Precision = "day") -> _Span:
-    return start, start + timedelta(days=n), precision
+    return _Span(start, start + timedelta(days=n), precision)
 
 
 def _month(ctx: _Ctx, year: int, month: int) -> _Span:
     nxt = date(year + month // 12, month % 12 + 1, 1)
-    return ctx.day(date(year, month, 1)), ctx.day(nxt), "month"
+    return _Span(ctx.day(date(year, month, 1)), ctx.day(nxt), "month")
 
 
 def _year(ctx: _Ctx, year: int) -> _Span:
-    return ctx.day(date(year, 1, 1)), ctx.day(date(year + 1, 1, 1)), "year"
+    return _Span(ctx.day(date(year, 1, 1)), ctx.day(date(year + 1, 1, 1)), "year")
 
 
 def _shift_months(d: date, months: int) -> date:
@@ -222,8 +242,8 @@ def _relative_unit(m: re.Match[str], ctx: _Ctx) -> _Span:
     if mod in ("the past", "past", "the coming", "coming"):
         days = {"week": 7, "weekend": 7, "month": 30, "year": 365}[unit]
         if mod.endswith("past"):
-            return ctx.now - timedelta(days=days), ctx.now, "range"
-        return ctx.now, ctx.now + timedelta(days=days), "range"
+            return _Span(ctx.now - timedelta(days=days), ctx.now, "range", instants=True)
+        return _Span(ctx.now, ctx.now + timedelta(days=days), "range", instants=True)
     if unit == "week":
         return _days(ctx, _monday(ctx) + timedelta(weeks=step), 7, "week")
     if unit == "weekend":
@@ -267,7 +287,7 @@ def _offset(m: re.Match[str], ctx: _Ctx, sign: int) -> _Span:
         return _days(ctx, point)
     # Half-width: a few days for weeks, a third of the quantity when it is rough.
     half = max(1, days // 3) if fuzzy else 3
-    return point - timedelta(days=half), point + timedelta(days=half + 1), "approx"
+    return _Span(point - timedelta(days=half), point + timedelta(days=half + 1), "approx")
 
 
 def _rolling(m: re.Match[str], ctx: _Ctx) -> _Span:
@@ -275,8 +295,8 @@ def _rolling(m: re.Match[str], ctx: _Ctx) -> _Span:
     n = max(1, _count(m)[0])
     days = {"day": 1, "week": 7, "weekend": 7, "month": 30, "year": 365}[m["unit"].lower()] * n
     if m["dir"].lower() == "next":
-        return ctx.now, ctx.now + timedelta(days=days), "range"
-    return ctx.now - timedelta(days=days), ctx.now, "range"
+        return _Span(ctx.now, ctx.now + timedelta(days=days), "range", instants=True)
+    return _Span(ctx.now - timedelta(days=days), ctx.now, "range", instants=True)
 
 
 def _weekday(m: re.Match[str], ctx: _Ctx) -> _Span:
@@ -299,7 +319,7 @@ def _season(m: re.Match[str], ctx: _Ctx) -> _Span:
 
     def span(year: int) -> _Span:
         start = ctx.day(date(year, first, 1))
-        return start, ctx.day(_shift_months(start.date(), 3)), "season"
+        return _Span(start, ctx.day(_shift_months(start.date(), 3)), "season")
 
     if m["year"]:
         return span(int(m["year"]))
@@ -321,7 +341,8 @@ def _season(m: re.Match[str], ctx: _Ctx) -> _Span:
 def _vague(back_days: int, until_days: int = 0) -> Callable[[re.Match[str], _Ctx], _Span]:
     def rule(m: re.Match[str], ctx: _Ctx) -> _Span:
         base = ctx.now if not until_days else ctx.today
-        return base - timedelta(days=back_days), base - timedelta(days=until_days), "vague"
+        start, end = base - timedelta(days=back_days), base - timedelta(days=until_days)
+        return _Span(start, end, "vague", instants=not until_days)
 
     return rule
 
@@ -445,7 +466,7 @@ def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
             continue
         for m in pattern.finditer(text):
             try:
-                start, end, precision = rule(m, ctx)
+                start, end, precision, instants = rule(m, ctx)
             except (ValueError, OverflowError, KeyError, IndexError):
                 continue  # "31 February", a year past 9999: no time here
             phrase = " ".join(m.group(0).split())
@@ -454,7 +475,8 @@ def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
                 and not m.groupdict().get("year")
                 and ((m.groupdict().get("mod") or "in").lower() not in _FIXED_BY_NOW)
             )
-            found.append((m.start(), m.end(), TimeSpan(start, end, phrase, precision, yearless)))
+            span = TimeSpan(start, end, phrase, precision, yearless, instants, instants)
+            found.append((m.start(), m.end(), span))
     found.sort(key=lambda f: (f[0] - f[1], f[0]))
     kept: list[tuple[int, int, TimeSpan]] = []
     for start, end, span in found:
@@ -505,19 +527,26 @@ def query_window(query: str, now: datetime) -> TimeSpan | None:
         (h for h in (query[:pos].lower(), word) if _AFTER.search(h) or _BEFORE.search(h)), ""
     )
     if _AFTER.search(head):
-        start = first.start if head.rstrip().endswith(("since", "from")) else first.end
-        return TimeSpan(start, max(now, start), first.phrase, "range")
+        since = head.rstrip().endswith(("since", "from"))
+        start = first.start if since else first.end
+        instant = first.instant_start if since else first.instant_end
+        return _range(start, max(now, start), first.phrase, instant, True)
     if _BEFORE.search(head):
-        return TimeSpan(datetime.min.replace(tzinfo=now.tzinfo), first.start, first.phrase, "range")
+        start = datetime.min.replace(tzinfo=now.tzinfo)
+        return _range(start, first.start, first.phrase, False, first.instant_start)
     if len(found) == 1:
         return first
     spans = [s for _, s in found]
-    return TimeSpan(
-        min(s.start for s in spans),
-        max(s.end for s in spans),
-        " … ".join(s.phrase for s in spans),
-        "range",
+    a, b = min(spans, key=lambda s: s.start), max(spans, key=lambda s: s.end)
+    return _range(
+        a.start, b.end, " … ".join(s.phrase for s in spans), a.instant_start, b.instant_end
     )
+
+
+def _range(
+    start: datetime, end: datetime, phrase: str, instant_start: bool, instant_end: bool
+) -> TimeSpan:
+    return TimeSpan(start, end, phrase, "range", False, instant_start, instant_end)
 
 
 _RANGE = re.compile(
@@ -553,7 +582,9 @@ def _between(query: str, now: datetime) -> TimeSpan | None:
                 b = replace(b, start=b.start + timedelta(days=7), end=b.end + timedelta(days=7))
             else:  # "between 2020 and 2019"
                 a, b = b, a
-        return TimeSpan(a.start, max(a.end, b.end), f"{a.phrase} … {b.phrase}", "range")
+        last = b if b.end >= a.end else a
+        phrase = f"{a.phrase} … {b.phrase}"
+        return _range(a.start, last.end, phrase, a.instant_start, last.instant_end)
     return None
 
 
@@ -561,7 +592,7 @@ def _one_time(text: str, now: datetime) -> TimeSpan | None:
     """The time a range's end names, which may be a bare month or year ("May", "2021"), or
     now."""
     if _NOW.match(text.strip()):
-        return TimeSpan(now, now, "now", "day")
+        return TimeSpan(now, now, "now", "day", instant_start=True, instant_end=True)
     found = _spans(text, now) or _spans(f"in {text}", now)
     return found[0][1] if found and found[0][0] <= 4 else None
 

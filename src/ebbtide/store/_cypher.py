@@ -7,7 +7,7 @@ from typing import Any
 
 from ..text import search_words
 from ._props import unique
-from .base import SearchFilter
+from .base import SearchFilter, Window, window_conditions
 
 SCHEMA: dict[str, str] = {
     "ebbtide_node_id": "CREATE CONSTRAINT ebbtide_node_id IF NOT EXISTS "
@@ -38,6 +38,10 @@ SCHEMA: dict[str, str] = {
     "FOR (n:EbbNode) ON (n.tenant, n.told_from)",
     "ebbtide_said": "CREATE INDEX ebbtide_said IF NOT EXISTS "
     "FOR (n:EbbNode) ON (n.tenant, n.said_from)",
+    "ebbtide_told_local": "CREATE INDEX ebbtide_told_local IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.told_local_from)",
+    "ebbtide_said_local": "CREATE INDEX ebbtide_said_local IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.said_local_from)",
     "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
     "FOR (a:EbbAudit) ON (a.tenant, a.at)",
     "ebbtide_audit_seq": "CREATE INDEX ebbtide_audit_seq IF NOT EXISTS "
@@ -100,12 +104,10 @@ def search_filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]
     return " AND ".join(where), params
 
 
-def dated_within(lo: str, hi: str) -> tuple[str, str]:
+def dated_within(w: Window, lo: str, hi: str) -> tuple[str, str]:
     """Conditions on `n` for being told of, and said in, the window [lo, hi) (Cypher
-    expressions): a span that overlaps it, or an instant inside it."""
-    told = f"(n.told_from < {hi} AND (n.told_to > {lo} OR n.told_from >= {lo}))"
-    said = f"(n.said_from < {hi} AND (n.said_to > {lo} OR n.said_from >= {lo}))"
-    return told, said
+    expressions) whose bounds are local or instants as `w`'s are (`base.dated_within`)."""
+    return window_conditions(w, lo, hi, prefix="n.")
 
 
 def vector_label(model: str, dim: int) -> tuple[str, str]:

@@ -9,7 +9,7 @@ import json
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,7 @@ class NodeInfo:
     activation: float
     q_value: float | None
     hash: str
-    times: dict[str, str]  # the attributes that date the node (`time_spans` reads them)
+    times: dict[str, str]  # the attributes that date the node (`item_dates` reads them)
 
     def passes(self, flt: SearchFilter) -> bool:
         if flt.include_cold:
@@ -140,7 +140,7 @@ class MemoryIndex:
         self.inc[p["dst"]].add(p["id"])
 
     def time_search(
-        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+        self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
         rows = ((i, n.times) for i, n in self.nodes.items() if n.times and n.passes(flt))
         return rank_by_time(rows, start, end, k)

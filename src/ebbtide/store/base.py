@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
@@ -123,45 +123,133 @@ def wrong_size(model: str, got: int, stored: int) -> str:
 # Attribute keys that date an item: the time it tells of, and the time it was said.
 TIME_KEYS = ("when", "said_at")
 
+Span = tuple[float, float]
+DAY_SECONDS = 86_400.0
 
-def time_spans(attributes: Mapping[str, Any]) -> tuple[tuple[float, float] | None, ...]:
-    """(told, said): the epoch-second spans [start, end) an item tells of (`when` ..
-    `when_end`) and was said in (`said_at`), None when absent or unreadable. A time without
-    an end covers its calendar day (in its own offset): a date is said of the whole day, and
-    what was said at 22:00 on the 12th was not said on the 13th."""
-    out: list[tuple[float, float] | None] = []
-    for start, end in ((attributes.get("when"), attributes.get("when_end")),
-                       (attributes.get("said_at"), None)):  # fmt: skip
-        span = None
-        if isinstance(start, str):
-            try:
-                a = to_datetime(start)
-                if not isinstance(end, str):
-                    a = a.replace(hour=0, minute=0, second=0, microsecond=0)
-                b = to_datetime(end) if isinstance(end, str) else a + timedelta(days=1)
-                span = (a.timestamp(), max(a, b).timestamp())
-            except ValueError:
-                span = None
-        out.append(span)
-    return tuple(out)
+
+class ItemDates(NamedTuple):
+    """When an item happened (`when` .. `when_end`) and was said (`said_at`), as epoch-second
+    spans [start, end), None when absent or unreadable; each twice: as instants, and `local`,
+    on the calendar of the offset it was told in (its clock time read as if it were UTC, so
+    that 22:30 on 12 May in New York falls on 12 May though UTC has reached the 13th).
+
+    A `when` without an end covers its calendar day: a date is said of the whole day. A
+    `said_at` is an instant, and its local span the day it was said on."""
+
+    told: Span | None
+    said: Span | None  # zero-length
+    told_local: Span | None
+    said_local: Span | None
+
+
+def item_dates(attributes: Mapping[str, Any]) -> ItemDates:
+    told = said = None
+    start, end = attributes.get("when"), attributes.get("when_end")
+    if isinstance(start, str):
+        try:
+            a = to_datetime(start)
+            if not isinstance(end, str):
+                a = a.replace(hour=0, minute=0, second=0, microsecond=0)
+            b = to_datetime(end) if isinstance(end, str) else a + timedelta(days=1)
+            told = a, max(a, b)
+        except ValueError:
+            told = None
+    at = attributes.get("said_at")
+    if isinstance(at, str):
+        try:
+            said = to_datetime(at)
+        except ValueError:
+            said = None
+    said_day = said and said.replace(hour=0, minute=0, second=0, microsecond=0)
+    return ItemDates(
+        told and (told[0].timestamp(), told[1].timestamp()),
+        said and (said.timestamp(), said.timestamp()),
+        told and (_local(told[0]), max(_local(told[0]), _local(told[1]))),
+        said_day and (_local(said_day), _local(said_day) + DAY_SECONDS),
+    )
+
+
+def _local(t: datetime) -> float:
+    """`t`'s clock time in its own offset, as epoch seconds of that clock time in UTC."""
+    return t.replace(tzinfo=UTC).timestamp()
+
+
+class Window(NamedTuple):
+    """A time window's bounds in epoch seconds, each an instant or `local` (`item_dates`)."""
+
+    lo: float
+    lo_local: bool
+    hi: float
+    hi_local: bool
+
+
+def window(start: date, end: date) -> Window:
+    """The window [start, end): a `date` is the midnight that begins that day in the offset
+    each item was told in (`timeparse.TimeSpan.bounds`), a `datetime` an instant."""
+    return Window(*_bound(start), *_bound(end))
+
+
+def _bound(b: date) -> tuple[float, bool]:
+    if isinstance(b, datetime):
+        return b.timestamp(), False
+    return datetime.combine(b, time(), UTC).timestamp(), True
+
+
+def dated_within(dates: ItemDates, w: Window) -> tuple[int, float] | None:
+    """Whether an item tells of (0) or, failing that, was said in (1) the window: a span that
+    overlaps it or an instant inside it, each bound compared with the item's local span when
+    it is a named day and with its instants when it is an instant. With the instant its span
+    starts at; None when neither is in the window."""
+    for order, (span, local) in enumerate(
+        ((dates.told, dates.told_local), (dates.said, dates.said_local))
+    ):
+        if span is None or local is None:
+            continue
+        up, down = (local if w.hi_local else span), (local if w.lo_local else span)
+        if up[0] < w.hi and (down[1] > w.lo or down[0] >= w.lo):
+            return order, span[0]
+    return None
+
+
+def window_conditions(w: Window, lo: str, hi: str, prefix: str = "") -> tuple[str, str]:
+    """`dated_within` as conditions (SQL or Cypher) on the columns (properties) a store keeps
+    `item_dates` in: told_from, told_to, told_local_from, ..., said_local_to."""
+
+    def cond(what: str) -> str:
+        def col(local: bool, end: str) -> str:
+            return f"{prefix}{what}_{'local_' if local else ''}{end}"
+
+        return (
+            f"({col(w.hi_local, 'from')} < {hi} AND "
+            f"({col(w.lo_local, 'to')} > {lo} OR {col(w.lo_local, 'from')} >= {lo}))"
+        )
+
+    return cond("told"), cond("said")
+
+
+def date_columns(attributes: Mapping[str, Any]) -> dict[str, float | None]:
+    """`item_dates` by the names `window_conditions` reads them under."""
+    d = item_dates(attributes)
+    out: dict[str, float | None] = {}
+    for name, span in zip(("told", "said", "told_local", "said_local"), d, strict=True):
+        out[f"{name}_from"], out[f"{name}_to"] = span or (None, None)
+    return out
 
 
 def rank_by_time(
-    rows: Iterable[tuple[str, Mapping[str, Any]]], start: datetime, end: datetime, k: int
+    rows: Iterable[tuple[str, Mapping[str, Any]]], start: date, end: date, k: int
 ) -> list[tuple[str, float]]:
     """The `time_search` order over (id, attributes) rows (SQLite computes the same in SQL,
     so only k rows leave the database; the conformance suite holds them together): items that
     tell of the window before items only said in it (what happened then is what a question
-    naming a time asks for), each earliest first, then by id. The score is the start of the
-    span that fell in the window."""
-    lo, hi = start.timestamp(), end.timestamp()
+    naming a time asks for), each earliest first, then by id. The score is the instant the
+    span that fell in the window starts at."""
+    w = window(start, end)
     found: list[tuple[int, float, str]] = []
     for ident, attributes in rows:
-        for order, span in enumerate(time_spans(attributes)):
-            # An instant (a zero-length span) counts when it lies in the window.
-            if span is not None and span[0] < hi and (span[1] > lo or span[0] >= lo):
-                found.append((order, span[0], ident))
-                break
+        hit = dated_within(item_dates(attributes), w)
+        if hit is not None:
+            found.append((*hit, ident))
     found.sort()
     return [(ident, at) for _, at, ident in found[:k]]
 
@@ -289,17 +377,17 @@ class Store(Protocol):
     # retrieval
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]: ...
     def time_search(
-        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+        self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
-        """Up to k nodes passing `flt` that tell of, or were said in, [start, end), in the
-        order of `rank_by_time`."""
+        """Up to k nodes passing `flt` that tell of, or were said in, [start, end) (a `date`
+        bound is that day in each item's own offset, a `datetime` an instant: `window`), in
+        the order of `rank_by_time`."""
         ...
 
-    def first_dated(
-        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
-    ) -> int | None:
+    def first_dated(self, spans: Sequence[tuple[date, date]], flt: SearchFilter) -> int | None:
         """The index of the first of `spans` that a node passing `flt` tells of or was said in
-        (as `time_search` matches), None when none is; one round trip for all of them."""
+        (as `time_search` matches), None when none is; one round trip for all of them whose
+        bounds are of one kind (the years of one date are)."""
         ...
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]: ...

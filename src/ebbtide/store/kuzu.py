@@ -30,7 +30,7 @@ import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from datetime import datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -577,7 +577,7 @@ class KuzuStore:
         return self.index().search(query, k, flt)
 
     def time_search(
-        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+        self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
         return self.index().time_search(start, end, k, flt)
 
@@ -586,9 +586,7 @@ class KuzuStore:
     ) -> list[int]:
         return [self.index().holding_any(" ".join(g), cap, flt) for g in groups]
 
-    def first_dated(
-        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
-    ) -> int | None:
+    def first_dated(self, spans: Sequence[tuple[date, date]], flt: SearchFilter) -> int | None:
         idx = self.index()  # in memory: a probe per span costs no query
         return next((i for i, (a, b) in enumerate(spans) if idx.time_search(a, b, 1, flt)), None)
 

@@ -35,7 +35,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 import numpy as np
@@ -72,8 +72,9 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    date_columns,
     graph_arrays_from_rows,
-    time_spans,
+    window,
     wrong_size,
 )
 
@@ -100,9 +101,9 @@ _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r
 
 # The version of the properties derived from a node's text and attributes (`_derived_props`):
 # nodes written before they existed lack it, 1 is before a time covered its calendar day, 2
-# before the `words` property, 3 before its words lost their accents; `_backfill_derived`
-# brings older nodes up to date.
-SPANS_VERSION = 4
+# before the `words` property, 3 before its words lost their accents, 4 before the local
+# spans (and a said time was a day); `_backfill_derived` brings older nodes up to date.
+SPANS_VERSION = 5
 
 
 def _props(node: Node) -> dict[str, Any]:
@@ -116,12 +117,8 @@ def _derived_props(text: str, attributes: dict[str, Any]) -> dict[str, Any]:
     its words as ebbtide splits them (`text.indexed_words`), one space apart: Lucene's own
     tokenizer keeps "config.py", "snake_case", "Node.js", "v1.2" or "3,000" whole, and a
     search for any part of them (which is how every query is split) would find nothing."""
-    told, said = time_spans(attributes)
     return {
-        "told_from": told and told[0],
-        "told_to": told and told[1],
-        "said_from": said and said[0],
-        "said_to": said and said[1],
+        **date_columns(attributes),
         "words": " ".join(indexed_words(text)),
         "spans_version": SPANS_VERSION,
     }
@@ -687,20 +684,21 @@ class Neo4jStore:
         return [(i, float(score)) for i, score in found]
 
     def time_search(
-        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+        self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
         # The spans are numeric properties written with the node (see _props), so the window
         # is matched and ordered on the server and only k rows come back; `rank_by_time` is
         # the same order, held together with this query by the conformance suite.
         cond, params = search_filter(flt)
-        told, said = dated_within("$lo", "$hi")
+        w = window(start, end)
+        told, said = dated_within(w, "$lo", "$hi")
         found = self._list(
             f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ({told} OR {said}) "
             f"WITH n, CASE WHEN {told} THEN 0 ELSE 1 END AS o "
             "WITH n, o, CASE o WHEN 0 THEN n.told_from ELSE n.said_from END AS at "
             "ORDER BY o, at, n.id LIMIT $k RETURN collect([n.id, at])",
-            lo=start.timestamp(),
-            hi=end.timestamp(),
+            lo=w.lo,
+            hi=w.hi,
             k=k,
             **params,
         )
@@ -727,21 +725,28 @@ class Neo4jStore:
         )
         return [0 if q is None else int(next(counts)) for q in queries]
 
-    def first_dated(
-        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
-    ) -> int | None:
-        if not spans:
-            return None
+    def first_dated(self, spans: Sequence[tuple[date, date]], flt: SearchFilter) -> int | None:
+        # One query per kind of bounds (local or instant) among the spans, since the
+        # properties a condition reads are named in it: the years of one date make one.
         cond, params = search_filter(flt)
-        told, said = dated_within("$los[i]", "$his[i]")
-        found = self._list(
-            "UNWIND range(0, size($los) - 1) AS i WITH i WHERE EXISTS { "
-            f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ({told} OR {said}) }} "
-            "RETURN collect(i)",
-            los=[a.timestamp() for a, _ in spans],
-            his=[b.timestamp() for _, b in spans],
-            **params,
-        )
+        windows = [window(a, b) for a, b in spans]
+        kinds: dict[tuple[bool, bool], list[int]] = {}
+        for i, w in enumerate(windows):
+            kinds.setdefault((w.lo_local, w.hi_local), []).append(i)
+        found: list[int] = []
+        for at in kinds.values():
+            told, said = dated_within(windows[at[0]], "$los[j]", "$his[j]")
+            found.extend(
+                at[j]
+                for j in self._list(
+                    "UNWIND range(0, size($los) - 1) AS j WITH j WHERE EXISTS { "
+                    f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {cond} AND ({told} OR {said}) }} "
+                    "RETURN collect(j)",
+                    los=[windows[i].lo for i in at],
+                    his=[windows[i].hi for i in at],
+                    **params,
+                )
+            )
         return min(found) if found else None
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from datetime import datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from ..text import fts_query, query_terms
 from ._nodecache import NodeCache
 from .base import (
     COMMON_DF,
+    DAY_SECONDS,
     META_VECTORS_DROPPED,
     AuditEntry,
     Direction,
@@ -29,15 +30,24 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    date_columns,
     graph_arrays_from_rows,
     statuses_now,
-    time_spans,
+    window,
+    window_conditions,
     wrong_size,
 )
 
 SCHEMA_VERSION = "1"
-# The rule `time_spans` computes node_times by: "2", a time covers its calendar day.
-TIMES_VERSION = "2"
+# The rule `item_dates` computes node_times by: "2", a time covers its calendar day; "3", each
+# span also on its own calendar (the local columns) and a said time is an instant.
+TIMES_VERSION = "3"
+# The columns of node_times after its rowid, as `date_columns` names them.
+_TIMES = tuple(
+    f"{what}_{end}"
+    for what in ("told", "said", "told_local", "said_local")
+    for end in ("from", "to")
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS nodes (
@@ -79,14 +89,19 @@ CREATE TRIGGER IF NOT EXISTS nodes_au AFTER UPDATE OF text ON nodes BEGIN
     INSERT INTO nodes_fts(nodes_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
     INSERT INTO nodes_fts(rowid, text) VALUES (new.rowid, new.text);
 END;
--- The spans a dated node tells of and was said in (store.base.time_spans), as numbers, so a
--- time window is an indexed range read instead of parsing every node's JSON.
+-- The spans a dated node tells of and was said in (store.base.item_dates), as numbers, so a
+-- time window is an indexed range read instead of parsing every node's JSON. Stores made
+-- before the local columns are given them on open (`_backfill_times`).
 CREATE TABLE IF NOT EXISTS node_times (
     rowid INTEGER PRIMARY KEY,
     told_from REAL,
     told_to REAL,
     said_from REAL,
-    said_to REAL
+    said_to REAL,
+    told_local_from REAL,
+    told_local_to REAL,
+    said_local_from REAL,
+    said_local_to REAL
 );
 CREATE INDEX IF NOT EXISTS node_times_told ON node_times(told_from);
 CREATE INDEX IF NOT EXISTS node_times_said ON node_times(said_from);
@@ -191,7 +206,11 @@ _EDGE_INSERT = (
     f"INSERT INTO edges({', '.join(EDGE_COLUMNS)}) VALUES ({','.join('?' * len(EDGE_COLUMNS))})"
 )
 _EDGE_SELECT = "SELECT " + ", ".join(EDGE_COLUMNS) + " FROM edges"
-DAY_SECONDS = 86_400.0
+# Made after node_times has its local columns (`_backfill_times` adds them to older stores).
+_LOCAL_TIME_INDEXES = """
+CREATE INDEX IF NOT EXISTS node_times_told_local ON node_times(told_local_from);
+CREATE INDEX IF NOT EXISTS node_times_said_local ON node_times(said_local_from);
+"""
 # SQLite caps host parameters per statement; chunk IN (...) lists below it.
 _CHUNK = 900
 # Vectors read into memory per query while a model's matrix is being filled.
@@ -296,6 +315,8 @@ class SQLiteStore:
             done = self._db.execute("SELECT value FROM meta WHERE key = 'node_times'").fetchone()
             if done is None or done[0] != TIMES_VERSION:
                 self._backfill_times()
+            for stmt in _split_script(_LOCAL_TIME_INDEXES):
+                self._db.execute(stmt)
 
     # transactions ---------------------------------------------------------------------------
 
@@ -353,18 +374,22 @@ class SQLiteStore:
                 self._put_times(found[0], node.attributes)
 
     def _put_times(self, rowid: int | None, attributes: Mapping[str, Any]) -> None:
-        told, said = time_spans(attributes)
+        columns = date_columns(attributes)
         self._db.execute("DELETE FROM node_times WHERE rowid = ?", (rowid,))
-        if told or said:
+        if any(v is not None for v in columns.values()):
             self._db.execute(
-                "INSERT INTO node_times(rowid, told_from, told_to, said_from, said_to) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (rowid, *(told or (None, None)), *(said or (None, None))),
+                f"INSERT INTO node_times(rowid, {', '.join(_TIMES)}) "
+                f"VALUES (?, {_marks(len(_TIMES))})",
+                (rowid, *(columns[c] for c in _TIMES)),
             )
 
     def _backfill_times(self) -> None:
         """Spans for the dated nodes of a store written before node_times existed, or before
         their rule last changed (TIMES_VERSION), once."""
+        present = {r[1] for r in self._db.execute("PRAGMA table_info(node_times)")}
+        for column in _TIMES:
+            if column not in present:
+                self._db.execute(f"ALTER TABLE node_times ADD COLUMN {column} REAL")
         rows = self._db.execute(
             "SELECT rowid, attributes FROM nodes "
             "WHERE attributes LIKE '%\"when\"%' OR attributes LIKE '%\"said_at\"%'"
@@ -669,30 +694,29 @@ class SQLiteStore:
         return self._df_cache[term]
 
     def time_search(
-        self, start: datetime, end: datetime, k: int, flt: SearchFilter
+        self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
         # rank_by_time's order over the node_times spans, each half an index range read: a
-        # said span is one day long, so it starts less than a day before the window; only
-        # the k best rows leave SQLite.
+        # said span is a day long at most, so it starts less than a day before the window;
+        # only the k best rows leave SQLite. The bounds, numbers computed here, are literals.
         cond, params = self._filter_sql(flt)
-        lo, hi = start.timestamp(), end.timestamp()
+        w = window(start, end)
+        told, said = window_conditions(w, repr(w.lo), repr(w.hi))
+        said_start = "said_local_from" if w.lo_local else "said_from"
         rows = self._read(
             "WITH hit AS ("
-            "SELECT rowid, 0 AS o, told_from AS at FROM node_times "
-            "WHERE told_from < ? AND (told_to > ? OR told_from >= ?) UNION ALL "
+            f"SELECT rowid, 0 AS o, told_from AS at FROM node_times WHERE {told} UNION ALL "
             "SELECT rowid, 1, said_from FROM node_times "
-            "WHERE said_from < ? AND said_from > ? AND (said_to > ? OR said_from >= ?)) "
+            f"WHERE {said_start} > {w.lo - DAY_SECONDS!r} AND {said}) "
             "SELECT n.id, h.at FROM hit h JOIN nodes n ON n.rowid = h.rowid "
             f"WHERE {cond} AND NOT (h.o = 1 AND EXISTS "
             "(SELECT 1 FROM hit x WHERE x.rowid = h.rowid AND x.o = 0)) "
             "ORDER BY h.o, h.at, n.id LIMIT ?",
-            (hi, lo, lo, hi, lo - DAY_SECONDS, lo, lo, *params, k),
+            (*params, k),
         )
         return [(i, at) for i, at in rows]
 
-    def first_dated(
-        self, spans: Sequence[tuple[datetime, datetime]], flt: SearchFilter
-    ) -> int | None:
+    def first_dated(self, spans: Sequence[tuple[date, date]], flt: SearchFilter) -> int | None:
         # In process, a probe per span costs no round trip.
         return next((i for i, (a, b) in enumerate(spans) if self.time_search(a, b, 1, flt)), None)
 
