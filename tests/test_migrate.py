@@ -76,6 +76,29 @@ def test_a_round_trip_through_each_backend_is_lossless(store_url, tmp_path, cloc
         assert [t["text"] for t in entry.payload["messages"]] == [c["text"] for c in CHAT]
 
 
+def test_a_prediction_migrated_to_each_backend_is_settled_there_by_its_next_outcome(
+    store_url, tmp_path, clock
+):
+    """What the store indexes of a prediction (the decision it waits on, the lessons it
+    kept) is rebuilt wherever it is imported: the migrated store settles it, and settles it
+    anew when its lesson is retracted."""
+    origin, action = str(tmp_path / "origin.db"), "Skipped the load test before the sale"
+    with open_memory(origin, clock=clock, embeddings="none") as m:
+        m.record_decision(action, "Checkout outage on Saturday")
+        clock.advance(hours=1)
+        pid = m.intervention_query("skip the load test before the sale").prediction_id
+        clock.advance(hours=1)
+        seen = m.record_decision(action, "Another outage in checkout")
+    target = store_url("predictions")
+    migrate(origin, target)
+    with open_memory(target, clock=clock, embeddings="none") as m:
+        clock.advance(hours=1)
+        m.record_decision(action, "Checkout held up fine")
+        m.invalidate_decision(seen.edge.id, "the outage had another cause")
+        (item,) = [i for i in m.prediction_report().items if i.prediction_id == pid]
+        assert (item.status, item.observed) == ("wrong", "Checkout held up fine")
+
+
 def test_an_export_of_the_first_format_still_imports(tmp_path, clock):
     lines = export(str(tmp_path / "empty.db"), clock).splitlines()
     old = [json.dumps({"type": "header", "format": "ebbtide-jsonl/1"}), *lines[1:]]

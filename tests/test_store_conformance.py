@@ -375,6 +375,51 @@ def test_find_nodes_by_attribute_and_validity(store):
     assert len(everything) == 2
 
 
+def prediction_node(ident, bad_ids, lessons=(), **kw):
+    episodes = [{"edge_id": e, "correct": True, "observed": "x", "at": "t"} for e in lessons]
+    attributes = {"good_ids": [], "bad_ids": bad_ids, "status": "open", "episodes": episodes}
+    return node(ident, f"Prediction {ident}", "prediction", attributes=attributes, **kw)
+
+
+def test_the_predictions_naming_a_decision_or_lesson_are_found_as_they_change(store_url):
+    """`nodes_naming`: every prediction naming an id, valid or not, oldest first, and only
+    those (of this store); an edit, a deletion, a rollback and a reopening are followed."""
+    url = store_url("naming")
+    other = open_store(store_url("naming-other"))
+    other.add_node(prediction_node("theirs", ["d1"], ["e1"]))
+    other.close()
+    store = open_store(url)
+    store.add_node(prediction_node("p2", ["d1", "d2"], created_at=T0 + timedelta(hours=1)))
+    store.add_node(prediction_node("p1", ["d1"], ["e1"], valid_to=T0))
+    store.add_node(prediction_node("p3", ["d3"]))
+    store.add_node(node("n", "a note", attributes={"bad_ids": ["d1"], "edge_id": "e1"}))
+
+    def naming(*ids):
+        return [n.id for n in store.nodes_naming(ids)]
+
+    assert naming("d1") == ["p1", "p2"] and naming("d2", "d1", "e1") == ["p1", "p2"]
+    assert naming("e1") == ["p1"] and naming("nothing") == [] and naming() == []
+    assert store.nodes_naming(["d3"])[0] == store.get_nodes(["p3"])["p3"]
+    store.update_node(prediction_node("p3", ["d3"], ["e2"]))
+    assert naming("e2") == ["p3"] and naming("d3") == ["p3"]
+    # Once it holds every episode it keeps, no outcome of its decision changes it.
+    store.update_node(prediction_node("p3", ["d3"], ["e2", "e3", "e4", "e5", "e6"]))
+    assert naming("d3") == [] and naming("e6") == ["p3"]
+    with pytest.raises(RuntimeError), store.transaction():
+        store.update_node(prediction_node("p2", ["d4"]))
+        assert naming("d4") == ["p2"] and naming("d2") == []
+        raise RuntimeError("boom")
+    assert naming("d4") == [] and naming("d2") == ["p2"]
+    store.delete_node("p1")
+    assert naming("d1", "e1") == ["p2"]
+    store.close()
+    store = open_store(url)
+    try:
+        assert naming("d1", "d2", "d3", "e6") == ["p3", "p2"]
+    finally:
+        store.close()
+
+
 def test_iterating_yields_everything_in_insertion_order(store):
     with store.transaction():  # one commit: a server fsyncs each one
         for i in range(2500):

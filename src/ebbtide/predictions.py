@@ -11,14 +11,13 @@ from typing import Any
 from .clock import to_datetime
 from .model import Node, PredictionItem, PredictionReport, new_id
 from .store import Store
+from .store.base import EPISODES, MAX_EPISODES
 
 OPEN = "open"
-# What a prediction keeps of each episode that came after it (lesson, verdict, outcome, when),
-# in order: a settlement names the lesson it rests on, and falls with it.
-EPISODES = "episodes"
-# ... up to this many: the next ones stand in if the first falls, and a decision told of again
-# and again does not write every prediction about it each time.
-MAX_EPISODES = 5
+# A prediction keeps each episode that came after it (lesson, verdict, outcome, when) under
+# EPISODES, in order: a settlement names the lesson it rests on, and falls with it.
+# ... up to MAX_EPISODES: the next ones stand in if the first falls, and a decision told of
+# again and again does not write, nor read, every prediction about it each time.
 
 
 def log(
@@ -71,7 +70,7 @@ def resolve(
     if reward == 0:
         return
     kept = []
-    for node in store.find_nodes(kind="prediction", limit=100_000):
+    for node in _naming(store, [decision_id]):
         a = node.attributes
         if decision_id in a["good_ids"]:
             correct = reward > 0
@@ -97,10 +96,17 @@ def recheck(store: Store, edge_ids: Iterable[str], now: datetime) -> None:
         return
     kept = [
         (node, node.attributes[EPISODES])
-        for node in store.find_nodes(kind="prediction", limit=100_000)
+        for node in _naming(store, changed)
         if any(e["edge_id"] in changed for e in node.attributes.get(EPISODES, []))
     ]
     _settle(store, kept, now)
+
+
+def _naming(store: Store, ids: Iterable[str]) -> list[Node]:
+    """The valid predictions that name any of `ids` (a decision, a lesson): the store indexes
+    what each names (`named_ids`), so an outcome or a changed lesson reads only the predictions
+    it concerns, however many others there are."""
+    return [n for n in store.nodes_naming(ids) if n.kind == "prediction" and n.valid_to is None]
 
 
 def _settle(store: Store, kept: list[tuple[Node, list[dict[str, Any]]]], now: datetime) -> None:

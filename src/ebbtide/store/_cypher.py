@@ -42,6 +42,11 @@ SCHEMA: dict[str, str] = {
     "FOR (n:EbbNode) ON (n.tenant, n.told_local_from)",
     "ebbtide_said_local": "CREATE INDEX ebbtide_said_local IF NOT EXISTS "
     "FOR (n:EbbNode) ON (n.tenant, n.said_local_from)",
+    # The ids a node's attributes name (store.base.named_ids), one :EbbName each.
+    "ebbtide_name_name": "CREATE INDEX ebbtide_name_name IF NOT EXISTS "
+    "FOR (x:EbbName) ON (x.tenant, x.name)",
+    "ebbtide_name_node": "CREATE INDEX ebbtide_name_node IF NOT EXISTS "
+    "FOR (x:EbbName) ON (x.tenant, x.node_id)",
     "ebbtide_audit_at": "CREATE INDEX ebbtide_audit_at IF NOT EXISTS "
     "FOR (a:EbbAudit) ON (a.tenant, a.at)",
     "ebbtide_audit_seq": "CREATE INDEX ebbtide_audit_seq IF NOT EXISTS "

@@ -1,5 +1,6 @@
 """An in-memory index beside an embedded database that only this process can write (Kùzu):
-filter fields per node, BM25 postings over node text, valid edges by endpoint, vectors by model.
+filter fields per node, BM25 postings over node text, valid edges by endpoint, vectors by model,
+the nodes naming each id (`named_ids`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 from ..text import indexed_words, search_words, stem
 from ._props import unique
-from .base import COMMON_DF, TIME_KEYS, SearchFilter, rank_by_time
+from .base import COMMON_DF, NAMING_KINDS, TIME_KEYS, SearchFilter, named_ids, rank_by_time
 
 K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
 
@@ -40,6 +41,7 @@ class NodeInfo:
     q_value: float | None
     hash: str
     times: dict[str, str]  # the attributes that date the node (`item_dates` reads them)
+    names: list[str]  # the ids its attributes name (`named_ids`)
 
     def passes(self, flt: SearchFilter) -> bool:
         if flt.include_cold:
@@ -89,6 +91,7 @@ class MemoryIndex:
         self.out: dict[str, set[str]] = defaultdict(set)
         self.inc: dict[str, set[str]] = defaultdict(set)
         self.vectors: dict[str, VectorSet] = {}
+        self.naming: dict[str, set[str]] = defaultdict(set)
 
     def put_node(self, p: dict[str, Any], text: str) -> None:
         ident = p["id"]
@@ -105,7 +108,10 @@ class MemoryIndex:
             p["q_value"],
             p["text_hash"],
             _times(p["attributes"]),
+            _names(p["kind"], p["attributes"]),
         )
+        for name in self.nodes[ident].names:
+            self.naming[name].add(ident)
         self.by_hash[p["text_hash"]].add(ident)
         counts = Counter(_terms(text))
         for term, tf in counts.items():
@@ -119,6 +125,10 @@ class MemoryIndex:
         if info is None:
             return
         self.by_hash[info.hash].discard(ident)
+        for name in info.names:
+            self.naming[name].discard(ident)
+            if not self.naming[name]:
+                del self.naming[name]
         self.total -= self.lengths.pop(ident, 0)
         for term in self.doc_terms.pop(ident, ()):
             docs = self.postings[term]
@@ -204,3 +214,10 @@ def _times(attributes: str | None) -> dict[str, str]:
         return {}
     d = json.loads(attributes)
     return {key: d[key] for key in (*TIME_KEYS, "when_end") if isinstance(d.get(key), str)}
+
+
+def _names(kind: str, attributes: str | None) -> list[str]:
+    """The ids a node's JSON attributes name (only kinds that name any are parsed)."""
+    if kind not in NAMING_KINDS or not attributes:
+        return []
+    return named_ids(kind, json.loads(attributes))

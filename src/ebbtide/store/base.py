@@ -254,6 +254,38 @@ def rank_by_time(
     return [(ident, at) for _, at, ident in found[:k]]
 
 
+# Kinds whose attributes name other items by id: a prediction (predictions.py) names the
+# decisions it is about and the lessons its episodes kept. Every store indexes these names, so
+# the predictions an outcome or a retracted lesson concerns are read without reading every
+# prediction (`Store.nodes_naming`). A store computed by an older rule reindexes on opening.
+NAMING_KINDS: frozenset[str] = frozenset({"prediction"})
+# A prediction's decisions, good and bad, and its episodes, each naming its lesson by
+# `edge_id`: up to MAX_EPISODES of them, and once it holds that many no outcome changes it, so
+# its decisions no longer name it.
+NAMED_LISTS = ("good_ids", "bad_ids")
+EPISODES = "episodes"
+MAX_EPISODES = 5
+
+
+def named_ids(kind: str, attributes: Mapping[str, Any]) -> list[str]:
+    """The ids a node of `kind` names in its attributes, sorted: nothing for a kind not in
+    NAMING_KINDS; malformed entries (an imported record, say) are skipped, not refused."""
+    if kind not in NAMING_KINDS:
+        return []
+    found: set[str] = set()
+    episodes = attributes.get(EPISODES)
+    episodes = episodes if isinstance(episodes, list) else []
+    found.update(
+        e["edge_id"] for e in episodes if isinstance(e, dict) and isinstance(e.get("edge_id"), str)
+    )
+    if len(episodes) < MAX_EPISODES:
+        for key in NAMED_LISTS:
+            values = attributes.get(key)
+            if isinstance(values, list):
+                found.update(v for v in values if isinstance(v, str))
+    return sorted(found)
+
+
 # A word that this many nodes hold is common: full-text search counts it only in nodes that
 # hold a rarer word of the query (it would make BM25 score a large share of the store and add
 # little to the ranking), or requires it with the query's other words when all are common.
@@ -343,6 +375,11 @@ class Store(Protocol):
     ) -> list[Node]: ...
     def delete_node(self, node_id: str) -> int: ...
     def iter_nodes(self) -> Iterator[Node]: ...
+    def nodes_naming(self, ids: Iterable[str]) -> list[Node]:
+        """Every node that names any of `ids` in its attributes (`named_ids`), valid or not,
+        in creation order: read through an index, so the cost follows how many name them,
+        not how many nodes of their kind there are."""
+        ...
 
     # edges
     def add_edge(self, edge: Edge) -> None: ...

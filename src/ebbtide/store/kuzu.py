@@ -388,6 +388,12 @@ class KuzuStore:
             self._nodes.forget([node_id])
         return int(rows[0][0]) if rows else 0
 
+    def nodes_naming(self, ids: Iterable[str]) -> list[Node]:
+        naming = self.index().naming
+        found = {n for i in unique(list(ids)) for n in naming.get(i, ())}
+        rows = self._fetch_nodes(sorted(found))
+        return [props_node(p) for p in sorted(rows, key=lambda p: (p["created_at"], p["seq"]))]
+
     def iter_nodes(self) -> Iterator[Node]:
         after = -1
         while True:

@@ -10,6 +10,9 @@ constraints on `(tenant, id)`.
   other stores split it (Lucene's tokenizer alone keeps "config.py" or "snake_case" whole);
   user text is reduced to quoted terms, so it is never parsed as query syntax, and a tenant
   token is a required clause.
+* The ids a node names in its attributes (`base.named_ids`: a prediction's decisions and
+  lessons) sit on `:EbbName {tenant, node_id, name}` nodes, indexed by name, written with the
+  node, so the nodes naming an id are an index seek (a list property is not indexed by element).
 * Vectors sit on `:EbbVector` nodes, one vector index per (model, dimension); the index gives
   candidates, exact cosine re-scores them.
 * Neighbourhoods are one query per hop (UNWIND over the frontier), never one per node.
@@ -74,6 +77,7 @@ from .base import (
     SearchFilter,
     date_columns,
     graph_arrays_from_rows,
+    named_ids,
     window,
     wrong_size,
 )
@@ -96,14 +100,21 @@ META_TTL = 5.0
 
 _NODE_MAP = "n {.*}"
 _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
+# After a node is written from `r` (its tenant `t`, `id`, derived `names`): its `:EbbName`
+# nodes, one per name, replacing those it had.
+_SET_NAMES = (
+    "WITH r CALL (r) { OPTIONAL MATCH (x:EbbName {tenant: r.t, node_id: r.id}) DELETE x } "
+    "FOREACH (name IN r.names | CREATE (:EbbName {tenant: r.t, node_id: r.id, name: name}))"
+)
 _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r:LINK]-()"}
 
 
 # The version of the properties derived from a node's text and attributes (`_derived_props`):
 # nodes written before they existed lack it, 1 is before a time covered its calendar day, 2
 # before the `words` property, 3 before its words lost their accents, 4 before the local
-# spans (and a said time was a day); `_backfill_derived` brings older nodes up to date.
-SPANS_VERSION = 5
+# spans (and a said time was a day), 5 before the ids its attributes name had their
+# `:EbbName` nodes; `_backfill_derived` brings older nodes up to date.
+SPANS_VERSION = 6
 
 
 def _props(node: Node) -> dict[str, Any]:
@@ -263,23 +274,21 @@ class Neo4jStore:
         while True:
             rows = self._driver.execute_query(
                 "MATCH (n:EbbNode) WHERE n.spans_version IS NULL OR n.spans_version < $v "
-                "RETURN n.tenant, n.id, n.text, n.attributes LIMIT $page",
+                "RETURN n.tenant, n.id, n.kind, n.text, n.attributes LIMIT $page",
                 v=SPANS_VERSION,
                 page=PAGE,
                 database_=self.database,
             ).records
             if not rows:
                 return
-            updates = [
-                {
-                    "t": tenant,
-                    "id": ident,
-                    "p": _derived_props(text or "", json.loads(attributes or "{}")),
-                }
-                for tenant, ident, text, attributes in rows
-            ]
+            updates = []
+            for tenant, ident, kind, text, attributes in rows:
+                attrs = json.loads(attributes or "{}")
+                p = _derived_props(text or "", attrs)
+                updates.append({"t": tenant, "id": ident, "p": p, "names": named_ids(kind, attrs)})
             self._driver.execute_query(
-                "UNWIND $rows AS r MATCH (n:EbbNode {tenant: r.t, id: r.id}) SET n += r.p",
+                "UNWIND $rows AS r MATCH (n:EbbNode {tenant: r.t, id: r.id}) SET n += r.p "
+                + _SET_NAMES,
                 rows=updates,
                 database_=self.database,
             )
@@ -401,6 +410,8 @@ class Neo4jStore:
                 size += len(batch)
                 if kind == "nodes":
                     parts.append(f"CALL () {{ UNWIND $r{i} AS p CREATE (n:EbbNode) SET n = p }}")
+                elif kind == "names":
+                    parts.append(f"CALL () {{ UNWIND $r{i} AS p CREATE (x:EbbName) SET x = p }}")
                 else:
                     edge_rows.extend(batch)
                     parts.append(
@@ -452,14 +463,23 @@ class Neo4jStore:
 
     def add_nodes(self, nodes: Sequence[Node]) -> None:
         """Bulk insert: one UNWIND per batch, in one transaction."""
+        names = [
+            {"tenant": self.tenant, "node_id": n.id, "name": name}
+            for n in nodes
+            for name in named_ids(n.kind, n.attributes)
+        ]
         with self.transaction():
             self._insert("nodes", self._node_rows(nodes))
+            self._insert("names", names)
             self._local.tx.created_nodes.update(n.id for n in nodes)
 
     def update_node(self, node: Node) -> None:
-        p = _props(node)
+        names = named_ids(node.kind, node.attributes)
+        r = {"t": self.tenant, "id": node.id, "p": _props(node), "names": names}
         self._run(
-            "MATCH (n:EbbNode {tenant: $t, id: $id}) SET n += $p", write=True, id=node.id, p=p
+            "UNWIND [$r] AS r MATCH (n:EbbNode {tenant: r.t, id: r.id}) SET n += r.p " + _SET_NAMES,
+            write=True,
+            r=r,
         )
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
@@ -515,6 +535,7 @@ class Neo4jStore:
             "CALL () { OPTIONAL MATCH (c:EbbCooldown {tenant: $t, node_id: $id}) DELETE c } "
             "CALL () { OPTIONAL MATCH (v:EbbVector {tenant: $t, node_id: $id}) "
             "  WHERE v.model IS NOT NULL DELETE v } "
+            "CALL () { OPTIONAL MATCH (x:EbbName {tenant: $t, node_id: $id}) DELETE x } "
             "OPTIONAL MATCH (n:EbbNode {tenant: $t, id: $id}) "
             "OPTIONAL MATCH (n)-[r:LINK]-() "
             "WITH n, count(DISTINCT r) AS removed DETACH DELETE n RETURN removed",
@@ -522,6 +543,15 @@ class Neo4jStore:
             id=node_id,
         )
         return int(rows[0][0]) if rows else 0
+
+    def nodes_naming(self, ids: Iterable[str]) -> list[Node]:
+        found = self._list(
+            "UNWIND $ids AS i MATCH (x:EbbName {tenant: $t, name: i}) "
+            "WITH DISTINCT x.node_id AS node MATCH (n:EbbNode {tenant: $t, id: node}) "
+            f"WITH n ORDER BY n.created_at, n.seq RETURN collect({_NODE_MAP})",
+            ids=unique(list(ids)),
+        )
+        return [props_node(p) for p in found]
 
     def iter_nodes(self) -> Iterator[Node]:
         after = -1
@@ -1145,7 +1175,9 @@ class Neo4jStore:
 
     def wipe(self) -> None:
         """Delete everything this tenant has, in batches (tests, `migrate --replace`)."""
-        for label in ("EbbNode", "EbbVector", "EbbMeta", "EbbReview", "EbbCooldown", "EbbAudit"):
+        labels = ("EbbNode", "EbbName", "EbbVector", "EbbMeta", "EbbReview", "EbbCooldown",
+                  "EbbAudit")  # fmt: skip
+        for label in labels:
             while True:
                 rows = self._run(
                     f"MATCH (x:{label}) WHERE x.tenant = $t WITH x LIMIT {BATCH} "

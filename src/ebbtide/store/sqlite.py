@@ -22,6 +22,7 @@ from .base import (
     COMMON_DF,
     DAY_SECONDS,
     META_VECTORS_DROPPED,
+    NAMING_KINDS,
     AuditEntry,
     Direction,
     EdgeRow,
@@ -32,6 +33,7 @@ from .base import (
     SearchFilter,
     date_columns,
     graph_arrays_from_rows,
+    named_ids,
     statuses_now,
     window,
     window_conditions,
@@ -48,6 +50,8 @@ _TIMES = tuple(
     for what in ("told", "said", "told_local", "said_local")
     for end in ("from", "to")
 )
+# The rule `named_ids` computes node_names by; a store without it is filled in on opening.
+NAMES_VERSION = "1"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS nodes (
@@ -107,6 +111,17 @@ CREATE INDEX IF NOT EXISTS node_times_told ON node_times(told_from);
 CREATE INDEX IF NOT EXISTS node_times_said ON node_times(said_from);
 CREATE TRIGGER IF NOT EXISTS nodes_times_ad AFTER DELETE ON nodes BEGIN
     DELETE FROM node_times WHERE rowid = old.rowid;
+END;
+-- The ids a node names in its attributes (store.base.named_ids: the decisions and lessons of
+-- a prediction), so the nodes naming an id are an indexed read instead of parsing every node.
+CREATE TABLE IF NOT EXISTS node_names (
+    node INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (node, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS node_names_name ON node_names(name);
+CREATE TRIGGER IF NOT EXISTS nodes_names_ad AFTER DELETE ON nodes BEGIN
+    DELETE FROM node_names WHERE node = old.rowid;
 END;
 CREATE TABLE IF NOT EXISTS edges (
     rowid INTEGER PRIMARY KEY,
@@ -199,6 +214,7 @@ _NODE_TIMES = ("created_at", "updated_at", "last_read_at", "valid_from", "valid_
 _EDGE_TIMES = ("created_at", "last_reinforced_at", "valid_from", "valid_to")
 _NODE_SELECT = "SELECT " + ", ".join(NODE_COLUMNS) + " FROM nodes"
 _ATTRIBUTES = NODE_COLUMNS.index("attributes")
+_CREATED = NODE_COLUMNS.index("created_at")
 _NODE_INSERT = (
     f"INSERT INTO nodes({', '.join(NODE_COLUMNS)}) VALUES ({','.join('?' * len(NODE_COLUMNS))})"
 )
@@ -317,6 +333,9 @@ class SQLiteStore:
                 self._backfill_times()
             for stmt in _split_script(_LOCAL_TIME_INDEXES):
                 self._db.execute(stmt)
+            done = self._db.execute("SELECT value FROM meta WHERE key = 'node_names'").fetchone()
+            if done is None or done[0] != NAMES_VERSION:
+                self._backfill_names()
 
     # transactions ---------------------------------------------------------------------------
 
@@ -361,6 +380,7 @@ class SQLiteStore:
         with self.transaction():
             rowid = self._db.execute(_NODE_INSERT, node_to_row(node)).lastrowid
             self._put_times(rowid, node.attributes)
+            self._put_names(rowid, node.kind, node.attributes)
 
     def update_node(self, node: Node) -> None:
         row = node_to_row(node)
@@ -372,6 +392,7 @@ class SQLiteStore:
             ).fetchone()
             if found:
                 self._put_times(found[0], node.attributes)
+                self._put_names(found[0], node.kind, node.attributes)
 
     def _put_times(self, rowid: int | None, attributes: Mapping[str, Any]) -> None:
         columns = date_columns(attributes)
@@ -398,6 +419,27 @@ class SQLiteStore:
             self._put_times(rowid, json.loads(attributes))
         self._db.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('node_times', ?)", (TIMES_VERSION,)
+        )
+
+    def _put_names(self, rowid: int | None, kind: str, attributes: Mapping[str, Any]) -> None:
+        self._db.execute("DELETE FROM node_names WHERE node = ?", (rowid,))
+        names = named_ids(kind, attributes)
+        if names:
+            self._db.executemany(
+                "INSERT INTO node_names(node, name) VALUES (?, ?)", [(rowid, n) for n in names]
+            )
+
+    def _backfill_names(self) -> None:
+        """node_names for the nodes of a store written before it existed, once."""
+        kinds = sorted(NAMING_KINDS)
+        rows = self._db.execute(
+            f"SELECT rowid, kind, attributes FROM nodes WHERE kind IN ({_marks(len(kinds))})",
+            kinds,
+        ).fetchall()
+        for rowid, kind, attributes in rows:
+            self._put_names(rowid, kind, json.loads(attributes))
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('node_names', ?)", (NAMES_VERSION,)
         )
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
@@ -469,6 +511,18 @@ class SQLiteStore:
             self._db.execute("DELETE FROM review WHERE node_id = ?", (node_id,))
             self._db.execute("DELETE FROM review_cooldown WHERE node_id = ?", (node_id,))
         return removed
+
+    def nodes_naming(self, ids: Iterable[str]) -> list[Node]:
+        found: dict[int, tuple[Any, ...]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            for row in self._read(
+                f"SELECT rowid, {', '.join(NODE_COLUMNS)} FROM nodes WHERE rowid IN "
+                f"(SELECT node FROM node_names WHERE name IN ({_marks(len(chunk))}))",
+                chunk,
+            ):
+                found[row[0]] = row
+        rows = sorted(found.values(), key=lambda r: (r[_CREATED + 1], r[0]))
+        return [row_to_node(r[1:]) for r in rows]
 
     def iter_nodes(self) -> Iterator[Node]:
         last = 0
