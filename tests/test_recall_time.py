@@ -3,7 +3,11 @@ then, resolved against the memory's own clock."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -222,3 +226,34 @@ def test_the_past_two_days_are_counted_in_hours_back_from_now_wherever_a_note_wa
         )
         past = lifted(memory, "what happened in the past 2 days?")
         assert "certificates" in past and "backups" not in past
+
+
+_TOLD_TODAY = """
+import sys
+from datetime import UTC, datetime
+from ebbtide import open_memory
+
+with open_memory(sys.argv[1], embeddings="none") as memory:
+    memory.remember(messages=[{"speaker": "Ana", "text": "I booked the venue for the offsite."}])
+    today = datetime.now(UTC).astimezone()
+    hits = memory.recall(f"what did Ana do on {today:%B} {today.day}, {today.year}?", k=5).hits
+    print(today.date().isoformat(), [h.node.text for h in hits])
+"""
+
+
+def test_what_was_told_without_a_time_is_found_on_the_days_date_where_the_user_lives(tmp_path):
+    # Of a zone 14 hours ahead of UTC and one 12 hours behind, one is always on another date
+    # than UTC: there, the message is of the user's today, not of the UTC date.
+    now = datetime.now(UTC)
+    zone = "Etc/GMT-14" if now.hour >= 10 else "Etc/GMT+12"
+    env = {**os.environ, "TZ": zone, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    out = subprocess.run(
+        [sys.executable, "-c", _TOLD_TODAY, str(tmp_path / "memory.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    local_date, _, found = out.partition(" ")
+    assert local_date != now.date().isoformat()
+    assert "Ana booked the venue for the offsite." in found

@@ -9,7 +9,9 @@ Clock = Callable[[], datetime]
 
 
 def system_clock() -> datetime:
-    return datetime.now(UTC)
+    """Now, in this machine's offset (TZ): what is told without a time is dated on the user's
+    calendar, so "yesterday" at 22:30 in New York is the 30th there, not the 1st in UTC."""
+    return datetime.now(UTC).astimezone()
 
 
 class ManualClock:
