@@ -4,6 +4,7 @@ stay apart."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -240,6 +241,30 @@ def test_a_demonstrative_points_elsewhere_unless_the_other_telling_names_it():
         "Caroline loved this pride parade", ["Caroline went to a pride parade"]
     )
     assert not sameness.points_elsewhere("the deploy failed", ["the deploy failed again"])
+
+
+@pytest.mark.parametrize(
+    ("asked", "recorded", "same"),
+    [
+        ("skip the canary", "Ana and others skipped the canary", True),
+        ("keep the canary", "Skipped the canary deploy", False),
+        ("keep the canary", "Did not skip the canary", True),
+        ("don't keep the canary", "Skipped the canary", True),
+        ("run the load test", "This time Ben and others did not skip the load test", True),
+        ("turn on the flag", "Turned the flag off", False),
+        ("enable the flag", "Kai didn't turn off the flag", True),
+        ("roll back the config", "Rolled out the config", False),
+        ("raise the pool size", "Lowered the pool size", False),
+        ("revert the migration", "Applied the migration", False),
+        ("pin the version", "Unpinned the version", False),
+        ("approve the request", "Declined the request", False),
+        # another thing done: the verbs' words decide nothing
+        ("skip the dry run", "Ran the migration without a dry run", True),
+        ("keep the canary", "Deployed the canary", True),
+    ],
+)
+def test_an_opposite_verb_done_to_the_same_thing_reads_as_the_other_choice(asked, recorded, same):
+    assert sameness.same_choice(asked, recorded) is same
 
 
 def test_the_people_a_telling_names_are_written_names_not_a_group():

@@ -31,7 +31,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import not_done, told, weighted_terms, words
+from .sameness import same_choice, told, weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -459,14 +459,14 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     # Of the nodes that name the action, those with a recorded consequence (an outcome that
     # matches better but led nowhere does not crowd them out).
     # A decision told as not done is not the action, nor the other way round: "did not skip
-    # the load test" asks about another choice than "Skipped the load test".
-    undone = not_done(action)
+    # the load test" asks about another choice than "Skipped the load test". Nor is one done
+    # with the opposite verb: "keep the canary" is "Did not skip the canary".
     matched = match_nodes(
         ctx,
         action,
         k=SEEDS,
         eligible=lambda ids: _ends(ctx, ids, "out"),
-        keep=lambda n: not_done(n.text) == undone,
+        keep=lambda n: same_choice(action, n.text),
         action=True,
     )
     if matched:
