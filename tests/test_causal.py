@@ -464,3 +464,18 @@ def test_an_opposite_verb_done_to_another_thing_is_not_the_opposite_choice(memor
     answer = memory.intervention_query("skip the dry run for the shipments migration")
     assert [n.id for n in answer.matched] == [ran.decision.id]
     assert answer.verdict == "DANGER"
+
+
+def test_bypassing_the_load_test_is_judged_on_skipping_it(memory):
+    """A close synonym of a recorded verb is the same action: "bypass the load test" is the
+    skipping that caused the outage, not the load test moved to staging, which shares as many
+    of its words."""
+    memory.record_decision("Skipped the load test before the sale", "Checkout outage on Saturday")
+    memory.record_decision(
+        "Moved the load test to the staging cluster",
+        "The staging cluster handled the load test smoothly",
+    )
+    for ask in ("bypass the load test", "omit the load test"):
+        answer = memory.intervention_query(ask)
+        assert [n.text for n in answer.matched] == ["Skipped the load test before the sale"], ask
+        assert answer.verdict == "DANGER", ask

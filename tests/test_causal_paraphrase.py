@@ -267,6 +267,17 @@ def test_an_opposite_verb_done_to_the_same_thing_reads_as_the_other_choice(asked
     assert sameness.same_choice(asked, recorded) is same
 
 
+def test_a_synonym_or_an_opposite_left_undone_tells_the_verb_asked_about():
+    assert sameness.verb_told("bypass the canary", "Skipped the canary") == ("bypass",)
+    assert sameness.verb_told("keep the canary", "Did not skip the canary") == ("keep",)
+    assert sameness.verb_told("keep the canary", "Skipped the canary") == ()
+    assert sameness.verb_told("bypass the load balancer", "Skipped the load test") == ()
+    assert sameness.verb_told("switch off the limiter", "Disabled the limiter") == (
+        "switch",
+        "off",
+    )
+
+
 def test_the_people_a_telling_names_are_written_names_not_a_group():
     people = ["Tim", "John", "Will"]
     assert sameness.people_named("Tim snapped that pic on Tim's trip", people) == {"Tim"}

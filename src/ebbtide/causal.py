@@ -31,7 +31,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import same_choice, told, weighted_terms, words
+from .sameness import same_choice, told, verb_told, weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -106,7 +106,9 @@ def match_nodes(
     `eligible` keeps only the candidates a question can use (an action with a recorded
     consequence, say), before the best is chosen; `keep`, likewise, the nodes it can use.
     `action`: `text` is something to do, its verb first; a node that shares no word of it but
-    the verb does another thing ("skip the standup" is not "Skipped the load test")."""
+    the verb does another thing ("skip the standup" is not "Skipped the load test"); a node
+    that tells its verb in other words holds it ("Skipped the canary" holds "bypass", see
+    `sameness.verb_told`)."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
@@ -124,6 +126,10 @@ def match_nodes(
         said = [told(x) for x in wordings(node)]
         sim = max(similarity(text, x) for x in said)
         held = set().union(*(terms(x) for x in said))
+        if action:
+            # The verb told in other words: "Skipped the canary" for "bypass the canary", "Did
+            # not skip the canary" for "keep the canary".
+            held.update(root(w.casefold()) for x in said for w in verb_told(text, x))
         cover = sum(w for t, w in weights.items() if t in held) / total
         if verb is not None and held.isdisjoint(weights.keys() - {verb}):
             cover = 0.0

@@ -160,6 +160,21 @@ def same_choice(asked: str, recorded: str) -> bool:
     return (a.undone == r.undone) != flipped
 
 
+def verb_told(asked: str, recorded: str) -> tuple[str, ...]:
+    """The words of the verb asked about (as said) when a recorded action, done to the same
+    thing, tells that verb in other words: another form ("kept" for "keep"), a synonym
+    ("Skipped" for "bypass"), or its opposite left undone ("Did not skip" for "keep"). Nothing
+    when it does not."""
+    a, r = doing(asked), doing(recorded)
+    if a.verb is None or r.verb is None or not _same_object(a, r):
+        return ()
+    if a.undone == r.undone and verbs.same(a.verb, r.verb):
+        return a.said
+    if a.undone != r.undone and verbs.opposite(a.verb, r.verb):
+        return a.said
+    return ()
+
+
 def _same_object(a: Doing, r: Doing) -> bool:
     """Whether two actions are done to one thing: the head noun of one's object is in the
     other's ("the canary", "the canary deploy"; not "the load balancer", "the load test"), or

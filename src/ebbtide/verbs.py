@@ -1,5 +1,5 @@
-"""Verbs of what agents do that mean the opposite of each other ("skip", "keep"), so that an
-action asked about is read as not doing the recorded one. Hand
+"""Verbs of what agents do that mean the same thing ("skip", "bypass") or its opposite ("skip",
+"keep"), so that an action asked about is read as the recorded one, or as not doing it. Hand
 lists, kept small and explicit: a verb of many senses ("cut", "hold", "set") is left out, as a
 wrong opposite hides a recorded lesson. Pure functions over verb keys: a verb's root, with its
 particle when it has one ("turn off")."""
@@ -26,6 +26,22 @@ _OPPOSITES = (
     ("ignore, disregard", "follow, heed"),
     ("scale down, scale in", "scale up, scale out"),
 )
+# Verbs that name one action, whichever of them an agent says.
+_SYNONYMS = (
+    "skip, bypass, omit, sidestep, circumvent",
+    "disable, deactivate, turn off, switch off",
+    "enable, activate, turn on, switch on",
+    "remove, delete, drop",
+    "stop, halt",
+    "pause, suspend",
+    "revert, roll back",
+    "block, deny, forbid",
+    "allow, permit",
+    "reject, decline, refuse",
+    "accept, approve",
+    "lower, decrease, reduce",
+    "raise, increase, bump",
+)
 # Particles that make another verb of the one before them ("turn off", "roll back").
 PARTICLES = frozenset({"off", "on", "out", "back", "up", "down", "in"})
 # Past forms the stemmer does not take back to the verb's root.
@@ -49,6 +65,7 @@ def _keys(verbs: str) -> frozenset[str]:
 
 
 _OPPOSITE_KEYS = tuple((_keys(a), _keys(b)) for a, b in _OPPOSITES)
+_SYNONYM_KEYS = tuple(_keys(group) for group in _SYNONYMS)
 # Verbs that mean little without their particle, which may follow the object: "turned the
 # flag off", "rolled the release back".
 PHRASAL = frozenset(key(v) for v in ("turn", "switch", "roll", "scale", "shut", "spin", "opt"))
@@ -66,3 +83,8 @@ def opposite(a: str, b: str) -> bool:
     if a == f"un{b}" or b == f"un{a}":
         return True
     return any((a in x and b in y) or (b in x and a in y) for x, y in _OPPOSITE_KEYS)
+
+
+def same(a: str, b: str) -> bool:
+    """Whether verb keys `a` and `b` name one action ("skip", "bypass")."""
+    return a == b or any(a in group and b in group for group in _SYNONYM_KEYS)
