@@ -479,3 +479,18 @@ def test_bypassing_the_load_test_is_judged_on_skipping_it(memory):
         answer = memory.intervention_query(ask)
         assert [n.text for n in answer.matched] == ["Skipped the load test before the sale"], ask
         assert answer.verdict == "DANGER", ask
+
+
+def test_deploying_on_friday_is_not_deploying_the_friday_report(memory):
+    """A word the asked action says when it is done ("on Friday") and a recorded one says of
+    what it was done to ("the Friday report") name other things."""
+    memory.record_decision("Deployed the Friday report", "Finance got the numbers on time")
+    answer = memory.intervention_query("deploy on Friday")
+    assert (answer.matched, answer.verdict) == ([], "UNKNOWN")
+    memory.record_decision(
+        "Deployed the checkout service on Friday evening", "Checkout outage all weekend"
+    )
+    answer = memory.intervention_query("deploy on Friday")
+    assert [n.text for n in answer.matched] == ["Deployed the checkout service on Friday evening"]
+    assert answer.verdict == "DANGER"
+    assert memory.intervention_query("deploy the Friday report").verdict == "SAFE"

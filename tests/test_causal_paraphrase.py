@@ -278,6 +278,17 @@ def test_a_synonym_or_an_opposite_left_undone_tells_the_verb_asked_about():
     )
 
 
+def test_what_an_action_is_done_to_is_told_from_when_it_is_done():
+    assert sameness.other_object("deploy on Friday", "Deployed the Friday report")
+    assert not sameness.other_object("deploy on Friday", "Deployed the service on Friday")
+    assert not sameness.other_object("deploy on Friday", "Deployed on Friday evening")
+    assert not sameness.other_object("go with SQLite", "Ana and others went with SQLite")
+    assert not sameness.other_object(
+        "switch to spot instances", "Switched the batch jobs to spot instances"
+    )
+    assert not sameness.other_object("deploy the Friday report", "Deployed the Friday report")
+
+
 def test_the_people_a_telling_names_are_written_names_not_a_group():
     people = ["Tim", "John", "Will"]
     assert sameness.people_named("Tim snapped that pic on Tim's trip", people) == {"Tim"}

@@ -185,6 +185,22 @@ def _same_object(a: Doing, r: Doing) -> bool:
     return x[-1] in y or y[-1] in x
 
 
+def other_object(asked: str, recorded: str) -> bool:
+    """An action asked about with no object ("deploy on Friday") and a recorded one that holds
+    the words they share only as qualifiers of its object ("Deployed the Friday report"):
+    when it is done, in one, is what it was done to in the other, another thing."""
+    a, r = doing(asked), doing(recorded)
+    if not (a.after and r.after) or a.after[0].casefold() not in _PREPOSITIONS:
+        return False
+    thing = _object(r.after)
+    if len(thing) < 2:
+        return False
+    wanted = {root(t) for t in content_tokens(" ".join(a.after))}
+    held = {root(t) for t in content_tokens(" ".join(r.after))}
+    shared = wanted & held
+    return bool(shared) and thing[-1] not in wanted and shared <= set(thing[:-1])
+
+
 def _object(after: Sequence[str]) -> list[str]:
     """The roots of the noun phrase right after a verb ("the Friday report" -> friday,
     report), determiners left out; none when a preposition follows the verb."""
