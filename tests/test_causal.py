@@ -389,3 +389,108 @@ def test_an_action_sharing_only_its_verb_with_a_recorded_one_is_unknown(tmp_path
         mem.record_decision("Skipped the load test before the sale", "Checkout outage on Saturday")
         assert mem.intervention_query("skip the standup").verdict == "UNKNOWN"
         assert mem.intervention_query("skip the load test").verdict == "DANGER"
+
+
+def test_keeping_the_canary_is_asked_as_not_skipping_it(memory, clock):
+    """An action whose verb is the opposite of a recorded one's, done to the same thing, is
+    read as not doing the recorded action: "keep the canary" is answered as "don't skip the
+    canary" is, never with the skipping's outage."""
+    memory.record_decision(
+        "Skipped the canary deploy", "Checkout outage for two hours", task_tag="release"
+    )
+    for ask in ("keep the canary", "run the canary deploy", "don't skip the canary"):
+        answer = memory.intervention_query(ask)
+        assert (answer.matched, answer.verdict) == ([], "UNKNOWN"), ask
+    clock.advance(days=1)
+    kept = memory.record_decision(
+        "Did not skip the canary deploy",
+        "Canary caught the bad build before users saw it",
+        task_tag="release",
+    )
+    answer = memory.intervention_query("keep the canary")
+    assert [n.id for n in answer.matched] == [kept.decision.id]
+    assert answer.verdict == "SAFE"
+    assert memory.intervention_query("bypass the canary").verdict == "DANGER"
+
+
+def test_skip_or_keep_the_canary_prefers_keeping_it_when_skipping_went_badly(memory):
+    memory.record_decision(
+        "Skipped the canary deploy", "Checkout outage for two hours", task_tag="release"
+    )
+    answer = memory.counterfactual_query("skip the canary deploy", "keep the canary deploy")
+    assert answer.alternative.matched == []
+    assert answer.preferred == "alternative"
+
+
+def test_turning_the_rate_limiter_on_is_not_turning_it_off(memory):
+    """A phrasal verb keeps its particle, after the object too ("turned the rate limiter
+    off"), and "enable" is its opposite as "turn on" is."""
+    memory.record_decision(
+        "Turned the rate limiter off for the checkout", "Checkout fell over under bot traffic"
+    )
+    for ask in ("turn on the rate limiter for the checkout", "enable the rate limiter"):
+        answer = memory.intervention_query(ask)
+        assert (answer.matched, answer.verdict) == ([], "UNKNOWN"), ask
+    for ask in ("switch off the rate limiter for the checkout", "disable the rate limiter"):
+        assert memory.intervention_query(ask).verdict == "DANGER", ask
+
+
+def test_keeping_the_canary_recorded_after_skipping_it_is_another_decision(memory, clock):
+    """record_decision does not take the opposite choice for the first one told again: the
+    canary that caught the bad hotfix is not evidence for skipping it."""
+    skipped = memory.record_decision(
+        "Skipped the canary for the hotfix",
+        "Bad hotfix reached all users and broke login",
+        task_tag="release",
+    )
+    clock.advance(days=1)
+    kept = memory.record_decision(
+        "Kept the canary for the hotfix",
+        "Canary caught the bad hotfix before users saw it",
+        task_tag="release",
+    )
+    assert kept.decision.id != skipped.decision.id
+    assert memory.intervention_query("skip the canary for the hotfix").verdict == "DANGER"
+    assert memory.intervention_query("keep the canary for the hotfix").verdict == "SAFE"
+
+
+def test_an_opposite_verb_done_to_another_thing_is_not_the_opposite_choice(memory):
+    """Running the migration without a dry run is skipping the dry run: "run" undoes "skip"
+    only when both are done to one thing."""
+    ran = memory.record_decision(
+        "Ran the shipments migration without a dry run",
+        "The shipments table stayed locked for an hour",
+    )
+    answer = memory.intervention_query("skip the dry run for the shipments migration")
+    assert [n.id for n in answer.matched] == [ran.decision.id]
+    assert answer.verdict == "DANGER"
+
+
+def test_bypassing_the_load_test_is_judged_on_skipping_it(memory):
+    """A close synonym of a recorded verb is the same action: "bypass the load test" is the
+    skipping that caused the outage, not the load test moved to staging, which shares as many
+    of its words."""
+    memory.record_decision("Skipped the load test before the sale", "Checkout outage on Saturday")
+    memory.record_decision(
+        "Moved the load test to the staging cluster",
+        "The staging cluster handled the load test smoothly",
+    )
+    for ask in ("bypass the load test", "omit the load test"):
+        answer = memory.intervention_query(ask)
+        assert [n.text for n in answer.matched] == ["Skipped the load test before the sale"], ask
+        assert answer.verdict == "DANGER", ask
+
+
+def test_deploying_on_friday_is_not_deploying_the_friday_report(memory):
+    """A word the asked action says when it is done ("on Friday") and a recorded one says of
+    what it was done to ("the Friday report") name other things."""
+    memory.record_decision("Deployed the Friday report", "Finance got the numbers on time")
+    answer = memory.intervention_query("deploy on Friday")
+    assert (answer.matched, answer.verdict) == ([], "UNKNOWN")
+    memory.record_decision(
+        "Deployed the checkout service on Friday evening", "Checkout outage all weekend"
+    )
+    answer = memory.intervention_query("deploy on Friday")
+    assert [n.text for n in answer.matched] == ["Deployed the checkout service on Friday evening"]
+    assert answer.verdict == "DANGER"
+    assert memory.intervention_query("deploy the Friday report").verdict == "SAFE"

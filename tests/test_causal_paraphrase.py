@@ -4,6 +4,7 @@ stay apart."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -262,6 +263,52 @@ def test_a_demonstrative_points_elsewhere_unless_the_other_telling_names_it():
         "Caroline loved this pride parade", ["Caroline went to a pride parade"]
     )
     assert not sameness.points_elsewhere("the deploy failed", ["the deploy failed again"])
+
+
+@pytest.mark.parametrize(
+    ("asked", "recorded", "same"),
+    [
+        ("skip the canary", "Ana and others skipped the canary", True),
+        ("keep the canary", "Skipped the canary deploy", False),
+        ("keep the canary", "Did not skip the canary", True),
+        ("don't keep the canary", "Skipped the canary", True),
+        ("run the load test", "This time Ben and others did not skip the load test", True),
+        ("turn on the flag", "Turned the flag off", False),
+        ("enable the flag", "Kai didn't turn off the flag", True),
+        ("roll back the config", "Rolled out the config", False),
+        ("raise the pool size", "Lowered the pool size", False),
+        ("revert the migration", "Applied the migration", False),
+        ("pin the version", "Unpinned the version", False),
+        ("approve the request", "Declined the request", False),
+        # another thing done: the verbs' words decide nothing
+        ("skip the dry run", "Ran the migration without a dry run", True),
+        ("keep the canary", "Deployed the canary", True),
+    ],
+)
+def test_an_opposite_verb_done_to_the_same_thing_reads_as_the_other_choice(asked, recorded, same):
+    assert sameness.same_choice(asked, recorded) is same
+
+
+def test_a_synonym_or_an_opposite_left_undone_tells_the_verb_asked_about():
+    assert sameness.verb_told("bypass the canary", "Skipped the canary") == ("bypass",)
+    assert sameness.verb_told("keep the canary", "Did not skip the canary") == ("keep",)
+    assert sameness.verb_told("keep the canary", "Skipped the canary") == ()
+    assert sameness.verb_told("bypass the load balancer", "Skipped the load test") == ()
+    assert sameness.verb_told("switch off the limiter", "Disabled the limiter") == (
+        "switch",
+        "off",
+    )
+
+
+def test_what_an_action_is_done_to_is_told_from_when_it_is_done():
+    assert sameness.other_object("deploy on Friday", "Deployed the Friday report")
+    assert not sameness.other_object("deploy on Friday", "Deployed the service on Friday")
+    assert not sameness.other_object("deploy on Friday", "Deployed on Friday evening")
+    assert not sameness.other_object("go with SQLite", "Ana and others went with SQLite")
+    assert not sameness.other_object(
+        "switch to spot instances", "Switched the batch jobs to spot instances"
+    )
+    assert not sameness.other_object("deploy the Friday report", "Deployed the Friday report")
 
 
 def test_the_people_a_telling_names_are_written_names_not_a_group():

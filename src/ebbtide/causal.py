@@ -31,7 +31,7 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import not_done, told, weighted_terms, words
+from .sameness import other_object, same_choice, told, verb_told, weighted_terms, words
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
@@ -106,7 +106,10 @@ def match_nodes(
     `eligible` keeps only the candidates a question can use (an action with a recorded
     consequence, say), before the best is chosen; `keep`, likewise, the nodes it can use.
     `action`: `text` is something to do, its verb first; a node that shares no word of it but
-    the verb does another thing ("skip the standup" is not "Skipped the load test")."""
+    the verb does another thing ("skip the standup" is not "Skipped the load test"), and one
+    that holds its other words only in what another verb was done to does too ("deploy on
+    Friday" is not "Deployed the Friday report"); a node that tells its verb in other words
+    holds it ("Skipped the canary" holds "bypass", see `sameness.verb_told`)."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
@@ -123,7 +126,15 @@ def match_nodes(
         # skipped the load test) was a mistake" is not the skipping.
         said = [told(x) for x in wordings(node)]
         sim = max(similarity(text, x) for x in said)
+        if action:
+            # "Deployed the Friday report" is not "deploy on Friday": what they share is when
+            # in one and what in the other.
+            said = [x for x in said if not other_object(text, x)]
         held = set().union(*(terms(x) for x in said))
+        if action:
+            # The verb told in other words: "Skipped the canary" for "bypass the canary", "Did
+            # not skip the canary" for "keep the canary".
+            held.update(root(w.casefold()) for x in said for w in verb_told(text, x))
         cover = sum(w for t, w in weights.items() if t in held) / total
         if verb is not None and held.isdisjoint(weights.keys() - {verb}):
             cover = 0.0
@@ -459,14 +470,14 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     # Of the nodes that name the action, those with a recorded consequence (an outcome that
     # matches better but led nowhere does not crowd them out).
     # A decision told as not done is not the action, nor the other way round: "did not skip
-    # the load test" asks about another choice than "Skipped the load test".
-    undone = not_done(action)
+    # the load test" asks about another choice than "Skipped the load test". Nor is one done
+    # with the opposite verb: "keep the canary" is "Did not skip the canary".
     matched = match_nodes(
         ctx,
         action,
         k=SEEDS,
         eligible=lambda ids: _ends(ctx, ids, "out"),
-        keep=lambda n: not_done(n.text) == undone,
+        keep=lambda n: same_choice(action, n.text),
         action=True,
     )
     if matched:

@@ -575,7 +575,8 @@ class TranscriptOps:
         not the same event. `apart`: nodes this one is told as the cause or effect of, which it
         cannot be ("Skipping the load test was a mistake; checkout stalled" is not the
         skipping). An action told as not done is another decision than doing it ("Did not skip
-        the canary" / "Skipped the canary")."""
+        the canary" / "Skipped the canary"), and so is one told with the opposite verb ("Kept
+        the canary")."""
         named = sameness.people_named(text, people)
 
         def may_be(node: Node) -> bool:
@@ -590,10 +591,10 @@ class TranscriptOps:
                     and claims.wording(node.text) != claims.wording(text)
                 )
                 or sameness.different_people(named, _people_in(node, people))
-                # "Did not skip the canary" is not "Skipped the canary" told again
+                # "Did not skip the canary" (or "Kept the canary") is not "Skipped the canary"
+                # told again
                 or (
-                    "outcome" not in (kind, node.kind)
-                    and sameness.not_done(text) != sameness.not_done(node.text)
+                    "outcome" not in (kind, node.kind) and not sameness.same_choice(text, node.text)
                 )
                 or (
                     sameness.different_times(said, said_then)

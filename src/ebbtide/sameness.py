@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .sentences import word_set
+from . import verbs
+from .sentences import ADVERBS, word_set
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
@@ -41,6 +42,16 @@ _BEFORE_VERB = word_set(
     finally instead decided chose opted agreed team"""
 )
 _LEAD_MAX = 8  # words before the negation, at most
+_DO = word_set("do does did")  # the verb before a determiner ("do the load test")
+# Words after a verb that start no object of it: "deploy on Friday", "go with SQLite".
+_PREPOSITIONS = word_set(
+    """on in at to with for from into onto by via over under after before during without
+    until off out back up down"""
+)
+# How many words after a phrasal verb its particle may come ("rolled the release back"), and
+# the words that end the search.
+_PARTICLE_REACH = 4
+_CLAUSE_BREAK = word_set("and then but or so")
 # A demonstrative and the word after it: "painted this", "took this pic", "this parade".
 _DEMONSTRATIVE = re.compile(r"\b(?:this|these|those)\b(?:\W+([^\W_]+))?", re.IGNORECASE)
 # What a pronoun or a thing done stood for, written after it by extraction: "It (adding
@@ -73,18 +84,138 @@ def told(text: str) -> str:
     return " ".join(_REFERENT.sub(lambda m: m.group(0).split("(", 1)[0], text).split())
 
 
-def not_done(text: str) -> bool:
-    """Whether an action is told as not done ("Did not skip the canary"): see `_NEGATORS`."""
+@dataclass(frozen=True)
+class Doing:
+    """An action as told: its verb (`verbs.key`, None when no verb opens it) in the words it
+    was said in, whether it is told as not done, and the words after the verb."""
+
+    verb: str | None
+    said: tuple[str, ...]
+    undone: bool
+    after: tuple[str, ...]
+
+
+def doing(text: str) -> Doing:
+    """The action `text` tells: the first word after who did it and when (and a negation, see
+    `_NEGATORS`) is its verb; a phrasal verb takes its particle ("turned the flag off")."""
     said = _WORDS.findall(text)
+    undone = False
     for i, word in enumerate(said[: _LEAD_MAX + 1]):
         low = word.casefold().replace("’", "'")
-        if low in _NEGATORS or (low == "no" and i + 1 < len(said) and said[i + 1] == "longer"):
-            return True
-        # a name ("Kai", "Ben and others"), not a verb opening the sentence ("Deployed and …")
-        name = word[0].isupper() and not low.endswith(("ed", "ing"))
-        if not (low in STOPWORDS or low in _BEFORE_VERB or name):
-            return False
-    return False
+        after = said[i + 1].casefold() if i + 1 < len(said) else ""
+        if low in _NEGATORS or (low == "no" and after == "longer"):
+            undone = True
+        elif (low in _DO and after in _DETERMINERS) or not (
+            low in STOPWORDS
+            or low in _BEFORE_VERB
+            or (low == "longer" and undone)
+            or _name(word, after, first=i == 0)
+        ):
+            return _verb(said, i, undone)
+    return Doing(None, (), undone, ())
+
+
+def _name(word: str, after: str, *, first: bool) -> bool:
+    """Whether a capitalised word before the verb is who did it ("Kai", "Ben and others"), not a
+    verb opening the sentence ("Deployed and …", "Keep the canary", "Deploy on Friday")."""
+    low = word.casefold()
+    if not word[0].isupper() or low.endswith(("ed", "ing")):
+        return False
+    return not (
+        first and (after in _DETERMINERS or after in _PREPOSITIONS or verbs.known(verbs.key(low)))
+    )
+
+
+def _verb(said: list[str], i: int, undone: bool) -> Doing:
+    head, rest = said[i], said[i + 1 :]
+    if verbs.key(head) in verbs.PHRASAL:
+        for j, word in enumerate(rest[:_PARTICLE_REACH]):
+            low = word.casefold()
+            if low in verbs.PARTICLES:
+                after = tuple(rest[:j] + rest[j + 1 :])
+                return Doing(verbs.key(head, low), (head, word), undone, after)
+            if low in _CLAUSE_BREAK:
+                break
+    return Doing(verbs.key(head), (head,), undone, tuple(rest))
+
+
+def not_done(text: str) -> bool:
+    """Whether an action is told as not done ("Did not skip the canary"): see `_NEGATORS`."""
+    return doing(text).undone
+
+
+def same_choice(asked: str, recorded: str) -> bool:
+    """Whether a recorded action is the choice asked about as far as doing it or not goes: both
+    told as done, or both as not done, unless their verbs are opposites done to one thing
+    ("keep the canary" is "Did not skip the canary", and not "Skipped the canary deploy"; "skip
+    the dry run" may be "Ran the migration without a dry run"). Whether the two are one action
+    is for their other words to say."""
+    a, r = doing(asked), doing(recorded)
+    flipped = (
+        a.verb is not None
+        and r.verb is not None
+        and verbs.opposite(a.verb, r.verb)
+        and _same_object(a, r)
+    )
+    return (a.undone == r.undone) != flipped
+
+
+def verb_told(asked: str, recorded: str) -> tuple[str, ...]:
+    """The words of the verb asked about (as said) when a recorded action, done to the same
+    thing, tells that verb in other words: another form ("kept" for "keep"), a synonym
+    ("Skipped" for "bypass"), or its opposite left undone ("Did not skip" for "keep"). Nothing
+    when it does not."""
+    a, r = doing(asked), doing(recorded)
+    if a.verb is None or r.verb is None or not _same_object(a, r):
+        return ()
+    if a.undone == r.undone and verbs.same(a.verb, r.verb):
+        return a.said
+    if a.undone != r.undone and verbs.opposite(a.verb, r.verb):
+        return a.said
+    return ()
+
+
+def _same_object(a: Doing, r: Doing) -> bool:
+    """Whether two actions are done to one thing: the head noun of one's object is in the
+    other's ("the canary", "the canary deploy"; not "the load balancer", "the load test"), or
+    neither has one."""
+    x, y = _object(a.after), _object(r.after)
+    if not (x and y):
+        return not (x or y)
+    return x[-1] in y or y[-1] in x
+
+
+def other_object(asked: str, recorded: str) -> bool:
+    """An action asked about with no object ("deploy on Friday") and a recorded one that holds
+    the words they share only as qualifiers of its object ("Deployed the Friday report"):
+    when it is done, in one, is what it was done to in the other, another thing."""
+    a, r = doing(asked), doing(recorded)
+    if not (a.after and r.after) or a.after[0].casefold() not in _PREPOSITIONS:
+        return False
+    thing = _object(r.after)
+    if len(thing) < 2:
+        return False
+    wanted = {root(t) for t in content_tokens(" ".join(a.after))}
+    held = {root(t) for t in content_tokens(" ".join(r.after))}
+    shared = wanted & held
+    return bool(shared) and thing[-1] not in wanted and shared <= set(thing[:-1])
+
+
+def _object(after: Sequence[str]) -> list[str]:
+    """The roots of the noun phrase right after a verb ("the Friday report" -> friday,
+    report), determiners left out; none when a preposition follows the verb."""
+    low = [w.casefold() for w in after]
+    i = 0
+    while i < len(low) and low[i] in _DETERMINERS:
+        i += 1
+    if i == 0 and low and (low[0] in STOPWORDS or low[0] in _PREPOSITIONS):
+        return []
+    out = []
+    for word in low[i:]:
+        if word in STOPWORDS or word in _PREPOSITIONS or word in ADVERBS:
+            break
+        out.append(root(word))
+    return out
 
 
 def different_referents(a: str, b: str) -> bool:

@@ -1,0 +1,90 @@
+"""Verbs of what agents do that mean the same thing ("skip", "bypass") or its opposite ("skip",
+"keep"), so that an action asked about is read as the recorded one, or as not doing it. Hand
+lists, kept small and explicit: a verb of many senses ("cut", "hold", "set") is left out, as a
+wrong opposite hides a recorded lesson. Pure functions over verb keys: a verb's root, with its
+particle when it has one ("turn off")."""
+
+from __future__ import annotations
+
+from .text import root
+
+# Each pair: every verb of one side undoes, or leaves undone, what every verb of the other
+# does. The verbs of a side are not synonyms ("keep" and "add" both oppose "remove").
+_OPPOSITES = (
+    ("skip, bypass, omit, sidestep, circumvent", "keep, run, do, perform, follow, use"),
+    ("disable, deactivate, turn off, switch off", "enable, activate, turn on, switch on"),
+    ("remove, delete, drop", "add, keep"),
+    ("stop, halt", "start"),
+    ("pause, suspend", "resume"),
+    ("revert, undo, roll back", "apply, roll out"),
+    ("block, deny, forbid", "allow, permit"),
+    ("reject, decline, refuse", "accept, approve"),
+    ("lower, decrease, reduce, halve", "raise, increase, bump, double"),
+    ("downgrade", "upgrade"),
+    ("close", "open"),
+    ("exclude", "include"),
+    ("ignore, disregard", "follow, heed"),
+    ("scale down, scale in", "scale up, scale out"),
+)
+# Verbs that name one action, whichever of them an agent says.
+_SYNONYMS = (
+    "skip, bypass, omit, sidestep, circumvent",
+    "disable, deactivate, turn off, switch off",
+    "enable, activate, turn on, switch on",
+    "remove, delete, drop",
+    "stop, halt",
+    "pause, suspend",
+    "revert, roll back",
+    "block, deny, forbid",
+    "allow, permit",
+    "reject, decline, refuse",
+    "accept, approve",
+    "lower, decrease, reduce",
+    "raise, increase, bump",
+)
+# Particles that make another verb of the one before them ("turn off", "roll back").
+PARTICLES = frozenset({"off", "on", "out", "back", "up", "down", "in"})
+# Past forms the stemmer does not take back to the verb's root.
+_IRREGULAR = {"kept": "keep", "ran": "run", "did": "do", "done": "do", "doing": "do",
+              "undid": "undo", "undone": "undo", "used": "use", "using": "use"}  # fmt: skip
+
+
+def key(word: str, particle: str | None = None) -> str:
+    """The key of a verb in any inflection ("Skipped" -> "skip", "kept" -> "keep", "applied"
+    -> "apply"), with its particle if it has one ("Rolled", "back" -> "roll back")."""
+    low = word.casefold()
+    if low in _IRREGULAR:
+        low = _IRREGULAR[low]
+    elif low.endswith("ied") and len(low) > 4:
+        low = low[:-3] + "y"
+    return f"{root(low)} {particle.casefold()}" if particle else root(low)
+
+
+def _keys(verbs: str) -> frozenset[str]:
+    return frozenset(key(*v.split()) for v in verbs.split(","))
+
+
+_OPPOSITE_KEYS = tuple((_keys(a), _keys(b)) for a, b in _OPPOSITES)
+_SYNONYM_KEYS = tuple(_keys(group) for group in _SYNONYMS)
+# Verbs that mean little without their particle, which may follow the object: "turned the
+# flag off", "rolled the release back".
+PHRASAL = frozenset(key(v) for v in ("turn", "switch", "roll", "scale", "shut", "spin", "opt"))
+_KNOWN = frozenset().union(*(x | y for x, y in _OPPOSITE_KEYS))
+
+
+def known(verb: str) -> bool:
+    """Whether a verb key is one of the verbs listed here."""
+    return verb in _KNOWN
+
+
+def opposite(a: str, b: str) -> bool:
+    """Whether verb keys `a` and `b` do opposite things: a listed pair, or a verb and its
+    "un-" form ("pin", "unpin")."""
+    if a == f"un{b}" or b == f"un{a}":
+        return True
+    return any((a in x and b in y) or (b in x and a in y) for x, y in _OPPOSITE_KEYS)
+
+
+def same(a: str, b: str) -> bool:
+    """Whether verb keys `a` and `b` name one action ("skip", "bypass")."""
+    return a == b or any(a in group and b in group for group in _SYNONYM_KEYS)
