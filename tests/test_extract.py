@@ -1127,6 +1127,58 @@ def test_speakers_and_named_people_are_person_items_with_about_links():
     assert set(ex.items[people["Jen"]].sources) == {"m1", "m2"}
 
 
+def named_people(said: str) -> dict[str, dict]:
+    """The people Ana's message names (not its speakers), with what is known of each."""
+    ex = extract([Message("m1", "Ana", said), Message("m2", "Ben", "ok")], DATE)
+    return {
+        it.text: it.attributes
+        for it in ex.items
+        if it.kind == "person" and it.attributes.get("role") != "speaker"
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "people"),
+    [
+        # A sentence's first word is capitalised for its place, not for being a name.
+        ("Marrying my partner and promising to be together forever was the best part.", set()),
+        ("Thankfully, my son's ok and that was a reminder that life is precious.", set()),
+        ("Sadly, my son is sick.", set()),
+        ("Tonight, my wife and I are going out.", set()),
+        ("Luckily my sister Jen was there.", {"Jen"}),
+        ("Recently my cousin Alex visited.", {"Alex"}),
+        ("Honestly Priya said the canary was skipped.", {"Priya"}),
+        ("Yesterday Dana called me.", {"Dana"}),
+        ("Running and I don't get along.", set()),
+        # Engineering chat: tools and doings are no one.
+        ("Honestly, Postgres was the wrong call.", set()),
+        ("Thankfully Jenkins recovered.", set()),
+        ("Deploying on Friday broke checkout.", set()),
+        ("Kafka lag caused the outage.", set()),
+        ("We went with Postgres after dealing with Kafka for a year.", set()),
+        ("The Guardian said the deal was off.", set()),
+        # Someone named once is still someone.
+        ("Priya said the canary was skipped.", {"Priya"}),
+        ("My friend Priya helped me move.", {"Priya"}),
+        ("Priya, my manager, approved it.", {"Priya"}),
+        ("This is Priya, my sister.", {"Priya"}),
+        ("I went hiking with Bo last week.", {"Bo"}),
+        ("I caught up with Bo over coffee.", {"Bo"}),
+        ("Kelly said hi.", {"Kelly"}),
+        ("Emily and I went hiking.", {"Emily"}),
+    ],
+)
+def test_people_are_named_by_a_person_cue_not_by_a_capital_letter(said, people):
+    assert set(named_people(said)) == people
+
+
+def test_a_name_shaped_as_an_adverb_is_a_name_where_it_is_capitalised_mid_sentence():
+    ex = run("Ana: Beverly said the build broke.\nBen: I'll ask Beverly about it.")
+    assert "Beverly" in {it.text for it in ex.items if it.kind == "person"}
+    alone = run("Ana: Beverly said the build broke.\nBen: ok")
+    assert "Beverly" not in {it.text for it in alone.items if it.kind == "person"}
+
+
 def test_the_subject_is_a_stronger_about_than_a_mention():
     ex = run("Ana: I met Ben at the market.\nBen: ok")
     people = {it.text: i for i, it in enumerate(ex.items) if it.kind == "person"}

@@ -58,6 +58,21 @@ def test_a_postmortem_told_in_words_traces_to_its_root_cause(memory):
     assert any("fixed the checkout" in c.node.text for c in answer.consequences)
 
 
+def test_a_chat_remembers_the_people_in_it_and_not_its_sentence_adverbs(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Melanie", "text": "Marrying my partner was the best part."},
+            {"speaker": "Caroline", "text": "That's lovely! How's your family?"},
+            {"speaker": "Melanie", "text": "Thankfully, my son's ok after the accident."},
+            {"speaker": "Caroline", "text": "Honestly Priya said I worry too much."},
+            {"speaker": "Melanie", "text": "We went camping with Bo last summer."},
+        ],
+        date="2023-07-03T10:00:00+00:00",
+    )
+    people = {n.text for n in memory.store.iter_nodes() if n.kind == "person"}
+    assert people == {"Melanie", "Caroline", "Priya", "Bo"}
+
+
 def test_choices_told_in_chat_learn_from_the_verdicts_that_follow(memory):
     memory.remember(
         messages=[

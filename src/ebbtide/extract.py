@@ -1020,13 +1020,29 @@ _PERSON_PATTERNS = [
         rf"\b(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?:best|old|good|close|new|little|big|older|"
         rf"younger)\s+)?(?P<rel>{_REL_NOUN})\s*,?\s+(?P<name>{_NAME})"
     ),
-    re.compile(rf"\b(?P<name>{_NAME}),?\s+(?:my|our)\s+(?P<rel>{_REL_NOUN})\b"),
+    # "Priya, my friend, …": an appositive ends where the relation does; "Thankfully, my son's
+    # ok" and "Marrying my partner and …" put a word before the relation, not a name.
+    re.compile(
+        rf"\b(?P<name>{_NAME}),?\s+(?:my|our)\s+(?P<rel>{_REL_NOUN})\b"
+        r"(?=\s*(?:[,.!?;:)—–]|-\s|$)|\s+who\b)"
+    ),
     re.compile(rf"\b(?P<name>{_NAME})\s+and\s+(?:I|me)\b|\b(?:[Mm]e|I)\s+and\s+(?P<name2>{_NAME})"),
     re.compile(
         rf"\b(?P<name>{_NAME})\s+(?:said|says|told|tells|asked|asks|texted|invited|visited|"
         r"suggested|mentioned|recommended|called\s+me)\b"
     ),
+    # Time spent with someone: "went hiking with Bo", "caught up with Bo"; not "went with
+    # Postgres" (a choice) nor "dealing with Kafka".
+    re.compile(
+        r"\b(?:(?:hung|hang|hanging)\s+out|(?:met|meet|meeting|caught|catch|catching)\s+up|"
+        r"(?:went|go|going|goes)\s+\w+ing|talked|spoke|chatted|had\s+(?:lunch|dinner|coffee|"
+        rf"drinks|breakfast))\s+with\s+(?P<name>{_NAME})\b"
+    ),
 ]
+_DETERMINERS = word_set("The A An My Our Your His Her Their Its This That These Those")
+# Shaped as an adverb or a gerund: "Thankfully", "Honestly", "Marrying". A shorter word may be a
+# name ("Kelly", "King") and is left one.
+_ADVERB_OR_GERUND = re.compile(r"[A-Z][a-z]{3,}ly|[A-Z][a-z]{2,}ing")
 # One or two capitalised words ("Redis and Kafka"), as a product may be spelt ("Node.js", "S3").
 _BARE_NAME = re.compile(r"[A-Z][\w.+#-]*(?:\s+(?:and\s+)?[A-Z][\w.+#-]*)?")
 # Spelt as no person is: "DNS", "PgBouncer", "S3", "Node.js"; not "TJ", "LeBron", "McDonald".
@@ -1089,6 +1105,14 @@ class _Extractor:
         self.tried: set[int] = set()  # causes of a "did not fix it" claim: measures
         self.people: dict[str, dict[str, Any]] = {s: {"role": "speaker"} for s in self.speakers}
         self.name_words = frozenset(w for s in self.speakers for w in tokens(s))
+        # Capitalised where no sentence starts: a name (or a thing) by its spelling.
+        self.mid_sentence = frozenset(
+            w
+            for m in messages
+            for sentence in split_sentences(m.text)
+            for w in re.findall(r"[A-Za-z]+", sentence)[1:]
+            if w[0].isupper()
+        )
 
     # -- per message ---------------------------------------------------------------------------
 
@@ -1748,13 +1772,36 @@ class _Extractor:
     # -- people --------------------------------------------------------------------------------
 
     def _find_people(self, sentence: str, speaker: str) -> None:
+        start = len(sentence) - len(sentence.lstrip(" \"'“‘([*_"))
         for pattern in _PERSON_PATTERNS:
             for m in pattern.finditer(sentence):
-                name = m["name"] or m.groupdict().get("name2")
-                if not name or name.split()[0] in _NOT_NAMES or name in self.people:
+                group = "name" if m["name"] else "name2"
+                name = self._name(m[group], at_start=m.start(group) == start)
+                if not name or name in self.people:
                     continue
                 rel = m.groupdict().get("rel")
                 self.people[name] = {"relation": rel, "of": speaker or None} if rel else {}
+
+    def _name(self, found: str, *, at_start: bool) -> str | None:
+        """The name in what a person cue found, without the words before it that are no name:
+        "Yesterday Dana" -> Dana, "Honestly Priya" -> Priya, "Thankfully" -> none. A word only
+        the sentence start capitalises, shaped as an adverb or a gerund, is no name either,
+        unless the transcript also writes it capitalised mid-sentence ("… with Beverly").
+        After a determiner it is a thing's name: "The Guardian said"."""
+        words = found.split()
+        if words[0] in _DETERMINERS:
+            return None
+        while words and (
+            words[0] in _NOT_NAMES
+            or words[0].lower() in _LEAD_FILLER
+            or (
+                at_start
+                and _ADVERB_OR_GERUND.fullmatch(words[0])
+                and words[0] not in self.mid_sentence
+            )
+        ):
+            words, at_start = words[1:], False
+        return " ".join(words) or None
 
     # -- finishing -----------------------------------------------------------------------------
 
