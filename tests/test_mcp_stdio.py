@@ -133,6 +133,37 @@ def test_an_agent_loop_over_stdio(tmp_path):
     run(go)
 
 
+def test_an_agent_asking_what_an_action_leads_to_as_a_question_over_stdio(tmp_path):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db")) as client:
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Skipped the canary deploy", "outcome": "Checkout outage"},
+            )
+            risky = await client.call_tool(
+                "intervention_query", {"action": "what will happen if I skip the canary deploy?"}
+            )
+            assert risky.structured_content["verdict"] == "DANGER"
+            assert risky.structured_content["action"] == "skip the canary deploy"
+            kept = await client.call_tool(
+                "intervention_query", {"action": "What would happen if we run the canary deploy?"}
+            )
+            assert (kept.structured_content["verdict"], kept.structured_content["matched"]) == (
+                "UNKNOWN",
+                [],
+            )
+            options = await client.call_tool(
+                "counterfactual_query",
+                {
+                    "decision": "should we skip the canary deploy?",
+                    "alternative": "what if we keep it?",
+                },
+            )
+            assert options.structured_content["preferred"] == "alternative"
+
+    run(go)
+
+
 def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     chat = [
         {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from . import causal, claims, patterns, predictions, scoring, validate
+from . import causal, claims, patterns, predictions, sameness, scoring, validate
 from .config import Config
 from .embed import Embedder, query_embedding
 from .errors import EmbeddingUnavailable, NotFound, ValidationError
@@ -182,8 +182,10 @@ class CausalOps:
     def intervention_query(
         self, action: str, task_tag: str | None = None, max_depth: int = 3, limit: int = 10
     ) -> InterventionResult:
-        """Predicted consequences of doing `action` again, with a verdict and a risk score."""
-        action = validate.text("action", action, max_len=10_000)
+        """Predicted consequences of doing `action` again, with a verdict and a risk score.
+        `action` may be put as a question ("should I skip the canary?"): see
+        `sameness.asked_action`."""
+        action = sameness.asked_action(validate.text("action", action, max_len=10_000))
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         max_depth = validate.count("max_depth", max_depth, high=10)
         limit = validate.count("limit", limit)
@@ -220,9 +222,12 @@ class CausalOps:
         self, decision: str, alternative: str, task_tag: str | None = None, limit: int = 10
     ) -> CounterfactualResult:
         """Compare two options on their recorded outcomes (a prevented failure counts for an
-        option, not against it) and log which should go better."""
-        decision = validate.text("decision", decision, max_len=10_000)
-        alternative = validate.text("alternative", alternative, max_len=10_000)
+        option, not against it) and log which should go better. Either may be put as a
+        question ("what if we keep the canary?"): see `sameness.asked_action`."""
+        decision = sameness.asked_action(validate.text("decision", decision, max_len=10_000))
+        alternative = sameness.asked_action(
+            validate.text("alternative", alternative, max_len=10_000)
+        )
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         limit = validate.count("limit", limit)
         ctx = self._ctx()

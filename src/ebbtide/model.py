@@ -417,7 +417,7 @@ class Consequence(_Model):
 
 
 class InterventionResult(_Model):
-    action: str
+    action: str = Field(description="the action as read, without a question put around it")
     matched: list[Node]
     verdict: Verdict
     risk: float = Field(description="0 = only good outcomes follow, 1 = only bad ones")
@@ -428,7 +428,7 @@ class InterventionResult(_Model):
 
 
 class OptionEvidence(_Model):
-    option: str
+    option: str = Field(description="the option as read, without a question put around it")
     matched: list[Node]
     good: float
     bad: float

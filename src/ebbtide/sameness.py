@@ -61,6 +61,26 @@ _REFERENT = re.compile(
     r"\(((?:[^()]|\([^()]*\))*)\)",
     re.IGNORECASE,
 )
+# A question put around the action it asks about, as agents ask what an action leads to:
+# "what will happen if I skip the canary?", "should we deploy on Friday?", "is it safe to turn
+# off the rate limiter?", "did the team not skip the canary?". Only these frames, and only at
+# the start: what follows is the action, and a negation there is its own ("what if we didn't
+# skip the canary" is not skipping it). One on the frame's verb is the asking's ("shouldn't we
+# keep the canary?" asks about keeping it). "do" takes no "the team": "do the team retro" is an
+# action.
+_SUBJECT = r"(?:I|we|you|the\s+team)"
+_ASKING = re.compile(
+    rf"""^(?:
+        what\s+(?:will|would)\s+happen\s+if(?:\s+{_SUBJECT})?
+      | what\s+happens\s+if(?:\s+{_SUBJECT})?
+      | what\s+if(?:\s+{_SUBJECT})?
+      | is\s+it\s+(?:safe|ok|okay)\s+to
+      | (?:should|shall|can|could|shouldn['’]t|can['’]t|couldn['’]t)\s+(?:I|we)
+      | did\s+{_SUBJECT}
+      | do\s+(?:I|we)
+    )(?![\w'’])""",
+    re.IGNORECASE | re.VERBOSE,
+)
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
@@ -137,6 +157,16 @@ def _verb(said: list[str], i: int, undone: bool) -> Doing:
             if low in _CLAUSE_BREAK:
                 break
     return Doing(verbs.key(head), (head,), undone, tuple(rest))
+
+
+def asked_action(text: str) -> str:
+    """The action a question asks about: `text` without a frame of `_ASKING` before it nor a
+    question mark after it ("What will happen if I skip the canary?" -> "skip the canary").
+    `text` as it is, but for the question mark, when it is not such a question or nothing
+    follows the frame ("should I?")."""
+    bare = text.strip().rstrip("?").rstrip()
+    rest = _ASKING.sub("", bare, count=1).strip()
+    return rest if _WORDS.search(rest) else bare or text
 
 
 def not_done(text: str) -> bool:

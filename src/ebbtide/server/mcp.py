@@ -482,7 +482,10 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
 
     @tool(WRITE)
     def intervention_query(
-        action: Annotated[str, Field(description="what you are about to do")],
+        action: Annotated[
+            str,
+            Field(description="what you are about to do, or a question about it ('should I …?')"),
+        ],
         task_tag: Annotated[str | None, Field(description="prefer this task's history")] = None,
         max_depth: Annotated[int, Field(description="how far to follow consequences (1-10)")] = 3,
         limit: Annotated[int, Field(description="consequences to list (1-1000)")] = 10,

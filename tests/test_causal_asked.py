@@ -1,0 +1,94 @@
+"""Agents ask what an action leads to in the words of a question ("what will happen if I skip
+the canary deploy?", "should I deploy on Friday?"): the question is answered as the bare
+action is, its frame read as the asking and a negation of the action kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import sameness
+
+
+@pytest.fixture
+def releases(memory, clock):
+    """Skipping the canary caused an outage, keeping it caught a bad build, and the one Friday
+    deploy on record was of a report (not a deploy on a Friday)."""
+    memory.record_decision(
+        "Skipped the canary deploy", "Checkout outage for two hours", task_tag="release"
+    )
+    clock.advance(days=1)
+    memory.record_decision(
+        "Did not skip the canary deploy",
+        "Canary caught the bad build before users saw it",
+        task_tag="release",
+    )
+    memory.record_decision("Deployed the Friday report", "Finance got the numbers on time")
+    memory.record_decision(
+        "Turned the rate limiter off for the checkout", "Checkout fell over under bot traffic"
+    )
+    return memory
+
+
+@pytest.mark.parametrize(
+    ("asked", "action", "verdict"),
+    [
+        ("what will happen if I skip the canary deploy?", "skip the canary deploy", "DANGER"),
+        ("Can I bypass the canary deploy", "bypass the canary deploy", "DANGER"),
+        ("what if we keep the canary?", "keep the canary", "SAFE"),
+        ("What would happen if we run the canary deploy?", "run the canary deploy", "SAFE"),
+        ("what if we didn't skip the canary?", "didn't skip the canary", "SAFE"),
+        ("did the team not skip the canary?", "not skip the canary", "SAFE"),
+        ("shouldn't we keep the canary?", "keep the canary", "SAFE"),
+        ("should I deploy on Friday?", "deploy on Friday", "UNKNOWN"),
+        ("What happens if we deploy on Friday?", "deploy on Friday", "UNKNOWN"),
+        ("is it safe to turn on the rate limiter?", "turn on the rate limiter", "UNKNOWN"),
+        ("Is it OK to switch off the rate limiter?", "switch off the rate limiter", "DANGER"),
+    ],
+)
+def test_an_action_asked_as_a_question_is_answered_as_the_bare_action(
+    releases, asked, action, verdict
+):
+    bare = releases.intervention_query(action)
+    answer = releases.intervention_query(asked)
+    assert answer.verdict == bare.verdict == verdict
+    assert [n.id for n in answer.matched] == [n.id for n in bare.matched]
+    assert answer.action == action  # how the question was read, for the agent to see
+
+
+def test_two_options_asked_as_questions_are_compared_as_the_bare_options(releases):
+    answer = releases.counterfactual_query(
+        "what would happen if we run the canary deploy?", "should we skip the canary deploy?"
+    )
+    assert (answer.decision.option, answer.alternative.option) == (
+        "run the canary deploy",
+        "skip the canary deploy",
+    )
+    assert [n.text for n in answer.decision.matched] == ["Did not skip the canary deploy"]
+    assert [n.text for n in answer.alternative.matched] == ["Skipped the canary deploy"]
+    assert answer.preferred == "decision"
+
+
+@pytest.mark.parametrize(
+    ("asked", "action"),
+    [
+        ("what will happen if I skip the canary?", "skip the canary"),
+        ("What happens if you deploy on Friday?", "deploy on Friday"),
+        ("what if the team skips the load test?", "skips the load test"),
+        ("should I skip the load test?", "skip the load test"),
+        ("shall we roll back the config?", "roll back the config"),
+        ("is it safe to turn off the rate limiter?", "turn off the rate limiter"),
+        ("could we not page the on-call?", "not page the on-call"),
+        ("can't we skip the canary?", "skip the canary"),
+        ("do we keep the canary ?", "keep the canary"),
+        # no frame: the action as it is
+        ("skip the canary?", "skip the canary"),
+        ("Can the old cron job", "Can the old cron job"),
+        ("do the team retro", "do the team retro"),
+        ("what if weekly backups stop", "weekly backups stop"),
+        ("what if we're skipping the canary", "we're skipping the canary"),
+        # nothing after the frame
+        ("should I?", "should I"),
+    ],
+)
+def test_the_action_a_question_asks_about(asked, action):
+    assert sameness.asked_action(asked) == action
