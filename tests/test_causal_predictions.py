@@ -102,6 +102,23 @@ def test_a_forgotten_outcome_told_again_settles_its_prediction_again(memory, ask
     assert prediction(memory, asked).status == "correct"
 
 
+def test_a_forgotten_outcome_recorded_again_settles_its_prediction_and_leaves_the_queue(
+    memory, clock, asked
+):
+    """Seen again, what was asked to be forgotten is in use, as when it is told again: the
+    episode just recorded is not hidden with it, nor deleted when the old request is approved."""
+    seen = memory.record_decision(ACTION, "Another outage in checkout")
+    memory.forget(seen.outcome.id, "recorded by mistake")
+    clock.advance(hours=1)
+    again = memory.record_decision(ACTION, "Another outage in checkout")
+    assert again.outcome.id == seen.outcome.id
+    assert prediction(memory, asked).status == "correct"
+    assert memory.get(seen.outcome.id).status == "active"
+    assert memory.review_queue().items == []
+    causes = memory.trace_cause("another outage in checkout").causes
+    assert ACTION in [c.lesson.decision for c in causes]
+
+
 def test_a_prediction_settled_by_words_since_edited_is_open_again(memory, clock):
     memory.record_decision("Skipped the load test before the promo", "Checkout crashed")
     pid = memory.intervention_query("skip the load test before the promo").prediction_id

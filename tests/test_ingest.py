@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -470,6 +472,39 @@ def test_a_chat_file_without_times_read_again_unchanged_teaches_nothing_twice(tm
         assert (again.known, again.nodes) == (2, 0)
         assert {n.text: n.q_value for n in mem.find(kind="decision")} == q
         assert first.nodes and mem.stats().nodes == first.nodes
+
+
+_READ_WHERE_THE_USER_LIVES = """
+import json, sys
+from ebbtide import open_memory
+from ebbtide.ingest import ingest_chat
+
+with open_memory(sys.argv[1], embeddings="none") as memory:
+    ingest_chat(memory, sys.argv[2])
+    print(json.dumps({n.text: n.attributes["said_at"][:10] for n in memory.find(kind="event")}))
+"""
+
+
+def test_a_chat_file_without_dates_is_of_the_day_where_it_was_written(tmp_path):
+    """Written at 22:30 on 1 December twelve hours west of UTC (10:30 on the 2nd in UTC): its
+    messages were said on the 1st, and its "yesterday" is 30 November, as for a message told
+    without a time (the system clock is in the machine's offset)."""
+    p = dump(tmp_path, "chat.json", ["Ana: I booked the venue for the offsite.",
+                                     "Ana: Yesterday we hiked up Mount Tamalpais."])  # fmt: skip
+    at = datetime(2026, 12, 2, 10, 30, tzinfo=UTC).timestamp()
+    os.utime(p, (at, at))
+    env = {**os.environ, "TZ": "Etc/GMT+12", "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    out = subprocess.run(
+        [sys.executable, "-c", _READ_WHERE_THE_USER_LIVES, str(tmp_path / "m.db"), str(p)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out) == {
+        "Ana booked the venue for the offsite.": "2026-12-01",
+        "Yesterday (30 November 2026) Ana and others hiked up Mount Tamalpais.": "2026-12-01",
+    }
 
 
 def pottery_hits(mem):

@@ -520,9 +520,16 @@ def _read(root: Path, p: Path) -> _Doc:
         anchors=_anchors(written),
         tags=[str(t) for t in tags] if isinstance(tags, list) else [],
         author=_author(author),
-        at=datetime.fromtimestamp(p.stat().st_mtime, UTC),
+        at=_modified(p),
         lossy=lossy,
     )
+
+
+def _modified(p: Path) -> datetime:
+    """When a file was last written, in this machine's offset as the system clock tells time:
+    what it says without a date ("yesterday", a session it does not date) is of its writer's
+    day, not of the UTC date, which late in the evening west of UTC is already tomorrow."""
+    return datetime.fromtimestamp(p.stat().st_mtime, UTC).astimezone()
 
 
 def _author(value: Any) -> str | None:
@@ -875,7 +882,7 @@ def ingest_chat(
     # A session the file does not date was written by the time the file was: read again
     # unchanged, its messages are known by that date and place (`told.key`); rewritten (the
     # next day's export), they are news.
-    written = datetime.fromtimestamp(p.stat().st_mtime, UTC)
+    written = _modified(p)
     sessions = [
         s if s.date is not None else dataclasses.replace(s, date=written) for s in _chat_sessions(p)
     ]

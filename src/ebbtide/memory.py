@@ -611,6 +611,16 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         waiting for this decision."""
         polarity = outcome_polarity(o.text)
         reward = scoring.decision_reward(relation, polarity.score)
+        # Seen again, what someone asked to forget is in use, as when it is told again
+        # (`remember`): hidden, the episode recorded now would settle no prediction and go
+        # with the node once the old request is approved. A claim read again is no sighting.
+        back = [n.id for n in (d, o) if learn and n.status == "forgotten"]
+        for node_id in back:
+            self.store.remove_review(node_id)
+        d, o = (
+            n.model_copy(update={"status": "active", "tier": in_use(n.tier)}) if n.id in back else n
+            for n in (d, o)
+        )
         if learn:
             q = scoring.q_update(d.q_value or 0.0, reward, self.config.q_alpha)
             d = d.model_copy(update={"q_value": q})
@@ -635,6 +645,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         )
         if learn:
             predictions.resolve(self.store, d.id, edge.id, reward, o.text, now)
+        if back:  # its other lessons stand again
+            self._lessons_changed(back)
         return DecisionRecord(decision=d, outcome=o, edge=edge, polarity=polarity.score)
 
     def record_fact(

@@ -169,11 +169,6 @@ def asked_action(text: str) -> str:
     return rest if _WORDS.search(rest) else bare or text
 
 
-def not_done(text: str) -> bool:
-    """Whether an action is told as not done ("Did not skip the canary"): see `_NEGATORS`."""
-    return doing(text).undone
-
-
 def same_choice(asked: str, recorded: str) -> bool:
     """Whether a recorded action is the choice asked about as far as doing it or not goes: both
     told as done, or both as not done, unless their verbs are opposites done to one thing
