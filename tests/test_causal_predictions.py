@@ -119,7 +119,19 @@ def test_a_forgotten_outcome_recorded_again_settles_its_prediction_and_leaves_th
     assert ACTION in [c.lesson.decision for c in causes]
 
 
-def test_a_prediction_settled_by_words_since_edited_is_open_again(memory, clock):
+def test_a_prediction_settled_by_words_since_edited_is_open_again(memory, asked):
+    said = {"id": "d1", "speaker": "Ana", "time": "2026-03-02T11:30:00Z"}
+    told = "We skipped the load test before the sale, so the payment page timed out."
+    memory.remember(messages=[{**said, "text": told}])
+    assert prediction(memory, asked).status == "correct"
+    edited = "We ran the load test before the sale, and the payment page held up."
+    memory.remember(messages=[{**said, "text": edited}])
+    assert prediction(memory, asked).status == "open"
+
+
+def test_a_prediction_settled_by_a_recorded_lesson_stays_so_when_words_retelling_it_are_edited(
+    memory, clock
+):
     memory.record_decision("Skipped the load test before the promo", "Checkout crashed")
     pid = memory.intervention_query("skip the load test before the promo").prediction_id
     clock.advance(hours=1)
@@ -129,7 +141,7 @@ def test_a_prediction_settled_by_words_since_edited_is_open_again(memory, clock)
     assert prediction(memory, pid).status == "correct"
     edited = "We ran the load test before the promo, and checkout held up."
     memory.remember(messages=[{**said, "text": edited}])
-    assert prediction(memory, pid).status == "open"
+    assert prediction(memory, pid).status == "correct", "record_decision still says it"
 
 
 def test_a_prediction_settled_before_episodes_were_kept_stays_as_it_was(memory, asked):

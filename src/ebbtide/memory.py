@@ -46,6 +46,7 @@ from .recall import MAX_K
 from .recall import recall as _recall
 from .store import SearchFilter, Store, open_store
 from .store.base import TIME_KEYS
+from .told import RECORDED
 
 # Default edge confidence by who asserted the link.
 SOURCE_CONFIDENCE = {"user_feedback": 1.0, "rule": 0.8, "llm_inferred": 0.7, "temporal": 0.8}
@@ -581,6 +582,12 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
             o = self._episode_node(outcome, "outcome", scope, task_tag, now, rarity)
             if d.id == o.id:
                 raise ValidationError("outcome", "must differ from the decision", outcome)
+            # Marked (and written by `_episode`) as recorded: a message that tells the lesson too
+            # is not its only source, and an edit of that message leaves it standing.
+            d, o = (
+                n.model_copy(update={"attributes": {**n.attributes, RECORDED: True}})
+                for n in (d, o)
+            )
             record = self._episode(
                 d, o, relation, weight, now, task_tag, context, confidence_source,
                 "record_decision",

@@ -171,15 +171,15 @@ class TranscriptOps:
         )
 
     def _made_by(self, message: transcript.Message, said_at: str | None, scope: str) -> list[Node]:
-        """The current items only `message` told, in its scope, by its speaker, said at
-        `said_at` (as its place recorded it: the items carry that very string)."""
+        """The current items `message` told, in its scope, by its speaker, said at `said_at`
+        (as its place recorded it: the items carry that very string)."""
         if said_at is None:
             return []
         said_then = self.store.find_nodes(scope=scope, attribute=("said_at", said_at), limit=1000)
         return [
             n
             for n in said_then
-            if n.sources == [message.id] and n.attributes.get("speaker") == message.speaker
+            if message.id in n.sources and n.attributes.get("speaker") == message.speaker
         ]
 
     def _retire_edited(
@@ -193,11 +193,27 @@ class TranscriptOps:
         peanuts", now "… to walnuts") is no longer current: kept for the record, superseded by
         what the new wording told instead when that is one item of its kind, and so are the
         lessons drawn from it (its causal links, unless this reading made them, `linked`). An
-        item the new wording tells again (among `stored`) stays."""
+        item the new wording tells again (among `stored`) stays; so does one something else
+        told too (another message, a note, `record_decision`: `told.only_by`), no longer
+        listing the message among its sources."""
         now = self.now()
         kept = {n.id for n in stored}
         made = {e.id for e in linked}
-        gone = [n.id for n in before if n.id not in kept]
+        fresh = self.store.get_nodes([n.id for n in before if n.id not in kept])
+        # A store from before `told.RECORDED` knows a lesson record_decision recorded after a
+        # message told it by its link, which record_decision made last.
+        recorded = {
+            end
+            for e in self.store.edges_of(list(fresh))
+            if e.provenance == "record_decision"
+            for end in (e.src, e.dst)
+        }
+        alone = [n for n in fresh.values() if told.only_by(n, message.id) and n.id not in recorded]
+        gone = [n.id for n in alone]
+        for node in fresh.values():
+            if node.id not in gone:
+                sources = [s for s in node.sources if s != message.id]
+                self.store.update_node(node.model_copy(update={"sources": sources}))
         ended = []
         for edge in self.store.edges_of(gone):
             if edge.relation in CAUSAL_RELATIONS and edge.id not in made:
@@ -210,9 +226,7 @@ class TranscriptOps:
         predictions.recheck(self.store, ended, now)
         was = {n.id for n in before}
         instead = [n for n in stored if message.id in n.sources and n.id not in was]
-        for node in before:
-            if node.id in kept:
-                continue
+        for node in alone:
             update: dict[str, Any] = {"valid_to": now}
             same_kind = [n for n in instead if n.kind == node.kind]
             if len(same_kind) == 1:

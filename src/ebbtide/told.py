@@ -16,11 +16,14 @@ from .model import EPISODE_KINDS, Node
 from .store import SearchFilter, Store
 from .transcript import Message
 
-__all__ = ["PLACE", "TOLD", "at_place", "held", "key", "place", "stored_for"]
+__all__ = ["PLACE", "RECORDED", "TOLD", "at_place", "held", "key", "only_by", "place", "stored_for"]
 
 TOLD = "told:"  # meta keys of the messages a memory was told
 PLACE = TOLD + "at:"  # ... and of where each was said, holding its `key` (see `place`)
 SAME_TEXT = 20  # nodes of one text looked through for the one a message made
+# The attribute marking an episode node `record_decision` recorded: a message that retells the
+# lesson lists itself among its sources, but does not make it its own (see `only_by`).
+RECORDED = "recorded"
 
 
 def key(message: Message, session: datetime | None, scope: str) -> str | None:
@@ -66,6 +69,14 @@ def held(value: str) -> tuple[str, str | None]:
     """The key and time `at_place` wrote."""
     key, _, when = value.partition(" ")
     return key, when or None
+
+
+def only_by(node: Node, message_id: str) -> bool:
+    """Whether a message alone told the node: its only source, and no `record_decision` call
+    recorded it (marked so, or, in a store from before the mark, made by one). An edit of that
+    message takes the node with it; any other stays."""
+    recorded = bool(node.attributes.get(RECORDED)) or node.provenance == "record_decision"
+    return node.sources == [message_id] and not recorded
 
 
 def stored_for(store: Store, item: Item, scope: str) -> Node | None:
