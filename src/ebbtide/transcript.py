@@ -94,14 +94,16 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
         drafts = [(i, e) for i, e in entries if e[1] is not None]
     else:
         raise ValidationError("messages", "must be a transcript string or a list of messages")
-    seen: set[str] = set()
+    # A numbered message's id is only its place until it is put in its conversation
+    # (`in_conversation`), so a given "m2" and the place "m2" are two ids.
+    seen: set[tuple[bool, str]] = set()
     out: list[Message] = []
     for i, (field_, d) in drafts:
         ident = d.get("id") or f"{id_prefix}{i + 1}"
-        if ident in seen:
-            raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
-        seen.add(ident)
         numbered = d.get("numbered", not d.get("id"))
+        if (numbered, ident) in seen:
+            raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
+        seen.add((numbered, ident))
         got = (d.get("time"), d.get("caption"), numbered, d.get("conversation"))
         out.append(Message(ident, d["speaker"], d["text"], *got))
     return out
