@@ -1052,6 +1052,10 @@ def test_a_cause_told_as_what_may_happen_is_a_weaker_link():
         "Ana: We raised the pool size to 50, which is not why the database ran out.",
         "Ana: That meant a lot to me.",
         "Ana: I meant that we should go to the beach.",
+        "Ana: By Tuesday I meant that the deploy was postponed.",
+        "Ana: By soon we meant the release would slip.",
+        "Ana: She just meant that the deploy was postponed.",
+        "Ana: By Tuesday Ben meant that the deploy was postponed.",
     ],
 )
 def test_a_connective_in_a_condition_a_denial_or_another_sense_claims_nothing(line):

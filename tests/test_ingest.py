@@ -521,6 +521,38 @@ def test_two_chat_files_without_ids_keep_their_sources_apart(tmp_path):
     assert set(ana.node.sources).isdisjoint(bo.node.sources)
 
 
+def test_two_chat_files_numbering_their_messages_alike_keep_their_sources_apart(tmp_path):
+    """Both exports give their messages ids "1" and "2": ids of two files, not one message."""
+
+    def export(who, *said):
+        return [{"id": str(i), "speaker": who, "text": t} for i, t in enumerate(said, start=1)]
+
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_chat(mem, dump(tmp_path, "ana.json", export("Ana", "I love pottery.", "Hi!")))
+        ingest_chat(mem, dump(tmp_path, "bo.json", export("Bo", "I love pottery too.", "Yo!")))
+        hits = pottery_hits(mem)
+    ana, bo = hits["Ana loves pottery."], hits["Bo loves pottery too."]
+    assert ana.why.repeats is None and bo.why.repeats is None
+    assert set(ana.node.sources).isdisjoint(bo.node.sources)
+
+
+def test_a_message_with_an_id_edited_in_its_chat_file_is_an_edit(tmp_path):
+    def export(food):
+        return [{"id": "1", "speaker": "Ana", "text": f"I'm allergic to {food}.",
+                 "time": "2026-03-01T10:00:00Z"}]  # fmt: skip
+
+    p = dump(tmp_path, "chat.json", export("peanuts"))
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_chat(mem, p)
+        assert ingest_chat(mem, p).known == 1  # read again unchanged: known by its id
+        dump(tmp_path, "chat.json", export("walnuts"))
+        later = p.stat().st_mtime + 86_400
+        os.utime(p, (later, later))
+        ingest_chat(mem, p)
+        texts = {n.text for n in mem.find(limit=50)}
+    assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts
+
+
 def test_a_chat_file_rewritten_with_another_chat_keeps_the_two_apart(tmp_path):
     p = dump(tmp_path, "today.json", ["Ana: I love pottery."])
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
@@ -633,7 +665,7 @@ def test_a_locomo_like_conversation_is_remembered_session_by_session(tmp_path):
         datetime(2023, 5, 8, 13, 56, tzinfo=UTC),
         datetime(2023, 6, 3, 9, 0, tzinfo=UTC),
     ]
-    assert [m.id for m in mem.sessions[0]["messages"]] == ["D1:1", "D1:2"]
+    assert [m.place for m in mem.sessions[0]["messages"]] == ["D1:1", "D1:2"]
     assert mem.sessions[0]["messages"][1].caption == "a photo of a hill"
     assert summary.sessions == 2 and progress == [(1, 2), (1, 2)]
 
@@ -644,7 +676,7 @@ def test_several_conversations_keep_their_turn_ids_apart(tmp_path):
                                     {"sample_id": "b", "conversation": conv}])  # fmt: skip
     mem = FakeMemory()
     ingest_chat(mem, p)
-    assert [s["messages"][0].id for s in mem.sessions] == ["a:D1:1", "b:D1:1"]
+    assert [s["messages"][0].place for s in mem.sessions] == ["a:D1:1", "b:D1:1"]
 
 
 def test_sessions_with_their_own_dates(tmp_path):

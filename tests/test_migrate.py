@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import secrets
 
 import pytest
 
@@ -149,6 +150,25 @@ def test_a_non_empty_target_needs_merge_which_updates_by_id(tmp_path, clock):
     assert not report.bulk and export(a, clock) == export(b, clock)
     with pytest.raises(ValidationError, match="differ"):
         migrate(a, a, merge=True)
+
+
+@pytest.mark.neo4j
+def test_a_wiped_neo4j_tenant_takes_a_migration_again_and_its_neighbours_keep_theirs(
+    neo4j_server, tmp_path, clock
+):
+    """`migrate` fills only an empty target unless told to `--merge`: wiping a Neo4j tenant
+    first is how what it holds is replaced, and a tenant beside it on the server is kept."""
+    origin = str(tmp_path / "origin.db")
+    populate(origin, clock)
+    wiped, kept = (f"{neo4j_server.uri}?tenant={n}-{secrets.token_hex(6)}" for n in "ab")
+    migrate(origin, wiped)
+    migrate(origin, kept)
+    with pytest.raises(ValidationError, match="merge"):
+        migrate(origin, wiped)
+    with open_memory(wiped, clock=clock) as m:
+        m.store.wipe()
+    assert migrate(origin, wiped).bulk
+    assert export(wiped, clock) == export(kept, clock) == export(origin, clock)
 
 
 def test_the_cli_migrates_with_a_report(tmp_path, clock, capsys):

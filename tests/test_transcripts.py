@@ -366,6 +366,33 @@ def test_ids_a_caller_gives_are_kept_beside_messages_without_ids(memory):
     assert source.endswith(".m2") and source != "m2"
 
 
+def test_a_given_id_that_a_message_without_one_would_be_numbered_is_no_clash(memory):
+    """The second message, sent without an id, is the conversation's "….m2", not "m2"."""
+    memory.remember(
+        messages=[
+            {"id": "m2", "speaker": "Ana", "text": "I love hiking in the Alps."},
+            {"speaker": "Ben", "text": "My pottery class starts on Monday."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    (hiking,) = [n for n in memory.find(limit=50) if "hiking" in n.text]
+    (pottery,) = [n for n in memory.find(limit=50) if "pottery" in n.text]
+    assert hiking.sources == ["m2"]
+    (source,) = pottery.sources
+    assert source.endswith(".m2") and source != "m2"
+
+
+def test_an_id_given_twice_in_one_call_is_refused_and_nothing_is_stored(memory):
+    twice = [
+        {"id": "t1", "speaker": "Ana", "text": "I love hiking in the Alps."},
+        {"id": "t1", "speaker": "Ben", "text": "My pottery class starts on Monday."},
+    ]
+    with pytest.raises(ValidationError) as exc:
+        memory.remember(messages=twice)
+    assert (exc.value.field, exc.value.value) == ("messages[1].id", "t1")
+    assert memory.stats().nodes == 0
+
+
 def test_the_audit_log_names_each_turn_without_an_id_as_its_items_sources_do(memory, tmp_path):
     memory.remember(messages="Ana: I love pottery.", date="2026-03-01T10:00:00+00:00")
     memory.remember(messages="Bo: I love sailing.", date="2026-03-01T10:00:00+00:00")

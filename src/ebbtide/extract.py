@@ -435,6 +435,24 @@ _SO_THAT = _Cue(
     False,
 )
 
+# "X, which meant (that) the pool ran dry", "That meant we missed the train": what a thing
+# meant is a clause that came of it; not "it meant a lot", nor what someone meant to say
+# ("By Tuesday I meant that the deploy was postponed": `_MEANT_BY_SOMEONE`)
+_MEANT = _Cue(
+    rf"meant(?:\s+that)?(?=\s+{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?\s+(?:\w+ed|\w+n['’]t|is|was|"
+    r"are|were|had|has|have|would|could|can|will|must|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
+    "caused",
+    "forward",
+    "full",
+)
+# Who is right before "meant" (a speaker's "I" and "we" read as "Ana", "Ana and others")
+_MEANT_BY_SOMEONE = re.compile(
+    r"(?:\b(?i:i|we|you|he|she|they)|\b(?P<name>(?-i:[A-Z])[\w'’-]*)(?:\s+and\s+others)?)"
+    r"(?:\s+(?i:just|only|really|actually|simply|also))?$"
+)
+
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
@@ -508,17 +526,7 @@ _CUES = [
     _Cue(r"(?:resulted|results|result|resulting)\s+in", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:triggered|triggers|trigger|triggering)", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:brought|brings|bring)\s+about", "caused", "forward", "np", agentive=False),
-    # "X, which meant (that) the pool ran dry", "That meant we missed the train": what a thing
-    # meant is a clause that came of it; not "it meant a lot", nor what someone meant to say
-    _Cue(
-        rf"meant(?:\s+that)?(?=\s+{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?\s+(?:\w+ed|\w+n['’]t|is|was|"
-        r"are|were|had|has|have|would|could|can|will|must|"
-        + "|".join(sorted(IRREGULAR_PAST))
-        + r")\b)",
-        "caused",
-        "forward",
-        "full",
-    ),
+    _MEANT,
     _Cue(r"(?:gave|gives|give)\s+rise\s+to", "caused", "forward", "np", agentive=False),
     _Cue(r"(?:contributed|contributes|contribute)\s+to", "caused", "forward", "np", agentive=False),
     _PREVENTED_FROM,
@@ -1463,6 +1471,8 @@ class _Extractor:
                     and not self._names_thing(subject, cue)
                 ):
                     continue  # "Caroline helped Melanie move": a person acting, not a cause
+                if cue is _MEANT and self._someone_meant(subject, cue):
+                    continue  # "By Tuesday I meant that …": what someone meant to say
             if not self._gate_passes(text, f, found[-1].end if found else 0):
                 continue
             if found and not re.search(r"\w", text[found[-1].end : f.start]):
@@ -1735,6 +1745,15 @@ class _Extractor:
             if there[-1:] == said[-1:] and set(said) <= set(there):
                 return i
         return None
+
+    def _someone_meant(self, subject: str, cue: _Cue) -> bool:
+        """Whether who "meant" is a person, right before it ("By Tuesday I meant", "By soon
+        Ana meant"), not a thing that came to pass ("The outage meant")."""
+        who = _MEANT_BY_SOMEONE.search(subject)
+        if who is None:
+            return False
+        name = who["name"]
+        return name is None or (self._is_agent(name) and not self._names_thing(name, cue))
 
     def _is_agent(self, text: str) -> bool:
         """A bare person ('Ben and others', 'they'): someone acting, not a cause."""

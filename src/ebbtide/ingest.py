@@ -46,7 +46,7 @@ from .model import INGESTED
 from .sentences import word_set
 from .text import shorten, similarity
 from .timeparse import parse_datetime
-from .transcript import Message, conversation_name, in_conversation, parse_transcript
+from .transcript import Message, conversation_name, in_conversation, in_file, parse_transcript
 
 __all__ = ["IngestSummary", "ingest_chat", "ingest_markdown_folder"]
 
@@ -889,11 +889,16 @@ def ingest_chat(
     # Messages without ids are numbered by place ("s1.m3"), in a conversation named by the
     # file's path and the session's date: read again, or edited in place, a dated session's
     # messages keep their ids; another file's, or this path rewritten (another day's export,
-    # a log rotated: its undated sessions dated anew by it), are other conversations.
+    # a log rotated: its undated sessions dated anew by it), are other conversations. Ids the
+    # file gives ("1", "2": as another export's) are its own, named by its path alone: read
+    # again, an id keeps its words (known) or its place (edited), whatever the file's date.
     where = str(p.resolve())
     sessions = [
         dataclasses.replace(
-            s, messages=in_conversation(s.messages, conversation_name(where, s.date))
+            s,
+            messages=in_conversation(
+                in_file(s.messages, conversation_name(where)), conversation_name(where, s.date)
+            ),
         )
         for s in sessions
     ]

@@ -2,8 +2,9 @@
 
 Each message keeps its id (given, or numbered), speaker, text, an optional time and an optional
 image caption; bad entries are refused with the field and the rule they broke. A numbered
-message's id is its place in its conversation (`in_conversation`), so that the places ("m1"
-starts every transcript) of two conversations are told apart wherever ids are.
+message's id is its place in its conversation (`in_conversation`), and an id a chat file gave
+is placed in that file (`in_file`), so that the places ("m1" starts every transcript) and ids
+("1" starts many an export) of two conversations are told apart wherever ids are.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .clock import to_datetime
 from .errors import ValidationError
 from .timeparse import parse_datetime
 
-__all__ = ["Message", "conversation_name", "in_conversation", "parse_transcript"]
+__all__ = ["Message", "conversation_name", "in_conversation", "in_file", "parse_transcript"]
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,14 @@ class Message:
     caption: str | None = None  # an image shared with the message, described in words
     # Its id is its place in the transcript, not one it was given.
     numbered: bool = field(default=False, compare=False)
-    # The conversation a numbered message's place is in: its id is f"{conversation}.{place}".
+    # The conversation a numbered message's place is in, or the chat file an id it gave is in:
+    # its id is f"{conversation}.{place}".
     conversation: str | None = field(default=None, compare=False)
 
     @property
     def place(self) -> str:
-        """Its id without its conversation's name: for a numbered message, its place ("m3")."""
+        """Its id without its conversation's name: for a numbered message, its place ("m3");
+        for one a chat file gave an id, that id ("3")."""
         if self.conversation is None:
             return self.id
         return self.id.removeprefix(f"{self.conversation}.")
@@ -91,14 +94,16 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
         drafts = [(i, e) for i, e in entries if e[1] is not None]
     else:
         raise ValidationError("messages", "must be a transcript string or a list of messages")
-    seen: set[str] = set()
+    # A numbered message's id is only its place until it is put in its conversation
+    # (`in_conversation`), so a given "m2" and the place "m2" are two ids.
+    seen: set[tuple[bool, str]] = set()
     out: list[Message] = []
     for i, (field_, d) in drafts:
         ident = d.get("id") or f"{id_prefix}{i + 1}"
-        if ident in seen:
-            raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
-        seen.add(ident)
         numbered = d.get("numbered", not d.get("id"))
+        if (numbered, ident) in seen:
+            raise ValidationError(f"{field_}.id", "must be unique in the transcript", ident)
+        seen.add((numbered, ident))
         got = (d.get("time"), d.get("caption"), numbered, d.get("conversation"))
         out.append(Message(ident, d["speaker"], d["text"], *got))
     return out
@@ -115,9 +120,21 @@ def in_conversation(messages: Sequence[Message], name: str) -> list[Message]:
     """The messages with each numbered one not yet in a conversation put in `name`: its id
     f"{name}.{place}" ("k3x9q2ab.m1"), what the items it tells give as their source. A
     message with an id of its own, or already in a conversation, is left as it is."""
+    return _placed(messages, name, numbered=True)
+
+
+def in_file(messages: Sequence[Message], name: str) -> list[Message]:
+    """The messages with each id a chat file gave put in `name`, the file's: "1" is
+    f"{name}.1". Exports number their messages alike ("1", "2", ...), so two files' ids are
+    told apart as two conversations' places are (`in_conversation`, which numbered messages
+    are left to). Ids an API or MCP caller gives are theirs, never placed."""
+    return _placed(messages, name, numbered=False)
+
+
+def _placed(messages: Sequence[Message], name: str, *, numbered: bool) -> list[Message]:
     return [
         replace(m, id=f"{name}.{m.id}", conversation=name)
-        if m.numbered and m.conversation is None
+        if m.numbered is numbered and m.conversation is None
         else m
         for m in messages
     ]

@@ -1174,7 +1174,9 @@ class Neo4jStore:
     # maintenance helpers (not in the protocol) ------------------------------------------------
 
     def wipe(self) -> None:
-        """Delete everything this tenant has, in batches (tests, `migrate --replace`)."""
+        """Delete everything this tenant has, in batches; other tenants keep theirs.
+        `ebbtide migrate` fills only an empty target unless `--merge` updates it by id, so
+        what a tenant holds is replaced by wiping it first."""
         labels = ("EbbNode", "EbbName", "EbbVector", "EbbMeta", "EbbReview", "EbbCooldown",
                   "EbbAudit")  # fmt: skip
         for label in labels:
