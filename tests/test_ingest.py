@@ -842,3 +842,21 @@ def test_a_folder_of_chat_exports_says_they_were_left_out_and_what_to_do(tmp_pat
     assert summary.files == 0 and summary.warning is not None
     assert "2 chat file(s) left out (2024-03-01.json)" in summary.warning
     assert "give each chat file to ingest by itself" in summary.warning
+
+
+def test_a_chat_file_read_before_its_ids_were_placed_in_it_teaches_nothing_twice(tmp_path):
+    """A store written before a chat file's ids were placed in the file (sources "1", "2") knows
+    its messages: reading the file again after the upgrade learns nothing twice."""
+    said = [
+        {"id": "1", "speaker": "Bo", "text": "Skipping the canary caused the checkout outage.",
+         "time": "2026-03-01T10:00:00Z"},
+        {"id": "2", "speaker": "Ana", "text": "I prefer blue-green deploys.",
+         "time": "2026-03-01T10:01:00Z"},
+    ]  # fmt: skip
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        mem.remember(messages=said)  # as an older ingest stored the file: the ids as given
+        before = {n.text: (n.q_value, n.read_count) for n in mem.find(limit=50)}
+        report = ingest_chat(mem, dump(tmp_path, "chat.json", said))
+        after = {n.text: (n.q_value, n.read_count) for n in mem.find(limit=50)}
+    assert report.known == 2
+    assert after == before

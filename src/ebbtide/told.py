@@ -35,7 +35,9 @@ def key(message: Message, session: datetime | None, scope: str) -> str | None:
     says the same ("The deploy failed again"): None, it is always news."""
     said: list[str] = [scope, message.speaker, message.text, message.caption or ""]
     if not message.numbered:
-        said.insert(1, message.id)
+        # The id as its chat file gave it, not placed in the file (`in_file`): what stores
+        # written before files placed their ids know a message by.
+        said.insert(1, message.place)
     elif message.time is not None:
         said.append(message.time.astimezone(UTC).isoformat())
     elif session is not None:
@@ -55,7 +57,7 @@ def place(message: Message, session: datetime | None, scope: str) -> str | None:
     when = message.time or session
     if message.numbered or when is None:
         return None
-    said = [scope, message.id, message.speaker, when.astimezone(UTC).isoformat()]
+    said = [scope, message.place, message.speaker, when.astimezone(UTC).isoformat()]
     return f"{PLACE}{hashlib.sha256(json.dumps(said).encode()).hexdigest()[:32]}"
 
 
