@@ -17,7 +17,16 @@ import numpy as np
 
 from ..text import indexed_words, search_words, stem
 from ._props import unique
-from .base import COMMON_DF, NAMING_KINDS, TIME_KEYS, SearchFilter, named_ids, rank_by_time
+from .base import (
+    COMMON_DF,
+    NAMING_KINDS,
+    TIME_KEYS,
+    ItemDates,
+    SearchFilter,
+    item_dates,
+    named_ids,
+    rank_by_time,
+)
 
 K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
 
@@ -40,7 +49,9 @@ class NodeInfo:
     activation: float
     q_value: float | None
     hash: str
-    times: dict[str, str]  # the attributes that date the node (`item_dates` reads them)
+    # When it happened and was said, read once here, not again by every query naming a time;
+    # None when its attributes date it at no readable time.
+    dates: ItemDates | None
     names: list[str]  # the ids its attributes name (`named_ids`)
 
     def passes(self, flt: SearchFilter) -> bool:
@@ -107,7 +118,7 @@ class MemoryIndex:
             float(p["activation"] or 0.0),
             p["q_value"],
             p["text_hash"],
-            _times(p["attributes"]),
+            _dates(p["attributes"]),
             _names(p["kind"], p["attributes"]),
         )
         for name in self.nodes[ident].names:
@@ -152,7 +163,7 @@ class MemoryIndex:
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
-        rows = ((i, n.times) for i, n in self.nodes.items() if n.times and n.passes(flt))
+        rows = ((i, n.dates) for i, n in self.nodes.items() if n.dates and n.passes(flt))
         return rank_by_time(rows, start, end, k)
 
     def holding_any(self, words: str, cap: int, flt: SearchFilter) -> int:
@@ -208,12 +219,13 @@ class MemoryIndex:
             want *= 8
 
 
-def _times(attributes: str | None) -> dict[str, str]:
-    """The dating attributes of a node's JSON attributes (`when_end` with `when`)."""
+def _dates(attributes: str | None) -> ItemDates | None:
+    """`item_dates` of a node's JSON attributes, None when it has no readable time."""
     if not attributes or not any(key in attributes for key in TIME_KEYS):
-        return {}
+        return None
     d = json.loads(attributes)
-    return {key: d[key] for key in (*TIME_KEYS, "when_end") if isinstance(d.get(key), str)}
+    dates = item_dates(d)
+    return dates if any(span is not None for span in dates) else None
 
 
 def _names(kind: str, attributes: str | None) -> list[str]:

@@ -237,17 +237,17 @@ def date_columns(attributes: Mapping[str, Any]) -> dict[str, float | None]:
 
 
 def rank_by_time(
-    rows: Iterable[tuple[str, Mapping[str, Any]]], start: date, end: date, k: int
+    rows: Iterable[tuple[str, ItemDates]], start: date, end: date, k: int
 ) -> list[tuple[str, float]]:
-    """The `time_search` order over (id, attributes) rows (SQLite computes the same in SQL,
+    """The `time_search` order over (id, `item_dates`) rows (SQLite computes the same in SQL,
     so only k rows leave the database; the conformance suite holds them together): items that
     tell of the window before items only said in it (what happened then is what a question
     naming a time asks for), each earliest first, then by id. The score is the instant the
     span that fell in the window starts at."""
     w = window(start, end)
     found: list[tuple[int, float, str]] = []
-    for ident, attributes in rows:
-        hit = dated_within(item_dates(attributes), w)
+    for ident, dates in rows:
+        hit = dated_within(dates, w)
         if hit is not None:
             found.append((*hit, ident))
     found.sort()
