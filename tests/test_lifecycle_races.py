@@ -4,32 +4,42 @@ decide while maintain computes must survive maintain's write."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ebbtide import open_memory
 from ebbtide.errors import NotFound
 
 
-def _run_during_maintain(memory, other, act) -> None:
-    """Run `act(other)` from another connection right after maintain has read the graph,
-    giving it a moment to land before maintain goes on (it waits if maintain holds the lock)."""
-    read = memory.store.graph_arrays
+@contextmanager
+def _after_reading(store, method: str, act) -> Iterator[None]:
+    """Within the block, run `act()` in another thread each time `store.<method>` has read,
+    giving it a moment to land before the reader goes on (it waits if the reader holds the
+    lock); joined when the block ends."""
+    read = getattr(store, method)
+    threads: list[threading.Thread] = []
 
-    def graph_arrays():
-        g = read()
-        worker = threading.Thread(target=act, args=(other,))
+    def reading():
+        found = read()
+        worker = threading.Thread(target=act)
         worker.start()
         worker.join(timeout=1.0)
         threads.append(worker)
-        return g
+        return found
 
-    threads: list[threading.Thread] = []
-    memory.store.graph_arrays = graph_arrays
+    setattr(store, method, reading)
     try:
-        memory.maintain()
+        yield
     finally:
-        del memory.store.graph_arrays
+        delattr(store, method)
         for t in threads:
             t.join()
+
+
+def _run_during_maintain(memory, other, act) -> None:
+    """Run `act(other)` from another connection right after maintain has read the graph."""
+    with _after_reading(memory.store, "graph_arrays", lambda: act(other)):
+        memory.maintain()
 
 
 def _two(tmp_path, clock):
@@ -93,27 +103,12 @@ def test_a_deletion_approved_while_another_person_keeps_it_is_one_or_the_other(t
             except NotFound as exc:
                 outcome["refused"] = exc
 
-        read = a.store.pending_reviews
-
-        def pending_reviews():
-            found = read()
-            worker = threading.Thread(target=keep, args=(b,))
-            worker.start()
-            worker.join(timeout=1.0)
-            threads.append(worker)
-            return found
-
-        threads: list[threading.Thread] = []
-        a.store.pending_reviews = pending_reviews
-        try:
-            a.approve(node.id)
-            approved = True
-        except NotFound:
-            approved = False
-        finally:
-            del a.store.pending_reviews
-            for t in threads:
-                t.join()
+        with _after_reading(a.store, "pending_reviews", lambda: keep(b)):
+            try:
+                a.approve(node.id)
+                approved = True
+            except NotFound:
+                approved = False
         deleted = node.id not in a.store.get_nodes([node.id])
         assert deleted == approved
         assert ("kept" in outcome) != deleted and ("refused" in outcome) == deleted
