@@ -507,18 +507,25 @@ def test_a_chat_file_without_dates_is_of_the_day_where_it_was_written(tmp_path):
     }
 
 
-def pottery_hits(mem):
-    return {h.node.text: h for h in mem.recall("pottery", k=5, touch=False).hits}
+def assert_pottery_lovers_apart(mem) -> None:
+    """Ana's and Bo's messages, each of its own conversation: neither recalled as a repeat of
+    the other, and no source in common."""
+    hits = {h.node.text: h for h in mem.recall("pottery", k=5, touch=False).hits}
+    ana, bo = hits["Ana loves pottery."], hits["Bo loves pottery too."]
+    assert ana.why.repeats is None and bo.why.repeats is None
+    assert set(ana.node.sources).isdisjoint(bo.node.sources)
+
+
+def written_a_day_later(p: Path) -> None:
+    later = p.stat().st_mtime + 86_400
+    os.utime(p, (later, later))
 
 
 def test_two_chat_files_without_ids_keep_their_sources_apart(tmp_path):
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         ingest_chat(mem, dump(tmp_path, "ana.json", ["Ana: I love pottery."]))
         ingest_chat(mem, dump(tmp_path, "bo.json", ["Bo: I love pottery too."]))
-        hits = pottery_hits(mem)
-    ana, bo = hits["Ana loves pottery."], hits["Bo loves pottery too."]
-    assert ana.why.repeats is None and bo.why.repeats is None
-    assert set(ana.node.sources).isdisjoint(bo.node.sources)
+        assert_pottery_lovers_apart(mem)
 
 
 def test_two_chat_files_numbering_their_messages_alike_keep_their_sources_apart(tmp_path):
@@ -530,10 +537,7 @@ def test_two_chat_files_numbering_their_messages_alike_keep_their_sources_apart(
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         ingest_chat(mem, dump(tmp_path, "ana.json", export("Ana", "I love pottery.", "Hi!")))
         ingest_chat(mem, dump(tmp_path, "bo.json", export("Bo", "I love pottery too.", "Yo!")))
-        hits = pottery_hits(mem)
-    ana, bo = hits["Ana loves pottery."], hits["Bo loves pottery too."]
-    assert ana.why.repeats is None and bo.why.repeats is None
-    assert set(ana.node.sources).isdisjoint(bo.node.sources)
+        assert_pottery_lovers_apart(mem)
 
 
 def test_a_message_with_an_id_edited_in_its_chat_file_is_an_edit(tmp_path):
@@ -546,8 +550,7 @@ def test_a_message_with_an_id_edited_in_its_chat_file_is_an_edit(tmp_path):
         ingest_chat(mem, p)
         assert ingest_chat(mem, p).known == 1  # read again unchanged: known by its id
         dump(tmp_path, "chat.json", export("walnuts"))
-        later = p.stat().st_mtime + 86_400
-        os.utime(p, (later, later))
+        written_a_day_later(p)
         ingest_chat(mem, p)
         texts = {n.text for n in mem.find(limit=50)}
     assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts
@@ -558,13 +561,9 @@ def test_a_chat_file_rewritten_with_another_chat_keeps_the_two_apart(tmp_path):
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         ingest_chat(mem, p)
         dump(tmp_path, "today.json", ["Bo: I love pottery too."])  # the next day's export
-        later = p.stat().st_mtime + 86_400
-        os.utime(p, (later, later))
+        written_a_day_later(p)
         ingest_chat(mem, p)
-        hits = pottery_hits(mem)
-    ana, bo = hits["Ana loves pottery."], hits["Bo loves pottery too."]
-    assert ana.why.repeats is None and bo.why.repeats is None
-    assert set(ana.node.sources).isdisjoint(bo.node.sources)
+        assert_pottery_lovers_apart(mem)
 
 
 def test_a_dated_chat_session_without_ids_edited_in_place_keeps_its_messages_places(tmp_path):
@@ -592,8 +591,7 @@ def test_a_named_session_exported_again_without_times_is_news(tmp_path):
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         assert ingest_chat(mem, p).known == 0
         # The next day's export: written anew, so said anew (no id or time tells otherwise).
-        later = p.stat().st_mtime + 86_400
-        os.utime(p, (later, later))
+        written_a_day_later(p)
         again = ingest_chat(mem, p)
         assert (again.known, again.nodes) == (0, 1)
 
