@@ -8,39 +8,44 @@ from __future__ import annotations
 
 from .text import root
 
+# Verbs that name one action, whichever of them an agent says. Each stands on a side of
+# `_OPPOSITES` too, written once here so that the two lists cannot drift apart.
+_SKIP = "skip, bypass, omit, sidestep, circumvent"
+_DISABLE = "disable, deactivate, turn off, switch off"
+_ENABLE = "enable, activate, turn on, switch on"
+_REMOVE = "remove, delete, drop"
+_STOP = "stop, halt"
+_PAUSE = "pause, suspend"
+_REVERT = "revert, roll back"
+_BLOCK = "block, deny, forbid"
+_ALLOW = "allow, permit"
+_REJECT = "reject, decline, refuse"
+_ACCEPT = "accept, approve"
+_LOWER = "lower, decrease, reduce"
+_RAISE = "raise, increase, bump"
+_SYNONYMS = (
+    _SKIP, _DISABLE, _ENABLE, _REMOVE, _STOP, _PAUSE, _REVERT, _BLOCK, _ALLOW, _REJECT,
+    _ACCEPT, _LOWER, _RAISE,
+)  # fmt: skip
 # Each pair: every verb of one side undoes, or leaves undone, what every verb of the other
-# does. The verbs of a side are not synonyms ("keep" and "add" both oppose "remove").
+# does. The verbs of a side are not synonyms ("keep" and "add" both oppose "remove"), so a
+# side may hold more than a group of `_SYNONYMS` ("undo" beside the reverts, "halve" beside
+# the lowerings).
 _OPPOSITES = (
-    ("skip, bypass, omit, sidestep, circumvent", "keep, run, do, perform, follow, use"),
-    ("disable, deactivate, turn off, switch off", "enable, activate, turn on, switch on"),
-    ("remove, delete, drop", "add, keep"),
-    ("stop, halt", "start"),
-    ("pause, suspend", "resume"),
-    ("revert, undo, roll back", "apply, roll out"),
-    ("block, deny, forbid", "allow, permit"),
-    ("reject, decline, refuse", "accept, approve"),
-    ("lower, decrease, reduce, halve", "raise, increase, bump, double"),
+    (_SKIP, "keep, run, do, perform, follow, use"),
+    (_DISABLE, _ENABLE),
+    (_REMOVE, "add, keep"),
+    (_STOP, "start"),
+    (_PAUSE, "resume"),
+    (f"{_REVERT}, undo", "apply, roll out"),
+    (_BLOCK, _ALLOW),
+    (_REJECT, _ACCEPT),
+    (f"{_LOWER}, halve", f"{_RAISE}, double"),
     ("downgrade", "upgrade"),
     ("close", "open"),
     ("exclude", "include"),
     ("ignore, disregard", "follow, heed"),
     ("scale down, scale in", "scale up, scale out"),
-)
-# Verbs that name one action, whichever of them an agent says.
-_SYNONYMS = (
-    "skip, bypass, omit, sidestep, circumvent",
-    "disable, deactivate, turn off, switch off",
-    "enable, activate, turn on, switch on",
-    "remove, delete, drop",
-    "stop, halt",
-    "pause, suspend",
-    "revert, roll back",
-    "block, deny, forbid",
-    "allow, permit",
-    "reject, decline, refuse",
-    "accept, approve",
-    "lower, decrease, reduce",
-    "raise, increase, bump",
 )
 # Particles that make another verb of the one before them ("turn off", "roll back").
 PARTICLES = frozenset({"off", "on", "out", "back", "up", "down", "in"})
