@@ -160,6 +160,38 @@ def test_a_reduced_bad_thing_is_good_and_a_reduced_good_thing_is_bad(text, expec
     assert label(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # customers doing what a business lives on: saying they do it is no verdict,
+        # doing it less or stopping is bad
+        ("Users engaged less after the redesign", "negative"),
+        ("Customers bought less", "negative"),
+        ("Fewer customers bought the upgrade", "negative"),
+        ("Customers stopped buying", "negative"),
+        ("Customers stopped signing up", "negative"),
+        ("Customers stopped paying", "negative"),
+        ("Customers bought the upgrade", "neutral"),
+        ("Payments stopped", "negative"),
+        # traffic lost is bad; traffic gained is the load a system ran under, no verdict
+        ("Less traffic to the store", "negative"),
+        ("Traffic to the store doubled", "neutral"),
+        ("Latency spiked when traffic doubled", "negative"),
+        ("A traffic spike took down the API", "negative"),
+        # a bad thing that happens less often is good, whatever verb tells it happening
+        ("The pager went off less often", "positive"),
+        ("Outages happened less often after the migration", "positive"),
+        # the time spent on a bad chore is what shrank, not a second bad event
+        ("We spent less time firefighting", "positive"),
+        ("We spent less time on firefighting this quarter", "positive"),
+        ("We spent more time firefighting", "negative"),
+        ("We spent the weekend firefighting", "negative"),
+    ],
+)
+def test_customers_doing_less_and_bad_things_happening_less_often(text, expected):
+    assert label(text) == expected
+
+
 BAD_DOINGS = ["complained", "crashed", "failed", "timed out", "got paged", "stalled"]
 GOOD_DOINGS = ["worked", "helped", "passed", "improved", "shipped"]
 

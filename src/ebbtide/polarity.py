@@ -174,7 +174,7 @@ GOOD_TERMS: dict[str, float] = {
     "awesome": 0.7, "good": 0.5, "healthy": 0.7, "fine": 0.5, "work": 0.7,
     "as designed": 0.7, "as expected": 0.7, "as intended": 0.7,
     "converge": 1.0, "=renewed": 1.0, "expand": 1.0, "expansion": 1.0,
-    "upsell": 1.0, "uplift": 1.0, "=signed": 1.0, "=won": 1.0, "=win": 0.7,
+    "upsell": 1.0, "uplift": 1.0, "=signed": 1.0, "sign up": 1.0, "=won": 1.0, "=win": 0.7,
     "=wins": 0.7, "=accepted": 1.0, "approved": 0.7, "approval": 0.7,
     "hired": 0.7, "=filled": 0.7, "promoted": 0.5, "close ~ deal": 1.0,
     "deal closed": 1.0, "closed won": 1.0, "=beat": 1.0, "=beats": 1.0,
@@ -256,7 +256,11 @@ MORE_IS_GOOD: tuple[str, ...] = (
     "success rate", "coverage", "score", "quality", "morale", "cost savings",
     "savings", "profit", "velocity", "goal", "target", "quota", "forecast",
     "expectations", "=slo", "=sla", "free space", "free disk", "headroom",
+    "payment", "traffic",  # what a business lives on: "payments stopped", "less traffic"
 )
+# Load as much as business: losing it is bad (visitors gone, or an outage), gaining it
+# is the condition a system ran under, no verdict ("latency spiked when traffic doubled").
+LOAD_QUANTITIES: tuple[str, ...] = ("traffic",)
 
 # Direction words.  Value = fallback weight when no quantity is nearby
 # ("the site went down" is an outage; "the bill went down" is good).
@@ -346,6 +350,9 @@ ABSENT_IS_BAD: tuple[str, ...] = (
     "run", "=ran", "start", "load", "respond", "boot", "connect", "log in",
     "login", "sync", "deliver", "arrive", "show", "live", "handle", "tested",
     "alerting", "monitoring", "backup", "tests", "redundancy",
+    # what customers do for a business: "customers stopped buying", "users engaged less"
+    "buy", "=bought", "purchase", "pay", "=paid", "=ordered", "=ordering", "subscribe",
+    "engage",
 )
 
 # Hypotheticals, plans and questions are not outcomes.
@@ -815,6 +822,8 @@ def _nearest_quantity(
         for s in spans
         if s.active and s.qty and s is not d and clause[s.start] == clause[d.start] and not s.paired
     ]
+    if d.direction > 0 or d.weight <= -1.0:  # a load grows, or takes a system down
+        same = [s for s in same if s.text not in _LOAD_FORMS]
     left = [s for s in same if s.end <= d.start and d.start - s.end < DIRECTION_WINDOW]
     if left and d.text not in DETERMINER_DIRECTIONS:
         return max(left, key=lambda s: s.end)
@@ -830,6 +839,7 @@ def _nearest_quantity(
 
 
 _PAYLOAD_FORMS = frozenset().union(*(_noun_forms(w) for w in PAYLOAD_NOUNS))
+_LOAD_FORMS = frozenset().union(*(_noun_forms(w) for w in LOAD_QUANTITIES))
 _FILLER = frozenset({"the", "a", "an", "some", "all", "every", "its", "their", "our", "of"})
 
 
@@ -919,6 +929,34 @@ def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -
         d.paired = True  # d.start stays on the direction word: negation scope uses it
         if q.kind == "cue":
             q.active = False  # "errors" in "errors doubled" now lives inside the pair
+        elif q.text in _TIME_SPENT:
+            _absorb_time_spent_on(spans, d, q, tokens, clause)
+
+
+# "less time (spent) (on) firefighting": the chore is what the time measured
+_TIME_SPENT = frozenset({"time", "hours", "minutes"})
+_SPENT_ON = frozenset({"spent", "on", "in", "doing"})
+
+
+def _absorb_time_spent_on(
+    spans: list[_Span], d: _Span, q: _Span, tokens: list[str], clause: list[int]
+) -> None:
+    """'we spent less time firefighting' (+), 'more hours on incidents' (-): the bad chore
+    right after a time that grew or shrank is what the time was spent on, told by the
+    time, not a second event."""
+    j = q.end
+    while j < len(tokens) and tokens[j] in _SPENT_ON and j - q.end < 2:
+        j += 1
+    chore = next((s for s in spans if s.start == j and s.active), None)
+    if (
+        chore is not None
+        and chore.kind == "cue"
+        and chore.weight < 0
+        and not chore.paired
+        and clause[chore.start] == clause[q.start]
+    ):
+        chore.active = False
+        d.governed.append(chore.text)
 
 
 # "complained (a lot) less (often)": how much a doing was done, not a noun after "less"
@@ -928,13 +966,12 @@ _LESS_AFTER = frozenset({"often", "frequently"})
 
 def _apply_done_less(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
     """'customers complained less' (+), 'we got paged much less often' (+), 'it worked less'
-    (-): a doing done less is the opposite of the doing. Not 'failed less gracefully', where
-    "less" grades a manner."""
+    (-), 'customers bought less' (-): a doing done less is the opposite of the doing. Not
+    'failed less gracefully', where "less" grades a manner."""
     for d in [s for s in spans if s.kind == "dir" and s.active and s.text == "less"]:
         nxt = tokens[d.end] if d.end < len(tokens) else ""
-        if nxt in _LESS_AFTER:
-            nxt = tokens[d.end + 1] if d.end + 1 < len(tokens) else ""
-        elif nxt.endswith("ly"):
+        frequency = nxt in _LESS_AFTER
+        if nxt.endswith("ly") and not frequency:
             continue
         j = d.start
         while j > 0 and tokens[j - 1] in _LESS_MODIFIERS:
@@ -945,18 +982,46 @@ def _apply_done_less(spans: list[_Span], tokens: list[str], clause: list[int]) -
                 for s in spans
                 if s.end == j
                 and s.active
-                and s.kind == "cue"
-                and s.weight
+                and ((s.kind == "cue" and s.weight) or s.kind == "absent")
                 and not s.negated
                 and clause[s.start] == clause[d.start]
             ),
             None,
         )
-        if done is None:
-            continue
-        _negate(done, "")
-        done.text, done.end = " ".join(tokens[done.start : d.end]), d.end
-        done.paired, d.active = True, False
+        if done is not None:
+            _negate(done, "")
+            done.text, done.end = " ".join(tokens[done.start : d.end]), d.end
+            done.paired, d.active = True, False
+        elif frequency:
+            _pair_less_often(spans, d, tokens, clause)
+
+
+def _pair_less_often(spans: list[_Span], d: _Span, tokens: list[str], clause: list[int]) -> None:
+    """'the pager went off less often' (+), 'payments came in less often' (-): whatever verb
+    tells it happening, the subject happened less, like 'fewer pages'."""
+    subjects = [
+        s
+        for s in spans
+        if s.active
+        and not s.negated
+        and not s.paired
+        and ((s.kind == "cue" and s.weight) or s.kind == "qty")
+        and s.end <= d.start
+        and d.start - s.end < DIRECTION_WINDOW
+        and clause[s.start] == clause[d.start]
+        and not any(t in NEGATION_STOPS for t in tokens[s.end : d.start])
+        and not any(n.kind == "neg" and s.end <= n.start < d.start for n in spans)
+    ]
+    if not subjects:
+        return
+    q = max(subjects, key=lambda s: s.end)
+    more_is_good = q.qty or (1 if q.weight > 0 else -1)
+    d.kind, d.weight, d.paired = "cue", float(-more_is_good), True
+    d.text = f"{q.text} less {tokens[d.end]}"
+    if q.kind == "cue":
+        q.active = False
+    else:
+        q.paired = True
 
 
 _COMPLAINED = re.compile(r"complain")
@@ -987,13 +1052,16 @@ def _apply_fewer_doers(spans: list[_Span], tokens: list[str], clause: list[int])
     for d in spans:
         if not (d.active and d.text in ("fewer", "less") and d.kind == "cue" and not d.paired):
             continue
-        done = next((s for s in spans if s.start >= d.end and s.active and s.kind == "cue"), None)
+        near = [s for s in spans if s.active and 0 <= s.start - d.end <= 3]
+        # "fewer tests pass": the doing, not a doer that names a capability ("tests")
+        done = next((s for s in near if s.kind == "cue"), None) or next(
+            (s for s in near if s.kind == "absent"), None
+        )
         if (
             done is None
             or done.paired
             or done.negated
-            or not done.weight
-            or done.start - d.end > 3
+            or not (done.weight or done.kind == "absent")
             or clause[done.start] != clause[d.start]
             or any(t in OBJECT_STOPS or t in NEGATION_STOPS for t in tokens[d.end : done.start])
         ):
@@ -1155,7 +1223,11 @@ def _apply_recurrence(spans: list[_Span], clause: list[int]) -> None:
             and (0 <= r.start - s.end < RECURRENCE_WINDOW or 0 <= s.start - r.end < OBJECT_WINDOW)
         ]
         bad = [s for s in same if s.kind == "cue" and s.weight < 0 and not s.negated]
-        good_qty = [s for s in same if s.qty > 0 and not s.paired and s.kind == "qty"]
+        good_qty = [
+            s
+            for s in same
+            if s.qty > 0 and not s.paired and s.kind == "qty" and s.text not in _LOAD_FORMS
+        ]
         if bad:
             r.weight = min(r.weight, -0.5)
             r.governed.extend(s.text for s in bad)
