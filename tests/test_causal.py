@@ -128,6 +128,19 @@ def test_predictions_resolve_when_the_outcome_arrives(memory, incident):
     assert item.status == "correct" and report.accuracy == 1.0
 
 
+def test_the_prediction_report_counts_every_prediction_and_lists_the_latest(memory, incident):
+    asked = [memory.intervention_query(f"skip the load test before sale {i}") for i in range(7)]
+    memory.record_decision("Skipped the load test before the sale", "Another outage", "caused")
+    report = memory.prediction_report(limit=3)
+    assert (report.total, report.resolved, report.accuracy) == (7, 7, 1.0)
+    assert [i.prediction_id for i in report.items] == [q.prediction_id for q in asked[-3:]]
+
+
+def test_a_prediction_report_limit_out_of_range_is_refused_naming_it(memory, incident):
+    with pytest.raises(ValidationError, match="limit"):
+        memory.prediction_report(limit=0)
+
+
 def test_predictions_never_show_up_in_recall(memory, incident):
     memory.intervention_query("skip the load test before the sale")
     hits = memory.recall("prediction skip load test", include_cold=True).hits

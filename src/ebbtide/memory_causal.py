@@ -256,10 +256,11 @@ class CausalOps:
             degraded=self._degraded(ctx),
         )
 
-    def prediction_report(self) -> PredictionReport:
+    def prediction_report(self, limit: int = 50) -> PredictionReport:
         """How often logged predictions came true once their outcomes were recorded (by the
-        first outcome whose lesson still stands: see `predictions.recheck`)."""
-        return predictions.report(self.store)
+        first outcome whose lesson still stands: see `predictions.recheck`), over all of them,
+        with the latest `limit` (1-1000) listed."""
+        return predictions.report(self.store, validate.count("limit", limit))
 
     # corrections -------------------------------------------------------------------------
 

@@ -139,28 +139,32 @@ def _standing(store: Store, edge_ids: list[str]) -> set[str]:
     }
 
 
-def report(store: Store) -> PredictionReport:
-    items = []
-    for node in store.find_nodes(kind="prediction", valid_only=False, limit=100_000):
-        a = node.attributes
-        items.append(
-            PredictionItem(
-                prediction_id=node.id,
-                kind=a["prediction_kind"],
-                subject=a["subject"],
-                predicted=a["predicted"],
-                made_at=node.created_at,
-                status=a["status"],
-                observed=a.get("observed"),
-                resolved_at=to_datetime(a["resolved_at"]) if a.get("resolved_at") else None,
-            )
-        )
-    resolved = [i for i in items if i.status != OPEN]
-    correct = sum(i.status == "correct" for i in resolved)
+def report(store: Store, limit: int) -> PredictionReport:
+    """The accuracy of every prediction logged, and the latest `limit` of them (oldest first):
+    an agent that asked thousands of questions reads the figures, not thousands of items."""
+    logged = store.counts()["kind"].get("prediction", 0)
+    nodes = store.find_nodes(kind="prediction", valid_only=False, limit=logged) if logged else []
+    statuses = [node.attributes["status"] for node in nodes]
+    resolved = [s for s in statuses if s != OPEN]
+    correct = resolved.count("correct")
     return PredictionReport(
-        total=len(items),
+        total=len(statuses),
         resolved=len(resolved),
         correct=correct,
         accuracy=correct / len(resolved) if resolved else None,
-        items=items,
+        items=[_item(node) for node in nodes[-limit:]],
+    )
+
+
+def _item(node: Node) -> PredictionItem:
+    a = node.attributes
+    return PredictionItem(
+        prediction_id=node.id,
+        kind=a["prediction_kind"],
+        subject=a["subject"],
+        predicted=a["predicted"],
+        made_at=node.created_at,
+        status=a["status"],
+        observed=a.get("observed"),
+        resolved_at=to_datetime(a["resolved_at"]) if a.get("resolved_at") else None,
     )

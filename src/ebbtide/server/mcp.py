@@ -508,11 +508,14 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         return memory.counterfactual_query(decision, alternative, task_tag, limit)
 
     @tool(READ)
-    def prediction_report() -> PredictionReport:
-        """How accurate logged predictions were, once their outcomes were recorded. Each is
-        settled by the first outcome after it whose lesson still stands: one whose lesson was
-        retracted, superseded or forgotten since is settled by the next, or open again."""
-        return memory.prediction_report()
+    def prediction_report(
+        limit: Annotated[int, Field(description="list the latest this many (1-1000)")] = 50,
+    ) -> PredictionReport:
+        """How accurate logged predictions were, once their outcomes were recorded, over all
+        of them; the latest `limit` are listed. Each is settled by the first outcome after it
+        whose lesson still stands: one whose lesson was retracted, superseded or forgotten
+        since is settled by the next, or open again."""
+        return memory.prediction_report(limit)
 
     @tool(DESTRUCTIVE)
     def invalidate_decision(
