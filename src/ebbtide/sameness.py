@@ -71,10 +71,10 @@ _REFERENT = re.compile(
 _SUBJECT = r"(?:I|we|you|the\s+team)"
 _ASKING = re.compile(
     rf"""^(?:
-        what\s+(?:will|would)\s+happen\s+if(?:\s+{_SUBJECT})?
-      | what\s+happens\s+if(?:\s+{_SUBJECT})?
+        what\s+(?:will|would)\s+happen\s+(?:if|when)(?:\s+{_SUBJECT})?
+      | what\s+happens\s+(?:if|when)(?:\s+{_SUBJECT})?
       | what\s+if(?:\s+{_SUBJECT})?
-      | is\s+it\s+(?:safe|ok|okay)\s+to
+      | (?:is\s+it|would\s+it\s+be)\s+(?:safe|ok|okay|wise|a\s+good\s+idea)\s+to
       | (?:should|shall|can|could|shouldn['’]t|can['’]t|couldn['’]t)\s+(?:I|we)
       | did\s+{_SUBJECT}
       | do\s+(?:I|we)
