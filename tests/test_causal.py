@@ -302,9 +302,9 @@ def test_what_a_match_prevented_is_recalled_beside_it():
         assert reached.why.origin == "hop" and reached.why.via[0].relation == "prevented"
 
 
-def test_not_skipping_the_canary_is_another_decision_than_skipping_it(memory, clock):
-    """An action told as not done is the opposite choice: its outcomes are not the doing's,
-    and a question about not doing it is not answered with the doing's record."""
+def _canary_skipped_then(memory, clock, other):
+    """The canary skipped for a hotfix (a bad outcome), then, a day later, `other` told of it
+    (a good one): the two recorded episodes."""
     skipped = memory.record_decision(
         "Skipped the canary for the hotfix",
         "Bad hotfix reached all users and broke login",
@@ -312,10 +312,15 @@ def test_not_skipping_the_canary_is_another_decision_than_skipping_it(memory, cl
     )
     clock.advance(days=1)
     kept = memory.record_decision(
-        "Did not skip the canary for the hotfix",
-        "Canary caught the bad hotfix before users saw it",
-        task_tag="release",
+        other, "Canary caught the bad hotfix before users saw it", task_tag="release"
     )
+    return skipped, kept
+
+
+def test_not_skipping_the_canary_is_another_decision_than_skipping_it(memory, clock):
+    """An action told as not done is the opposite choice: its outcomes are not the doing's,
+    and a question about not doing it is not answered with the doing's record."""
+    skipped, kept = _canary_skipped_then(memory, clock, "Did not skip the canary for the hotfix")
     assert kept.decision.id != skipped.decision.id
     assert memory.intervention_query("skip the canary for the hotfix").verdict == "DANGER"
     not_skipping = memory.intervention_query("did not skip the canary for the hotfix")
@@ -451,17 +456,7 @@ def test_turning_the_rate_limiter_on_is_not_turning_it_off(memory):
 def test_keeping_the_canary_recorded_after_skipping_it_is_another_decision(memory, clock):
     """record_decision does not take the opposite choice for the first one told again: the
     canary that caught the bad hotfix is not evidence for skipping it."""
-    skipped = memory.record_decision(
-        "Skipped the canary for the hotfix",
-        "Bad hotfix reached all users and broke login",
-        task_tag="release",
-    )
-    clock.advance(days=1)
-    kept = memory.record_decision(
-        "Kept the canary for the hotfix",
-        "Canary caught the bad hotfix before users saw it",
-        task_tag="release",
-    )
+    skipped, kept = _canary_skipped_then(memory, clock, "Kept the canary for the hotfix")
     assert kept.decision.id != skipped.decision.id
     assert memory.intervention_query("skip the canary for the hotfix").verdict == "DANGER"
     assert memory.intervention_query("keep the canary for the hotfix").verdict == "SAFE"
