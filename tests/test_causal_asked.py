@@ -43,6 +43,25 @@ def releases(memory, clock):
         ("What happens if we deploy on Friday?", "deploy on Friday", "UNKNOWN"),
         ("is it safe to turn on the rate limiter?", "turn on the rate limiter", "UNKNOWN"),
         ("Is it OK to switch off the rate limiter?", "switch off the rate limiter", "DANGER"),
+        ("can we skip the canary deploy?", "skip the canary deploy", "DANGER"),
+        ("could we skip the canary deploy?", "skip the canary deploy", "DANGER"),
+        ("can I deploy on Friday?", "deploy on Friday", "UNKNOWN"),
+        ("is it OK to skip the canary deploy?", "skip the canary deploy", "DANGER"),
+        ("how about we skip the canary deploy?", "skip the canary deploy", "DANGER"),
+        ("what about skipping the canary deploy?", "skipping the canary deploy", "DANGER"),
+        ("how about keeping the canary?", "keeping the canary", "SAFE"),
+        ("let's skip the canary deploy", "skip the canary deploy", "DANGER"),
+        ("Let's keep the canary", "keep the canary", "SAFE"),
+        ("let's not skip the canary deploy", "not skip the canary deploy", "SAFE"),
+        ("I'm thinking of skipping the canary deploy", "skipping the canary deploy", "DANGER"),
+        ("we're planning to skip the canary deploy", "skip the canary deploy", "DANGER"),
+        ("any risk in skipping the canary deploy?", "skipping the canary deploy", "DANGER"),
+        (
+            "Is there any risk in turning off the rate limiter?",
+            "turning off the rate limiter",
+            "DANGER",
+        ),
+        ("would it be OK if we skip the canary deploy?", "skip the canary deploy", "DANGER"),
     ],
 )
 def test_an_action_asked_as_a_question_is_answered_as_the_bare_action(
@@ -68,6 +87,32 @@ def test_two_options_asked_as_questions_are_compared_as_the_bare_options(release
     assert answer.preferred == "decision"
 
 
+def test_two_options_put_as_intentions_are_compared_as_the_bare_options(releases):
+    answer = releases.counterfactual_query(
+        "let's skip the canary deploy", "how about we keep the canary?"
+    )
+    assert (answer.decision.option, answer.alternative.option) == (
+        "skip the canary deploy",
+        "keep the canary",
+    )
+    assert answer.preferred == "alternative"
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "can the canary deploy be skipped?",
+        "the canary deploy was skipped",
+        "we skip the canary deploy",
+    ],
+)
+def test_a_passive_or_a_statement_is_asked_whole_and_still_finds_the_skipping(releases, asked):
+    answer = releases.intervention_query(asked)
+    assert answer.action == asked.rstrip("?")
+    assert answer.verdict == "DANGER"
+    assert [n.text for n in answer.matched] == ["Skipped the canary deploy"]
+
+
 @pytest.mark.parametrize(
     ("asked", "action"),
     [
@@ -83,12 +128,27 @@ def test_two_options_asked_as_questions_are_compared_as_the_bare_options(release
         ("could we not page the on-call?", "not page the on-call"),
         ("can't we skip the canary?", "skip the canary"),
         ("do we keep the canary ?", "keep the canary"),
+        ("How about the team skips the load test?", "skips the load test"),
+        ("what about rolling back the config?", "rolling back the config"),
+        ("let’s roll back the config", "roll back the config"),
+        ("We are considering skipping the load test", "skipping the load test"),
+        ("the team is planning on skipping the load test", "skipping the load test"),
+        ("I am thinking about turning off the rate limiter", "turning off the rate limiter"),
+        ("are there any risks with skipping the canary?", "skipping the canary"),
+        ("any risk to rolling back the config?", "rolling back the config"),
+        ("is it safe if I skip the canary?", "skip the canary"),
         # no frame: the action as it is
         ("skip the canary?", "skip the canary"),
         ("Can the old cron job", "Can the old cron job"),
         ("do the team retro", "do the team retro"),
         ("what if weekly backups stop", "weekly backups stop"),
         ("what if we're skipping the canary", "we're skipping the canary"),
+        ("can the canary be skipped?", "can the canary be skipped"),
+        ("we're skipping the canary", "we're skipping the canary"),
+        ("let the canary run", "let the canary run"),
+        ("how we skip the canary", "how we skip the canary"),
+        ("any canary skipped", "any canary skipped"),
+        ("I'm skipping the canary", "I'm skipping the canary"),
         # nothing after the frame
         ("should I?", "should I"),
     ],

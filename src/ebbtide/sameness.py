@@ -63,21 +63,29 @@ _REFERENT = re.compile(
 )
 # A question put around the action it asks about, as agents ask what an action leads to:
 # "what will happen if I skip the canary?", "should we deploy on Friday?", "is it safe to turn
-# off the rate limiter?", "did the team not skip the canary?". Only these frames, and only at
-# the start: what follows is the action, and a negation there is its own ("what if we didn't
-# skip the canary" is not skipping it). One on the frame's verb is the asking's ("shouldn't we
-# keep the canary?" asks about keeping it). "do" takes no "the team": "do the team retro" is an
-# action.
+# off the rate limiter?", "did the team not skip the canary?", "how about we skip the canary?",
+# "any risk in skipping the canary?", or an intention put to it: "let's skip the canary",
+# "we're planning to skip the canary". Only these frames, and only at the start: what follows
+# is the action, and a negation there is its own ("what if we didn't skip the canary" is not
+# skipping it). One on the frame's verb is the asking's ("shouldn't we keep the canary?" asks
+# about keeping it). "do" takes no "the team": "do the team retro" is an action. A passive
+# ("can the canary be skipped?") or a statement ("we skipped the canary") has no frame.
 _SUBJECT = r"(?:I|we|you|the\s+team)"
 _ASKING = re.compile(
     rf"""^(?:
         what\s+(?:will|would)\s+happen\s+(?:if|when)(?:\s+{_SUBJECT})?
       | what\s+happens\s+(?:if|when)(?:\s+{_SUBJECT})?
       | what\s+if(?:\s+{_SUBJECT})?
-      | (?:is\s+it|would\s+it\s+be)\s+(?:safe|ok|okay|wise|a\s+good\s+idea)\s+to
+      | (?:is\s+it|would\s+it\s+be)\s+(?:safe|ok|okay|wise|a\s+good\s+idea)
+        \s+(?:to|if(?:\s+{_SUBJECT})?)
       | (?:should|shall|can|could|shouldn['’]t|can['’]t|couldn['’]t)\s+(?:I|we)
       | did\s+{_SUBJECT}
       | do\s+(?:I|we)
+      | (?:how|what)\s+about(?:\s+{_SUBJECT})?
+      | let['’]s
+      | (?:I['’]m|I\s+am|we['’]re|we\s+are|the\s+team\s+is)
+        \s+(?:thinking\s+(?:of|about)|planning\s+(?:to|on)|considering)
+      | (?:(?:is|are)\s+there\s+)?any\s+risks?\s+(?:in|of|to|with)
     )(?![\w'’])""",
     re.IGNORECASE | re.VERBOSE,
 )
