@@ -210,6 +210,45 @@ def test_a_doing_done_less_has_the_opposite_sign_of_the_doing(doing, more, often
     assert (less > 0) == (plain < 0)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # what customers do for a business, done more, is good; saying they did it is not
+        ("Customers bought more", "positive"),
+        ("Customers bought a lot more this quarter", "positive"),
+        ("Customers bought more often after the redesign", "positive"),
+        ("Users engaged more after the redesign", "positive"),
+        ("Signups went up more", "positive"),
+        ("Payments came in more often", "positive"),
+        # a bad thing done or happening more is bad
+        ("Users complained more", "negative"),
+        ("Users complained more about latency", "negative"),
+        ("The pager went off more often", "negative"),
+        ("Outages happened more often after the migration", "negative"),
+        # "more" of the object, or of a manner, is not the doing done more
+        ("We bought more disks", "neutral"),
+        ("We paid more for hosting", "neutral"),
+        ("The query ran more slowly", "neutral"),
+    ],
+)
+def test_a_good_thing_done_more_is_good_and_a_bad_thing_done_more_is_bad(text, expected):
+    assert label(text) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(BAD_DOINGS + GOOD_DOINGS),
+    st.sampled_from(["", "much ", "far ", "a lot "]),
+    st.sampled_from(["", " often", " frequently"]),
+    st.sampled_from(["", " after the redesign", " than before", " this week"]),
+)
+def test_a_doing_done_more_has_the_sign_of_the_doing(doing, more, often, tail):
+    plain = outcome_polarity(f"The service {doing}{tail}").score
+    done_more = outcome_polarity(f"The service {doing} {more}more{often}{tail}").score
+    assert plain != 0 and done_more != 0
+    assert (done_more > 0) == (plain > 0)
+
+
 def test_went_down_alone_is_an_outage_but_a_duration_is_not_a_quantity():
     assert label("the API went down") == "negative"
     assert label("the site went down for 2 hours") == "negative"
@@ -397,6 +436,49 @@ def test_a_good_quantity_coming_back_is_positive():
     result = outcome_polarity("the indexer got its free space back")
     assert result.label == "positive"
     assert label("the indexer was back to plenty of free space") == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "memory pressure came back",
+        "The memory pressure came back as soon as traffic picked up.",
+        "the errors came back",
+        "the outage returned",
+        "customers came back with complaints",
+    ],
+)
+def test_a_bad_thing_returning_is_negative(text):
+    assert label(text) == "negative"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the traffic came back",
+        "traffic returned by the afternoon",
+        "customers came back",
+        "the users returned after the redesign",
+        "visitors are back",
+    ],
+)
+def test_a_good_thing_returning_is_positive(text):
+    assert label(text) == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["customers did not come back", "the users never returned", "the traffic never came back"],
+)
+def test_a_good_thing_that_did_not_return_is_negative(text):
+    assert label(text) == "negative"
+
+
+def test_who_returned_something_or_came_back_from_somewhere_is_no_verdict():
+    assert label("the users returned the devices") == "neutral"
+    assert label("the team came back from vacation") == "neutral"
+    assert label("Traffic to the store doubled") == "neutral"
+    assert label("customers have not returned the devices") == "neutral"
 
 
 @pytest.mark.parametrize(

@@ -15,12 +15,15 @@ readable rule engine:
      direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir);
                    a bad noun counts as a cost ("flakiness dropped", "fewer
                    outages"); "dropped requests" is a loss, not a decrease
+     done more     "customers bought more" (+), "users complained more" (-):
+                   the doing's sign; "done less" the opposite
      holding       "held a 99% hit rate", "met the SLO" -> good; "storage stayed
                    flat" -> good, "throughput was flat" -> no verdict
      "-free"       "incident-free", "error free"        -> the bad noun is absent
      negation      "no data loss", "did not crash"      -> flipped
      recurrence    "the errors came back" (-), "got its free space back" (+),
-                   "the errors did not come back" (+), "it came back" (0)
+                   "customers came back" (+), "the errors did not come back" (+),
+                   "customers never came back" (-), "it came back" (0)
      fix verbs     "fixed the leak", "incident resolved" -> the bad noun is the
                    thing that got fixed, so it stops counting against
      circumstance  "worked during the outage"           -> damped
@@ -84,6 +87,7 @@ BAD_TERMS: dict[str, float] = {
     "thundering herd": 1.0, "storm": 1.0, "=froze": 1.0, "freeze up": 1.0,
     "=froze up": 1.0, "=freezes": 1.0, "=freezing": 1.0, "wedged": 1.0,
     "livelock": 1.0, "refuse": 0.7, "flap": 0.7,
+    "memory pressure": 0.7, "disk pressure": 0.7,
     "full disk": 1.0, "hit ~ limit": 1.0, "hit ~ ceiling": 1.0, "pile up": 1.0,
     "=backed up": 0.7, "suffer": 0.7,
     "trouble": 0.7, "hassle": 0.7, "hiccup": 0.5, "glitch": 0.7, "hitch": 0.7,
@@ -333,6 +337,10 @@ RECURRENCE_TERMS: dict[str, float] = {
     "reappear": -0.7,
 }
 RECURRENCE_WINDOW = 6  # tokens back to the thing that came back
+# Who coming back is good for a business: "customers came back", "the users returned".
+RETURNING_DOERS: tuple[str, ...] = (
+    "customer", "user", "visitor", "buyer", "shopper", "subscriber", "client",
+)
 AGAIN: tuple[str, ...] = ("=again",)  # "broke again", "green again": x INTENSIFY
 
 NEGATORS: tuple[str, ...] = (
@@ -343,6 +351,11 @@ NEGATORS: tuple[str, ...] = (
 )
 NEGATION_SCOPE = 4  # tokens after the negator that it can reach
 
+# What customers do for a business, and doing more of it is good ("customers bought more").
+# Paying is not among them: paying more is as often a cost of ours ("we paid more for hosting").
+BUSINESS_DOINGS: tuple[str, ...] = (
+    "buy", "=bought", "purchase", "=ordered", "=ordering", "subscribe", "engage",
+)
 # Good-by-default capabilities and safeguards: saying they exist is neutral
 # ("the job runs nightly"), saying they are absent is bad ("backups hadn't
 # run", "we had no alerting", "two interviewers didn't show").
@@ -351,8 +364,7 @@ ABSENT_IS_BAD: tuple[str, ...] = (
     "login", "sync", "deliver", "arrive", "show", "live", "handle", "tested",
     "alerting", "monitoring", "backup", "tests", "redundancy",
     # what customers do for a business: "customers stopped buying", "users engaged less"
-    "buy", "=bought", "purchase", "pay", "=paid", "=ordered", "=ordering", "subscribe",
-    "engage",
+    *BUSINESS_DOINGS, "pay", "=paid",
 )
 
 # Hypotheticals, plans and questions are not outcomes.
@@ -993,12 +1005,61 @@ def _apply_done_less(spans: list[_Span], tokens: list[str], clause: list[int]) -
             done.text, done.end = " ".join(tokens[done.start : d.end]), d.end
             done.paired, d.active = True, False
         elif frequency:
-            _pair_less_often(spans, d, tokens, clause)
+            _pair_how_often(spans, d, tokens, clause)
 
 
-def _pair_less_often(spans: list[_Span], d: _Span, tokens: list[str], clause: list[int]) -> None:
+_BUSINESS_FORMS = frozenset().union(*(_forms(w) for w in BUSINESS_DOINGS))
+# What may follow "more" told of how much a doing was done, not of its object ("bought more
+# disks") nor of a manner ("ran more slowly"): "customers bought more", "complained more about
+# latency", "went off more often".
+_MORE_AFTER = (
+    _LESS_AFTER
+    | OBJECT_STOPS
+    | NEGATION_STOPS
+    | BOUNDARY_PUNCT
+    | {"than", "about", "in", "this", "last", "again", "overall", "today", "yesterday", "now"}
+)
+
+
+def _apply_done_more(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'customers bought more' (+), 'users complained more' (-), 'the pager went off more
+    often' (-): a doing done more has the doing's sign, and what customers do for a business,
+    no verdict when only said, is good done more."""
+    for d in [s for s in spans if s.kind == "dir" and s.active and s.text == "more"]:
+        nxt = tokens[d.end] if d.end < len(tokens) else "."
+        if nxt not in _MORE_AFTER:
+            continue
+        j = d.start
+        while j > 0 and tokens[j - 1] in _LESS_MODIFIERS:
+            j -= 1
+        done = next(
+            (
+                s
+                for s in spans
+                if s.end == j
+                and s.active
+                and not s.negated
+                and clause[s.start] == clause[d.start]
+                and (
+                    (s.kind == "cue" and s.weight)
+                    or (s.kind == "absent" and s.text in _BUSINESS_FORMS)
+                )
+            ),
+            None,
+        )
+        if done is not None:
+            if done.kind == "absent":
+                done.kind, done.weight = "cue", 1.0
+            done.text, done.end = " ".join(tokens[done.start : d.end]), d.end
+            done.paired, d.active = True, False
+        elif nxt in _LESS_AFTER:
+            _pair_how_often(spans, d, tokens, clause)
+
+
+def _pair_how_often(spans: list[_Span], d: _Span, tokens: list[str], clause: list[int]) -> None:
     """'the pager went off less often' (+), 'payments came in less often' (-): whatever verb
-    tells it happening, the subject happened less, like 'fewer pages'."""
+    tells it happening, the subject happened less, like 'fewer pages'; and 'more often' more,
+    like 'more pages'."""
     subjects = [
         s
         for s in spans
@@ -1016,8 +1077,8 @@ def _pair_less_often(spans: list[_Span], d: _Span, tokens: list[str], clause: li
         return
     q = max(subjects, key=lambda s: s.end)
     more_is_good = q.qty or (1 if q.weight > 0 else -1)
-    d.kind, d.weight, d.paired = "cue", float(-more_is_good), True
-    d.text = f"{q.text} less {tokens[d.end]}"
+    d.kind, d.weight, d.paired = "cue", float(more_is_good * d.direction), True
+    d.text = f"{q.text} {d.text} {tokens[d.end]}"
     if q.kind == "cue":
         q.active = False
     else:
@@ -1209,11 +1270,40 @@ def _negate(s: _Span, negator: str) -> None:
     s.prefix = negator
 
 
-def _apply_recurrence(spans: list[_Span], clause: list[int]) -> None:
-    """'the errors came back' (-), 'got its free space back' (+), 'it returned' (0).
-    A recurring problem outlives any fix earlier in its clause ('the leak we
-    patched came back'), so the fix and the noun are taken out of the fix rule."""
-    for r in [s for s in spans if s.kind == "recur" and s.active]:
+_RETURNER_FORMS = frozenset().union(*(_noun_forms(w) for w in RETURNING_DOERS))
+# between who came back and the verb: "visitors are back", "the users have finally returned",
+# "customers did not come back"
+_RETURN_BETWEEN = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "did", "not", "never", "finally",
+     "eventually", "slowly"}
+)  # fmt: skip
+
+
+def _returner(r: _Span, tokens: list[str]) -> str | None:
+    """Who came back when it is good for a business: 'customers came back', 'the users
+    returned after the fix'. Not 'the users returned the devices', which has an object."""
+    j = r.start - 1
+    while j >= 0 and tokens[j] in _RETURN_BETWEEN:
+        j -= 1
+    if j < 0 or tokens[j] not in _RETURNER_FORMS:
+        return None
+    nxt = tokens[r.end] if r.end < len(tokens) else "."
+    if "back" not in r.text and not (_intransitive(r, tokens) or nxt in OBJECT_STOPS):
+        return None
+    return tokens[j]
+
+
+def _apply_recurrence(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'the errors came back' (-), 'got its free space back' (+), 'the traffic came back' (+),
+    'customers came back' (+), 'it returned' (0); 'customers never came back' (-), as
+    'the errors did not come back' (+, a resolution) is. A recurring problem outlives any
+    fix earlier in its clause ('the leak we patched came back'), so the fix and the noun
+    are taken out of the fix rule."""
+    # a negated recurrence is a resolution by now (`_negate`)
+    returns = [
+        s for s in spans if s.active and (s.kind == "recur" or (s.kind == "resolve" and s.negated))
+    ]
+    for r in returns:
         same = [
             s
             for s in spans
@@ -1223,12 +1313,24 @@ def _apply_recurrence(spans: list[_Span], clause: list[int]) -> None:
             and (0 <= r.start - s.end < RECURRENCE_WINDOW or 0 <= s.start - r.end < OBJECT_WINDOW)
         ]
         bad = [s for s in same if s.kind == "cue" and s.weight < 0 and not s.negated]
+        # a load after the verb is what it came back under, not what came back ("the memory
+        # pressure came back as soon as traffic picked up")
         good_qty = [
             s
             for s in same
-            if s.qty > 0 and not s.paired and s.kind == "qty" and s.text not in _LOAD_FORMS
+            if s.qty > 0
+            and not s.paired
+            and s.kind == "qty"
+            and (s.end <= r.start or s.text not in _LOAD_FORMS)
         ]
-        if bad:
+        returner = _returner(r, tokens)
+        if r.kind == "resolve":
+            if not bad and (good_qty or returner):  # a good thing lost, not a problem gone
+                r.kind, r.weight = "cue", -1.0
+                if good_qty:
+                    good_qty[0].paired = True
+                r.governed.append(good_qty[0].text if good_qty else returner)
+        elif bad:
             r.weight = min(r.weight, -0.5)
             r.governed.extend(s.text for s in bad)
             for s in bad:
@@ -1240,6 +1342,9 @@ def _apply_recurrence(spans: list[_Span], clause: list[int]) -> None:
             q = good_qty[0]
             r.weight, q.paired = 1.0, True
             r.governed.append(q.text)
+        elif returner:
+            r.weight = 1.0
+            r.governed.append(returner)
         elif not r.weight:
             r.active = False
 
@@ -1352,13 +1457,14 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     _progressive_fix(spans, tokens)
     _apply_free_compounds(spans, tokens)
     _apply_done_less(spans, tokens, clause)
+    _apply_done_more(spans, tokens, clause)
     _apply_stopped(spans, tokens, clause)
     _pair_directions(spans, tokens, clause)
     _apply_fewer_doers(spans, tokens, clause)
     _apply_complaint_topics(spans, tokens, clause)
     _pair_holds(spans, tokens, clause)
     _apply_negation(spans, tokens)
-    _apply_recurrence(spans, clause)
+    _apply_recurrence(spans, tokens, clause)
     _apply_fixes(spans, clause)
     _apply_circumstance(spans, tokens)
     _apply_intensity(spans, clause)
