@@ -139,3 +139,44 @@ def test_a_change_of_someones_own_thing_sets_their_setting_anew():
     assert done is not None
     bobs = setting("Bob's staging DB is Postgres 15.", "Ana")
     assert bobs is not None and changes(done, bobs)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Yesterday (19 March 2024) Acme replaced Jenkins with GitHub Actions.",
+            Change(None, "jenkins", "github actions", "acme", True),
+        ),
+        (
+            "Stripe switched from Ruby to Go.",
+            Change(None, "ruby", "go", "stripe", True),
+        ),
+        (
+            "Priya's team moved the CI to GitHub Actions.",
+            Change("ci", None, "github actions", "priya", True),
+        ),
+        # one of us, or ours said: the team's
+        (
+            "Ben replaced Jenkins with GitHub Actions.",
+            Change(None, "jenkins", "github actions", None),
+        ),
+        ("Ana and others switched from Ruby to Go.", Change(None, "ruby", "go", None)),
+        ("Priya moved Ana's CI to GitHub Actions.", Change("ci", None, "github actions", None)),
+        (
+            "Priya replaced Jenkins with GitHub Actions in Ana's pipeline.",
+            Change(None, "jenkins", "github actions in ana's pipeline", None),
+        ),
+        # told without whom
+        (
+            "Jenkins was replaced with GitHub Actions.",
+            Change(None, "jenkins", "github actions", None),
+        ),
+        (
+            "The mobile team moved the CI to GitHub Actions.",
+            Change("ci", None, "github actions", None),
+        ),
+    ],
+)
+def test_a_change_a_named_other_made_is_of_their_own_thing(text, expected):
+    assert change(text, "Ana", people=["Ana", "Ben"]) == expected

@@ -514,6 +514,78 @@ def test_a_change_denied_undone_or_of_someone_elses_thing_leaves_the_setting(mem
     assert "Maya's staging DB is Postgres 15." in current_texts(memory)
 
 
+def _our_ci_then(memory, told):
+    """Maya (with Ben) says what our CI is; weeks later Ana tells `told`. What CI does
+    recall say we use?"""
+    memory.remember(
+        messages=[
+            said_at("ci1", "Maya", "Our CI is Jenkins.", "2024-03-01T09:00:00Z"),
+            said_at(
+                "ci2",
+                "Ben",
+                "I set it up in 2019, it is slow but it works.",
+                "2024-03-01T09:01:00Z",
+            ),
+        ]
+    )
+    memory.remember(messages=[said_at("ci3", "Ana", told, "2024-03-20T09:00:00Z")])
+    return [h.node.text for h in memory.recall("what do we use for CI?", k=5).hits]
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "Acme replaced Jenkins with GitHub Actions yesterday.",
+        "Acme replaced Jenkins with GitHub Actions.",
+        "Last week Stripe switched from Jenkins to GitHub Actions.",
+        "Stripe moved the CI from Jenkins to GitHub Actions yesterday.",
+        "Priya's team moved the CI to GitHub Actions yesterday.",
+        "Priya's team replaced Jenkins with GitHub Actions.",
+        "Priya replaced Jenkins with GitHub Actions yesterday.",
+    ],
+)
+def test_a_change_another_company_or_team_made_leaves_our_setting_standing(memory, told):
+    recalled = _our_ci_then(memory, told)
+    assert "Maya's CI is Jenkins." in recalled, "Acme's CI, not ours, moved to GitHub Actions"
+    assert "Maya's CI is Jenkins." in current_texts(memory)
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "Priya moved our CI to GitHub Actions.",
+        "Priya moved our CI to GitHub Actions yesterday.",
+        "Priya replaced Jenkins with GitHub Actions in our pipeline.",
+        "Ben replaced Jenkins with GitHub Actions yesterday.",  # Ben is one of us: he spoke
+        "Jenkins was replaced with GitHub Actions.",
+        "Jenkins was replaced by GitHub Actions yesterday.",
+        "We switched from Jenkins to GitHub Actions.",
+        "Replaced Jenkins with GitHub Actions yesterday.",
+    ],
+)
+def test_a_change_one_of_us_made_to_our_thing_or_told_without_whom_supersedes_it(memory, told):
+    recalled = _our_ci_then(memory, told)
+    assert "Maya's CI is Jenkins." not in recalled
+    assert "Maya's CI is Jenkins." not in current_texts(memory)
+    (old,) = memory.store.find_nodes(text="Maya's CI is Jenkins.", valid_only=False)
+    assert old.superseded_by is not None  # kept for the record
+
+
+def test_a_change_another_company_made_supersedes_what_was_said_of_theirs(memory):
+    memory.remember(
+        messages=[said_at("ac1", "Maya", "Acme's CI is Jenkins.", "2024-03-01T09:00:00Z")]
+    )
+    memory.remember(
+        messages=[
+            said_at(
+                "ac2", "Ana", "Acme replaced Jenkins with GitHub Actions yesterday.",
+                "2024-03-20T09:00:00Z",
+            )
+        ]
+    )  # fmt: skip
+    assert "Acme's CI is Jenkins." not in current_texts(memory)
+
+
 def test_the_audit_log_keeps_each_new_raw_turn_whole_with_its_scope(memory, tmp_path):
     turns = [
         {"id": "p1", "speaker": "Ana", "text": "", "blip_caption": "a photo of a golden retriever"},

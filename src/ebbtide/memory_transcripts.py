@@ -506,7 +506,7 @@ class TranscriptOps:
                     item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
                     sources=item.sources, provenance=item.provenance, at=now,
                 )  # fmt: skip
-                if learn and item.kind == "fact":
+                if learn and item.kind in ("fact", "note"):
                     self._supersede_setting(node, scope)
             nodes.append(node)
         for link in found.links:
@@ -667,10 +667,12 @@ class TranscriptOps:
         """A setting told anew supersedes what was said of the same thing before, as
         `record_fact` does for a key: kept for the record, no longer recalled. It is told anew
         as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
-        or as a change (an event: "We upgraded the staging DB to Postgres 16")."""
+        or as a change (an event or a note: "We upgraded the staging DB to Postgres 16"); one
+        made by someone not of this memory's speakers is of their own thing unless told as
+        ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing)."""
         speaker = node.attributes.get("speaker")
         if node.kind != "fact":
-            done = settings.change(node.text, speaker)
+            done = settings.change(node.text, speaker, self._speaker_names())
             if done is None:
                 return
             for other, before in self._settings_named(done.subject or done.old or "", node, scope):

@@ -3,13 +3,17 @@
 A setting is what a named thing is: "Our staging DB is Postgres 15", "Ana's laptop is a
 ThinkPad". It is told anew either as a setting ("The staging DB is now Postgres 16") or as a
 change ("We upgraded the staging DB to Postgres 16", "I swapped my ThinkPad for a MacBook
-Air", "Replaced Jenkins with GitHub Actions"). Either way the older setting no longer holds;
-the memory keeps it for the record and stops recalling it. Pure text: no store, no clock.
+Air", "Replaced Jenkins with GitHub Actions", "Jenkins was replaced with GitHub Actions").
+Either way the older setting no longer holds; the memory keeps it for the record and stops
+recalling it. A change another company or team made ("Acme replaced Jenkins with GitHub
+Actions", "Priya's team moved the CI to GitHub Actions") is of their thing, not ours, unless
+it says ours ("Priya moved our CI …", "… in our pipeline"). Pure text: no store, no clock.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 __all__ = ["Change", "Setting", "change", "changes", "setting"]
@@ -29,10 +33,23 @@ _SET_TO = re.compile(
     r"\s+(?:from\s+(?P<old>[^.!?]+?)\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
+# "switched from Jenkins to GitHub Actions": the old value named, not the thing
+_FROM_TO = re.compile(
+    r"\b(?:moved|migrated|switched|changed|ported|converted)\s+(?:over\s+)?from\s+"
+    r"(?P<old>[^.!?]+?)\s+to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    re.IGNORECASE,
+)
+_SWAPPED = r"(?:swapped|replaced|traded|exchanged)"
 # "swapped my ThinkPad for a MacBook Air", "replaced Jenkins with GitHub Actions"
 _SWAP = re.compile(
-    r"\b(?:swapped|replaced|traded|exchanged)\s+(?P<old>[^.!?]+?)\s+(?:for|with)\s+"
+    rf"\b{_SWAPPED}\s+(?P<old>[^.!?]+?)\s+(?:for|with)\s+"
     r"(?P<value>(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9])[^.!?(]*)",
+    re.IGNORECASE,
+)
+# "Jenkins was replaced with (or by) GitHub Actions", told at the start of its sentence
+_SWAPPED_PASSIVE = re.compile(
+    r"(?:^|(?<=[.!?;]\s))(?P<old>[^.!?;,]+?)\s+(?:was|were|got|has\s+been|have\s+been)\s+"
+    rf"{_SWAPPED}\s+(?:for|with|by)\s+(?P<value>(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
 # Told before the verb in its sentence, the change was not made: "never upgraded", "didn't",
@@ -50,6 +67,22 @@ _UNDONE = re.compile(
 # laptop"), else someone unnamed ("the infra team upgraded their staging DB").
 _THEIRS = re.compile(r"^(?:his|her|their|its)\s+", re.IGNORECASE)
 _SOMEONE = "?"
+# Who made a change, told just before its verb: names ("Acme", "Ana and Ben", "Ana and others"
+# as "we" is rewritten) or someone's team ("Priya's team"), then words like "just", "has".
+_ACTOR = re.compile(
+    r"(?:(?P<whose>(?-i:[A-Z])[\w&-]*)['’]s\s+[a-z]+"
+    r"|(?P<names>(?-i:[A-Z])[\w&-]*(?:(?:\s+|\s*,\s*|\s+and\s+|\s*&\s*)(?-i:[A-Z])[\w&-]*)*)"
+    r"(?:\s+and\s+others)?)"
+    r"(?:\s+(?:has|have|had|just|finally|already|recently|also|then|\w+ly))*\s*$"
+)
+# Capitalised words that start a sentence without naming anyone.
+_NOT_NAMES = frozenset(
+    {
+        "i", "we", "they", "he", "she", "it", "you", "this", "that", "these", "those", "then",
+        "so", "and", "but", "also", "yesterday", "today", "last", "next", "the", "a", "an",
+        "after", "before", "finally", "eventually", "recently",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -100,25 +133,70 @@ def setting(text: str, speaker: str | None) -> Setting | None:
     return Setting(_subject(m["subject"], speaker), _value(m["value"]), owner)
 
 
-def change(text: str, speaker: str | None) -> Change | None:
+def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Change | None:
     """What a change told as something done sets anew, or None (a change denied, hedged,
-    asked about or undone since: "We never upgraded …", "Should we migrate …?")."""
+    asked about or undone since: "We never upgraded …", "Should we migrate …?"). `people`:
+    who is one of us (the conversation's speakers); a change anyone else named made is of
+    their own thing unless it says ours."""
+    m = _FROM_TO.search(text)
+    if m is not None:
+        return _swap(text, m, speaker, people) if _done(text, m) else None
     m = _SET_TO.search(text)
     if m is not None:
         if not _done(text, m):
             return None
         raw = m["subject"].strip()
         owner, theirs = _owner(raw, text, m.start(), speaker)
+        if owner is None and not _possessed(raw):
+            owner, theirs = _actor(text, m, speaker, people)
         raw = _THEIRS.sub("", raw)
         old = _value(m["old"]) if m["old"] else None
         return Change(_subject(raw, speaker), old, _value(m["value"]), owner, theirs)
-    m = _SWAP.search(text)
+    m = _SWAP.search(text) or _SWAPPED_PASSIVE.search(text)
     if m is None or not _done(text, m):
         return None
+    return _swap(text, m, speaker, people)
+
+
+def _swap(text: str, m: re.Match[str], speaker: str | None, people: Collection[str]) -> Change:
+    """A change that names the old value and the new, not the thing that had it."""
     old = m["old"].strip()
     owner, theirs = _owner(old, text, m.start(), None)
+    if owner is None and not _possessed(old) and m.re is not _SWAPPED_PASSIVE:
+        owner, theirs = _actor(text, m, speaker, people)
     old = re.sub(r"^(?:(?:the|our|my|their|its|his|her|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
     return Change(None, _value(old), _value(m["value"]), owner, theirs)
+
+
+def _possessed(raw: str) -> bool:
+    """Whether what was changed is told as someone's ("our CI", "their CI", "Acme's CI")."""
+    return re.match(r"(?:(?:our|my|his|her|their|its)|[\w]+['’]s)\s", raw, re.I) is not None
+
+
+def _actor(
+    text: str, m: re.Match[str], speaker: str | None, people: Collection[str]
+) -> tuple[str | None, bool]:
+    """Whose thing a change of no one's named thing is: the one who made it, when named and
+    not one of us ("Acme replaced Jenkins …", "Priya's team moved the CI …") and the sentence
+    does not say it was ours ("… in our pipeline", rewritten as the speaker's); else the
+    team's (None)."""
+    before, after = _sentence(text, m.start(), m.end())
+    us = {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
+    if speaker and re.search(rf"\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b", m[0] + after):
+        return None, False
+    found = _ACTOR.search(re.split(r"[,:(]\s*|\)\s*", before)[-1])
+    if found is None:
+        return None, False
+    if found["whose"]:
+        whose = found["whose"].casefold()
+        return (None, False) if whose in us else (whose, True)
+    names = [n.casefold() for n in re.split(r"\s*(?:,|&|\band\b)\s*", found["names"]) if n.strip()]
+    # "Yesterday Acme": what starts a sentence is no one
+    names = [" ".join(w for w in n.split() if w not in _NOT_NAMES) for n in names]
+    names = [n for n in names if n]
+    if not names or any(n in us for n in names):
+        return None, False
+    return names[-1], True
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
