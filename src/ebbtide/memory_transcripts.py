@@ -196,7 +196,7 @@ class TranscriptOps:
         place recorded (`recorded`, `told.made_key`: found though a later message told them
         again), and, in a store from before that record, those in its scope, by its speaker,
         said at `said_at` (as its place recorded it: the items carry that very string)."""
-        found = list(self.store.get_nodes(json.loads(recorded)).values()) if recorded else []
+        found = list(self.store.get_nodes(told.made(recorded)).values())
         if said_at is not None:
             said_then = self.store.find_nodes(
                 scope=scope, attribute=("said_at", said_at), limit=1000
@@ -242,7 +242,7 @@ class TranscriptOps:
         told_by = self._told_only_by(teller, [n.id for n in before], made)
         ended = []
         for edge in [*self.store.edges_of(gone), *told_by]:
-            if edge.relation in CAUSAL_RELATIONS and edge.id not in made | set(ended):
+            if edge.relation in CAUSAL_RELATIONS and edge.id not in made and edge.id not in ended:
                 reason = told.edited(message.id)
                 context = f"{edge.context} | {reason}" if edge.context else reason
                 self.store.update_edge(
@@ -278,7 +278,7 @@ class TranscriptOps:
             if others or edge.provenance != "transcript" or claims.sayers(edge):
                 # another message tells it, or something else has since (`record_decision`, a
                 # note): it stands, no longer told by this one
-                rest[told.link_key(edge_id)] = json.dumps(others)
+                rest[told.link_key(edge_id)] = told.with_tellers(None, others)
             else:
                 alone.append(edge)
         self.store.set_meta_many(rest)

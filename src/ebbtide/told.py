@@ -29,6 +29,7 @@ __all__ = [
     "held",
     "key",
     "link_key",
+    "made",
     "made_key",
     "only_by",
     "place",
@@ -103,6 +104,11 @@ def made_key(place: str) -> str:
     edit finds them there, though a later message told them again (their `said_at` is then
     that message's)."""
     return MADE + place.removeprefix(PLACE)
+
+
+def made(value: str | None) -> list[str]:
+    """The node ids a `made_key` record lists (none without one)."""
+    return list(json.loads(value)) if value else []
 
 
 def link_key(edge_id: str) -> str:
