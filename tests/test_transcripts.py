@@ -785,3 +785,18 @@ def test_an_edit_undone_makes_the_causal_claim_current_again(memory):
     memory.remember(messages=[CLAIM])
     assert any("load test" in c for c in causes_of_the_crash(memory))
     assert len(memory.store.find_edges(relations={"caused"}, valid_only=False)) == 3, "one claim"
+
+
+def test_a_causal_claim_recorded_with_record_decision_outlives_edits_of_every_message_telling_it(
+    memory,
+):
+    memory.remember(messages=[SKIPPED, CRASHED])
+    memory.remember(messages=[CLAIM])
+    memory.record_decision(
+        "Ana and others skipped the load test before the promo",
+        "A checkout crash during the promo.",
+    )
+    memory.remember(messages=[RETOLD])  # told again by a message after the agent recorded it
+    memory.remember(messages=[{**CLAIM, "text": "I was away during the promo."}])
+    memory.remember(messages=[{**RETOLD, "text": "I was away too."}])
+    assert any("load test" in c for c in causes_of_the_crash(memory)), "the agent recorded it"
