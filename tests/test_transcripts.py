@@ -782,3 +782,93 @@ def test_an_edit_sent_with_its_time_in_another_offset_still_retires_the_old_word
     )
     texts = current_texts(memory)
     assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts
+
+
+def test_an_item_another_message_told_later_no_longer_lists_the_edited_one(memory):
+    memory.remember(messages=[said_at("m1", "Ana", "I'm allergic to peanuts.")])
+    memory.remember(
+        messages=[said_at("m5", "Ana", "I'm allergic to peanuts.", "2026-11-01T10:05:00Z")]
+    )
+    memory.remember(messages=[said_at("m1", "Ana", "I'm allergic to walnuts.")])
+    hits = {h.node.text: h.node for h in memory.recall("what is Ana allergic to?", k=3).hits}
+    assert hits["Ana is allergic to peanuts."].sources == ["m5"], "only m5 still says it"
+    assert hits["Ana is allergic to walnuts."].sources == ["m1"]
+
+
+# Both ends of the claim "skipping the load test caused the crash" are told by other messages
+# too (d1, d2): an edit of the message that made the claim leaves them, not the claim.
+SKIPPED = said_at(
+    "d1", "Ana", "We skipped the load test before the promo, so the on-call team was paged."
+)
+CRASHED = said_at(
+    "d2", "Ben", "The new config caused a checkout crash during the promo.", "2026-11-01T10:01:00Z"
+)
+CLAIM = said_at(
+    "d3", "Ana", "Skipping the load test caused a checkout crash during the promo.",
+    "2026-11-01T10:02:00Z",
+)  # fmt: skip
+RETOLD = said_at(
+    "d4", "Chi", "Skipping the load test caused a checkout crash during the promo.",
+    "2026-11-01T10:03:00Z",
+)  # fmt: skip
+
+
+def causes_of_the_crash(memory) -> set[str]:
+    return {c.lesson.decision for c in memory.trace_cause("checkout crash").causes}
+
+
+@pytest.mark.parametrize(
+    "edited",
+    ["I was away during the promo.", "Skipping the load test did not cause the checkout crash."],
+    ids=["says-something-else", "denies-the-claim"],
+)
+def test_an_edit_ends_the_causal_claim_its_old_wording_alone_made(memory, edited):
+    memory.remember(messages=[SKIPPED, CRASHED])
+    memory.remember(messages=[CLAIM])
+    assert any("load test" in c for c in causes_of_the_crash(memory))
+    memory.remember(messages=[{**CLAIM, "text": edited}])
+    assert causes_of_the_crash(memory) == {"The new config"}
+    (claim,) = [
+        e
+        for e in memory.store.find_edges(relations={"caused"}, valid_only=False)
+        if e.valid_to is not None
+    ]
+    assert "'d3' was edited" in claim.context  # ended, kept for the record
+    ends = memory.store.get_nodes([claim.src, claim.dst]).values()
+    assert [n.valid_to for n in ends] == [None, None], "what d1 and d2 told stays"
+
+
+@pytest.mark.parametrize("together", [False, True], ids=["told-later", "told-in-one-call"])
+def test_a_causal_claim_another_message_also_made_outlives_an_edit(memory, together):
+    memory.remember(messages=[SKIPPED, CRASHED])
+    memory.remember(messages=[CLAIM, RETOLD] if together else [CLAIM])
+    if not together:
+        memory.remember(messages=[RETOLD])
+    memory.remember(messages=[{**CLAIM, "text": "I was away during the promo."}])
+    assert any("load test" in c for c in causes_of_the_crash(memory)), "d4 still makes it"
+    memory.remember(messages=[{**RETOLD, "text": "I was away too."}])
+    assert causes_of_the_crash(memory) == {"The new config"}, "no message makes it any more"
+
+
+def test_an_edit_undone_makes_the_causal_claim_current_again(memory):
+    memory.remember(messages=[SKIPPED, CRASHED])
+    memory.remember(messages=[CLAIM])
+    memory.remember(messages=[{**CLAIM, "text": "I was away during the promo."}])
+    memory.remember(messages=[CLAIM])
+    assert any("load test" in c for c in causes_of_the_crash(memory))
+    assert len(memory.store.find_edges(relations={"caused"}, valid_only=False)) == 3, "one claim"
+
+
+def test_a_causal_claim_recorded_with_record_decision_outlives_edits_of_every_message_telling_it(
+    memory,
+):
+    memory.remember(messages=[SKIPPED, CRASHED])
+    memory.remember(messages=[CLAIM])
+    memory.record_decision(
+        "Ana and others skipped the load test before the promo",
+        "A checkout crash during the promo.",
+    )
+    memory.remember(messages=[RETOLD])  # told again by a message after the agent recorded it
+    memory.remember(messages=[{**CLAIM, "text": "I was away during the promo."}])
+    memory.remember(messages=[{**RETOLD, "text": "I was away too."}])
+    assert any("load test" in c for c in causes_of_the_crash(memory)), "the agent recorded it"

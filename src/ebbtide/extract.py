@@ -95,6 +95,9 @@ class ItemLink:
     relation: Relation
     weight: float
     confidence_source: str = "rule"  # who asserted it: "rule", or "llm_inferred"
+    # The messages that told it (the one whose words link the two, each time they do): an
+    # edit of one of them ends it only when no other tells it. Empty when not known (an LLM's).
+    sources: tuple[str, ...] = ()
 
 
 @dataclass
@@ -1107,6 +1110,9 @@ class _Extractor:
         self.speakers = list(dict.fromkeys(m.speaker for m in messages if m.speaker))
         self.drafts: list[_Draft] = []
         self.links: dict[tuple[int, int, str], float] = {}
+        # the messages that told each causal link
+        self.told: dict[tuple[int, int, str], list[str]] = {}
+        self.telling = ""  # the message read now
         self.pairs: set[frozenset[int]] = set()  # linked items, either way
         self.by_text: dict[str, int] = {}
         self.focus: list[tuple[int, int]] = []  # (message, item) each statement ends on
@@ -1127,6 +1133,7 @@ class _Extractor:
     def run(self) -> Extraction:
         for k, msg in enumerate(self.messages):
             first = len(self.drafts)
+            self.telling = msg.id
             ref = msg.time or self.date
             addressee = self._addressee(k)
             answer = (
@@ -1235,6 +1242,10 @@ class _Extractor:
         if src != dst:
             key = (src, dst, relation)
             self.links[key] = max(weight, self.links.get(key, 0.0))
+            if relation in CAUSAL:
+                told = self.told.setdefault(key, [])
+                if self.telling not in told:
+                    told.append(self.telling)
             self.pairs.add(frozenset((src, dst)))
 
     def _linked(self, a: int, b: int) -> bool:
@@ -1861,10 +1872,10 @@ class _Extractor:
         self._name_the_chosen()
         items = [d.item for d in self.drafts]
         self._people_items(items, names)
-        links = [
-            ItemLink(s, d, r, round(w, 3))  # type: ignore[arg-type]
-            for (s, d, r), w in self.links.items()
-        ]
+        links = []
+        for (s, d, r), w in self.links.items():
+            told = tuple(self.told.get((s, d, r), ()))
+            links.append(ItemLink(s, d, r, round(w, 3), sources=told))  # type: ignore[arg-type]
         return Extraction(items=items, links=links)
 
     def _name_the_chosen(self) -> None:

@@ -5,6 +5,7 @@ to the episodes they retell, settings told anew superseding the old, and edited 
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -156,35 +157,58 @@ class TranscriptOps:
                     if m.id in places and m.id in keys
                 }
             )
+            recorded = self.store.get_meta_many([told.made_key(places[m.id]) for m in edited])
             made = {
-                m.id: self._made_by(m, told.held(before[places[m.id]])[1], scope) for m in edited
-            }
+                m.id: self._made_by(
+                    m, told.held(before[places[m.id]])[1], scope,
+                    recorded.get(told.made_key(places[m.id])),
+                )
+                for m in edited
+            }  # fmt: skip
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
-                told_ids=known,
+                told_ids=known, tellers={m.id: places.get(m.id, m.id) for m in turns},
             )  # fmt: skip
+            self.store.set_meta_many(
+                {
+                    told.made_key(places[m.id]): json.dumps(
+                        [n.id for n in nodes if m.id in n.sources]
+                    )
+                    for m in new
+                    if m.id in places
+                }
+            )
             for m in edited:
-                self._retire_edited(m, made[m.id], nodes, edges)
+                self._retire_edited(m, places[m.id], made[m.id], nodes, edges)
         self._speakers = None  # the transcript may have new speakers
         return TranscriptResult(
             messages=len(turns), nodes=nodes, edges=edges, known=len(known), degraded=degraded
         )
 
-    def _made_by(self, message: transcript.Message, said_at: str | None, scope: str) -> list[Node]:
-        """The current items `message` told, in its scope, by its speaker, said at `said_at`
-        (as its place recorded it: the items carry that very string)."""
-        if said_at is None:
-            return []
-        said_then = self.store.find_nodes(scope=scope, attribute=("said_at", said_at), limit=1000)
-        return [
-            n
-            for n in said_then
-            if message.id in n.sources and n.attributes.get("speaker") == message.speaker
-        ]
+    def _made_by(
+        self,
+        message: transcript.Message,
+        said_at: str | None,
+        scope: str,
+        recorded: str | None = None,
+    ) -> list[Node]:
+        """The current items `message` told and still lists among their sources: those its
+        place recorded (`recorded`, `told.made_key`: found though a later message told them
+        again), and, in a store from before that record, those in its scope, by its speaker,
+        said at `said_at` (as its place recorded it: the items carry that very string)."""
+        found = list(self.store.get_nodes(told.made(recorded)).values())
+        if said_at is not None:
+            said_then = self.store.find_nodes(
+                scope=scope, attribute=("said_at", said_at), limit=1000
+            )
+            found += [n for n in said_then if n.attributes.get("speaker") == message.speaker]
+        mine = {n.id: n for n in found if message.id in n.sources and n.valid_to is None}
+        return list(mine.values())
 
     def _retire_edited(
         self,
         message: transcript.Message,
+        teller: str,
         before: list[Node],
         stored: list[Node],
         linked: Sequence[Edge] = (),
@@ -195,7 +219,8 @@ class TranscriptOps:
         lessons drawn from it (its causal links, unless this reading made them, `linked`). An
         item the new wording tells again (among `stored`) stays; so does one something else
         told too (another message, a note, `record_decision`: `told.only_by`), no longer
-        listing the message among its sources."""
+        listing the message among its sources. A causal link between items that stay ends
+        when the message (`teller`, as `told.link_key` records it) was the last to tell it."""
         now = self.now()
         kept = {n.id for n in stored}
         made = {e.id for e in linked}
@@ -214,10 +239,11 @@ class TranscriptOps:
             if node.id not in gone:
                 sources = [s for s in node.sources if s != message.id]
                 self.store.update_node(node.model_copy(update={"sources": sources}))
+        told_by = self._told_only_by(teller, [n.id for n in before], made)
         ended = []
-        for edge in self.store.edges_of(gone):
-            if edge.relation in CAUSAL_RELATIONS and edge.id not in made:
-                reason = f"its message {message.id!r} was edited"
+        for edge in [*self.store.edges_of(gone), *told_by]:
+            if edge.relation in CAUSAL_RELATIONS and edge.id not in made and edge.id not in ended:
+                reason = told.edited(message.id)
                 context = f"{edge.context} | {reason}" if edge.context else reason
                 self.store.update_edge(
                     edge.model_copy(update={"valid_to": now, "context": context})
@@ -232,6 +258,31 @@ class TranscriptOps:
             if len(same_kind) == 1:
                 update["superseded_by"] = same_kind[0].id
             self.store.update_node(node.model_copy(update=update))
+
+    def _told_only_by(self, teller: str, node_ids: list[str], made: set[str]) -> list[Edge]:
+        """The current causal links of `node_ids` that the message `teller` was the last to
+        tell (`told.link_key`), but those this reading `made`; the others it told lose it from
+        their record."""
+        links = {
+            e.id: e
+            for e in self.store.edges_of(node_ids)
+            if e.relation in CAUSAL_RELATIONS and e.id not in made
+        }
+        records = self.store.get_meta_many([told.link_key(i) for i in links])
+        alone, rest = [], {}
+        for edge_id, edge in links.items():
+            said = told.tellers(records.get(told.link_key(edge_id)))
+            if teller not in said:
+                continue
+            others = [t for t in said if t != teller]
+            if others or edge.provenance != "transcript" or claims.sayers(edge):
+                # another message tells it, or something else has since (`record_decision`, a
+                # note): it stands, no longer told by this one
+                rest[told.link_key(edge_id)] = told.with_tellers(None, others)
+            else:
+                alone.append(edge)
+        self.store.set_meta_many(rest)
+        return alone
 
     def remember_causes(
         self,
@@ -431,6 +482,7 @@ class TranscriptOps:
         said_in: Node | None = None,
         formerly: Sequence[str] = (),
         told_ids: Collection[str] = (),
+        tellers: Mapping[str, str] | None = None,
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
@@ -443,7 +495,11 @@ class TranscriptOps:
         stored then, never stored again, and not returned unless a new link reaches it; one
         no longer found (read otherwise) is left out with its links. A link between two such
         items is not made again, nor one from such an item that exists already: each is
-        learned from once."""
+        learned from once.
+
+        `tellers`: what each message of a transcript is known by (its place, else its id): the
+        causal links made here record the messages that told them (`told.link_key`), and one
+        an edit of its message had ended is current again, told again."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -457,6 +513,8 @@ class TranscriptOps:
                 causes.setdefault(link.dst, set()).add(link.src)
         nodes: list[Node] = []
         edges: list[Edge] = []
+        heard: dict[str, list[str]] = {}  # causal links told here: by which messages
+        first: set[str] = set()  # ... and those of them made here
         # Items only messages told before told: found as stored then, never stored again (read
         # anew without the messages before them, they may come out otherwise).
         before = set(told_ids)
@@ -513,12 +571,20 @@ class TranscriptOps:
             a, b = nodes[link.src], nodes[link.dst]
             if a.id == b.id or {link.src, link.dst} <= old or {link.src, link.dst} & lost:
                 continue
-            if (link.src in old or link.dst in old) and self.store.get_edge(
-                a.id, b.id, link.relation
+            said = [tellers[m] for m in link.sources if m in tellers] if tellers else []
+            if (link.src in old or link.dst in old) and (
+                was := self.store.get_edge(a.id, b.id, link.relation)
             ):
+                if said:
+                    heard.setdefault(was.id, []).extend(_with_maker(said, was, provenance))
                 continue  # a known item linked again by a retelling: learned from once
             if link.relation in CAUSAL_RELATIONS:
                 known = None if learn else self.store.get_edge(a.id, b.id, link.relation)
+                was = self.store.get_edge(a.id, b.id, link.relation) if said else None
+                if was is not None:
+                    said = _with_maker(said, was, provenance)
+                    if told.ended_by_edit(was):
+                        self.store.update_edge(told.told_again(was))
                 if known is not None and known.valid_to is not None:
                     if not claims.retracted(known):
                         continue  # a person ended this lesson: reading it again does not undo it
@@ -537,6 +603,10 @@ class TranscriptOps:
                     link.confidence_source, provenance, learn=learn,
                 )  # fmt: skip
                 edges.append(rec.edge)
+                if said:
+                    heard.setdefault(rec.edge.id, []).extend(said)
+                    if was is None:
+                        first.add(rec.edge.id)
                 # As scored now: a later link from the outcome must not write back its older copy
                 # ("That was a mistake: checkout stalled. That led to …" kept no polarity).
                 scored = {rec.decision.id: rec.decision, rec.outcome.id: rec.outcome}
@@ -546,6 +616,7 @@ class TranscriptOps:
                     self._link(a.id, b.id, link.relation, link.weight, now=now,
                                provenance=provenance)
                 )  # fmt: skip
+        self._record_tellers(heard, first)
         # What this reading stored or changed: not an item told before that gained no link.
         changed = {n.id for i, n in enumerate(nodes) if i not in old}
         changed |= {e.src for e in edges} | {e.dst for e in edges}
@@ -553,6 +624,22 @@ class TranscriptOps:
         fresh = self.store.get_nodes([n.id for n in nodes if n.id in changed])
         unique = [fresh[i] for i in dict.fromkeys(n.id for n in nodes) if i in fresh]
         return unique, edges
+
+    def _record_tellers(self, heard: Mapping[str, list[str]], first: Collection[str]) -> None:
+        """List the messages that told each link of `heard` among those that tell it: a link
+        made here starts its record; one made before its record was kept (nor one an LLM alone
+        told) starts none, as what else told it is not known."""
+        if not heard:
+            return
+        keys = {i: told.link_key(i) for i in heard}
+        known = self.store.get_meta_many(list(keys.values()))
+        self.store.set_meta_many(
+            {
+                keys[i]: told.with_tellers(known.get(keys[i]), said)
+                for i, said in heard.items()
+                if i in first or keys[i] in known
+            }
+        )
 
     def _episode_node(
         self,
@@ -769,6 +856,12 @@ def _said_otherwise_since(
     return {
         i for i, p in places.items() if i in keys and p in said and told.held(said[p])[0] != keys[i]
     }
+
+
+def _with_maker(said: list[str], edge: Edge, provenance: str) -> list[str]:
+    """The messages telling a link, and what else told it last (`record_decision`, a note)
+    when that was no reading like this one: a link it tells stands whatever messages say."""
+    return said if edge.provenance == provenance else [*said, edge.provenance or "agent"]
 
 
 def _changed_since(setting: Node, change: Node) -> bool:

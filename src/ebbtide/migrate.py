@@ -41,8 +41,8 @@ class MigrateReport(BaseModel):
     nodes: int
     edges: int
     reviews: int
-    # records of the messages the memory was told, what each said and where (so that the
-    # copy does not learn them twice, and knows an edit)
+    # records of the messages the memory was told, what each said and where, and what each
+    # told (so that the copy does not learn them twice, and knows what an edit takes back)
     told: int = 0
     audit: int = 0  # audit log entries (the raw turns of transcripts, as told)
     bulk: bool

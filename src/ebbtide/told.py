@@ -9,17 +9,43 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from .extract import Item
-from .model import EPISODE_KINDS, Node
+from .model import EPISODE_KINDS, Edge, Node
 from .store import SearchFilter, Store
 from .transcript import Message
 
-__all__ = ["PLACE", "RECORDED", "TOLD", "at_place", "held", "key", "only_by", "place", "stored_for"]
+__all__ = [
+    "EDIT_ENDS",
+    "EDIT_OPENS",
+    "PLACE",
+    "RECORDED",
+    "TOLD",
+    "at_place",
+    "edited",
+    "ended_by_edit",
+    "held",
+    "key",
+    "link_key",
+    "made",
+    "made_key",
+    "only_by",
+    "place",
+    "stored_for",
+    "tellers",
+    "told_again",
+    "with_tellers",
+]
 
 TOLD = "told:"  # meta keys of the messages a memory was told
 PLACE = TOLD + "at:"  # ... and of where each was said, holding its `key` (see `place`)
+MADE = TOLD + "made:"  # ... of the nodes each message at a place told (see `made_key`)
+LINK = TOLD + "link:"  # ... and of the messages that told each causal link (see `link_key`)
+# How a link's context tells that an edit of the message that told it ended it (its last part,
+# after " | "): "its message 'm3' was edited".
+EDIT_OPENS, EDIT_ENDS = "its message ", " was edited"
 SAME_TEXT = 20  # nodes of one text looked through for the one a message made
 # The attribute marking an episode node `record_decision` recorded: a message that retells the
 # lesson lists itself among its sources, but does not make it its own (see `only_by`).
@@ -71,6 +97,53 @@ def held(value: str) -> tuple[str, str | None]:
     """The key and time `at_place` wrote."""
     key, _, when = value.partition(" ")
     return key, when or None
+
+
+def made_key(place: str) -> str:
+    """Where the ids of the nodes the message at `place` told are kept (a JSON list): its
+    edit finds them there, though a later message told them again (their `said_at` is then
+    that message's)."""
+    return MADE + place.removeprefix(PLACE)
+
+
+def made(value: str | None) -> list[str]:
+    """The node ids a `made_key` record lists (none without one)."""
+    return list(json.loads(value)) if value else []
+
+
+def link_key(edge_id: str) -> str:
+    """Where the messages that told a causal link are kept (a JSON list of each one's place,
+    else its id): an edit of one of them ends the link only when no other tells it. A link
+    with no such record (made before it was kept, or told by an LLM alone) is not known to be
+    told by any message in particular."""
+    return LINK + edge_id
+
+
+def tellers(value: str | None) -> list[str]:
+    """The messages a `link_key` record lists (none without one)."""
+    return list(json.loads(value)) if value else []
+
+
+def with_tellers(value: str | None, more: Iterable[str]) -> str:
+    """A `link_key` record listing `more` too, each message once."""
+    return json.dumps(list(dict.fromkeys([*tellers(value), *more])))
+
+
+def edited(message_id: str) -> str:
+    """What a link's context says when an edit of the message that told it ended it."""
+    return f"{EDIT_OPENS}{message_id!r}{EDIT_ENDS}"
+
+
+def ended_by_edit(edge: Edge) -> bool:
+    """Whether the last thing that ended the link was an edit of a message that told it."""
+    return edge.valid_to is not None and (edge.context or "").endswith(EDIT_ENDS)
+
+
+def told_again(edge: Edge) -> Edge:
+    """A link an edit ended, current again (told again by a message), without the edit's
+    words."""
+    before, sep, _ = (edge.context or "").rpartition(f" | {EDIT_OPENS}")
+    return edge.model_copy(update={"valid_to": None, "context": before if sep else None})
 
 
 def only_by(node: Node, message_id: str) -> bool:
