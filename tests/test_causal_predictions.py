@@ -153,3 +153,66 @@ def test_a_prediction_settled_before_episodes_were_kept_stays_as_it_was(memory, 
     memory.invalidate_decision(seen.edge.id)
     item = prediction(memory, asked)
     assert (item.status, item.observed) == ("correct", "An outage")
+
+
+def figures(report):
+    return report.total, report.resolved, report.correct, report.accuracy
+
+
+def read_every_prediction(memory):
+    """The report's figures as an earlier ebbtide computed them: from every prediction read."""
+    statuses = [n.attributes["status"] for n in memory.store.iter_nodes() if n.kind == "prediction"]
+    resolved = [s for s in statuses if s != "open"]
+    correct = resolved.count("correct")
+    return len(statuses), len(resolved), correct, correct / len(resolved) if resolved else None
+
+
+def test_the_report_counts_every_prediction_as_it_is_settled_reopened_forgotten_and_deleted(
+    memory, clock, asked
+):
+    again = memory.intervention_query("skip the load test before the sale").prediction_id
+    clock.advance(hours=1)
+    seen = []
+
+    def counted():
+        report = memory.prediction_report()
+        assert figures(report) == read_every_prediction(memory)
+        seen.append(figures(report))
+        return report
+
+    counted()
+    fine = memory.record_decision(ACTION, "Checkout held up fine")  # DANGER was wrong
+    counted()
+    memory.invalidate_decision(fine.edge.id, "measured wrongly")  # both open again
+    outage = memory.record_decision(ACTION, "Another outage in checkout")
+    counted()
+    memory.forget(outage.outcome.id, "recorded by mistake")  # open until a person keeps it
+    counted()
+    memory.reject(outage.outcome.id)
+    counted()
+    memory.unpin(again)
+    memory.forget(again, "asked by mistake")
+    memory.approve(again)  # the prediction itself deleted
+    report = counted()
+    assert seen == [
+        (2, 0, 0, None),
+        (2, 2, 0, 0.0),
+        (2, 2, 2, 1.0),
+        (2, 0, 0, None),
+        (2, 2, 2, 1.0),
+        (1, 1, 1, 1.0),
+    ]
+    assert [i.prediction_id for i in report.items] == [asked]
+
+
+def test_the_report_lists_the_latest_predictions_oldest_first_even_when_made_at_once(memory):
+    """A frozen clock makes every prediction at the same instant: the latest are the last
+    logged."""
+    memory.record_decision(ACTION, "Checkout outage on Saturday")
+    asked = [
+        memory.intervention_query("skip the load test before the sale").prediction_id
+        for _ in range(5)
+    ]
+    report = memory.prediction_report(limit=3)
+    assert [i.prediction_id for i in report.items] == asked[-3:]
+    assert report.total == 5

@@ -420,6 +420,64 @@ def test_the_predictions_naming_a_decision_or_lesson_are_found_as_they_change(st
         store.close()
 
 
+def test_predictions_are_counted_by_status_as_they_change(store_url):
+    """`tally`: every prediction of this store, valid or not, by its status (missing or not a
+    string: ""), none at zero; an edit, a change of kind, a deletion, a rollback and a
+    reopening are followed, and other kinds are not counted."""
+    url = store_url("tally")
+    other = open_store(store_url("tally-other"))
+    other.add_node(prediction_node("theirs", ["d1"]))
+    other.close()
+    store = open_store(url)
+
+    def settled(ident, status, text=None, **kw):
+        p = prediction_node(ident, ["d1"], **kw)
+        attributes = {**p.attributes, "status": status}
+        return p.model_copy(update={"attributes": attributes, "text": text or p.text})
+
+    store.add_node(prediction_node("p1", ["d1"]))
+    store.add_node(prediction_node("p2", ["d1"], valid_to=T0))
+    store.add_node(settled("p3", "correct"))
+    store.add_node(settled("p4", 7))
+    store.add_node(node("n", "a note", attributes={"status": "open"}))
+    assert store.tally("prediction") == {"open": 2, "correct": 1, "": 1}
+    store.update_node(settled("p1", "wrong"))
+    store.update_node(settled("p1", "wrong", text="edited, still wrong"))
+    assert store.tally("prediction") == {"open": 1, "correct": 1, "wrong": 1, "": 1}
+    store.delete_node("p3")
+    store.update_node(node("p4", "no longer a prediction"))
+    assert store.tally("prediction") == {"open": 1, "wrong": 1}
+    with pytest.raises(RuntimeError), store.transaction():
+        store.update_node(settled("p2", "correct", valid_to=T0))
+        assert store.tally("prediction") == {"correct": 1, "wrong": 1}
+        raise RuntimeError("boom")
+    assert store.tally("prediction") == {"open": 1, "wrong": 1}
+    with pytest.raises(ValueError, match="kind"):
+        store.tally("note")
+    store.close()
+    store = open_store(url)
+    try:
+        assert store.tally("prediction") == {"open": 1, "wrong": 1}
+    finally:
+        store.close()
+
+
+def test_the_latest_predictions_are_the_last_in_find_nodes_order(store):
+    """`latest_nodes`: the last `limit` of a kind counted, valid or not, oldest first; made at
+    one instant, in the order written."""
+    store.add_node(prediction_node("late", ["d1"], created_at=T0 + timedelta(hours=2)))
+    for i in range(4):
+        store.add_node(prediction_node(f"p{i}", ["d1"], valid_to=T0 if i == 1 else None))
+    store.add_node(prediction_node("early", ["d1"], created_at=T0 - timedelta(hours=1)))
+    store.add_node(node("n", "a newer note", created_at=T0 + timedelta(hours=3)))
+    every = store.find_nodes(kind="prediction", valid_only=False)
+    assert [n.id for n in every] == ["early", "p0", "p1", "p2", "p3", "late"]
+    assert store.latest_nodes("prediction", 3) == every[-3:]
+    assert store.latest_nodes("prediction", 100) == every
+    with pytest.raises(ValueError, match="kind"):
+        store.latest_nodes("note", 3)
+
+
 def test_iterating_yields_everything_in_insertion_order(store):
     with store.transaction():  # one commit: a server fsyncs each one
         for i in range(2500):

@@ -141,18 +141,19 @@ def _standing(store: Store, edge_ids: list[str]) -> set[str]:
 
 def report(store: Store, limit: int) -> PredictionReport:
     """The accuracy of every prediction logged, and the latest `limit` of them (oldest first):
-    an agent that asked thousands of questions reads the figures, not thousands of items."""
-    logged = store.counts()["kind"].get("prediction", 0)
-    nodes = store.find_nodes(kind="prediction", valid_only=False, limit=logged) if logged else []
-    statuses = [node.attributes["status"] for node in nodes]
-    resolved = [s for s in statuses if s != OPEN]
-    correct = resolved.count("correct")
+    an agent that asked thousands of questions reads the figures, not thousands of items. The
+    figures are the store's counts by status (`Store.tally`), so they cost the same however
+    many predictions there are; only the items listed are read."""
+    statuses = store.tally("prediction")
+    total = sum(statuses.values())
+    resolved = total - statuses.get(OPEN, 0)
+    correct = statuses.get("correct", 0)
     return PredictionReport(
-        total=len(statuses),
-        resolved=len(resolved),
+        total=total,
+        resolved=resolved,
         correct=correct,
-        accuracy=correct / len(resolved) if resolved else None,
-        items=[_item(node) for node in nodes[-limit:]],
+        accuracy=correct / resolved if resolved else None,
+        items=[_item(node) for node in store.latest_nodes("prediction", limit)],
     )
 
 

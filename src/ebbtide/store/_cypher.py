@@ -26,6 +26,10 @@ SCHEMA: dict[str, str] = {
     "FOR (n:EbbNode) ON (n.tenant, n.seq)",
     "ebbtide_node_kind": "CREATE INDEX ebbtide_node_kind IF NOT EXISTS "
     "FOR (n:EbbNode) ON (n.tenant, n.kind)",
+    # What a node of a kind counted is counted under (base.tally_value): its totals are read
+    # from the index alone (`tally`), not from the nodes.
+    "ebbtide_node_tally": "CREATE INDEX ebbtide_node_tally IF NOT EXISTS "
+    "FOR (n:EbbNode) ON (n.tenant, n.kind, n.tally)",
     "ebbtide_node_text": "CREATE INDEX ebbtide_node_text IF NOT EXISTS "
     "FOR (n:EbbNode) ON (n.tenant, n.text_hash)",
     "ebbtide_edge_seq": "CREATE INDEX ebbtide_edge_seq IF NOT EXISTS "

@@ -1,6 +1,7 @@
 """An in-memory index beside an embedded database that only this process can write (Kùzu):
 filter fields per node, BM25 postings over node text, valid edges by endpoint, vectors by model,
-the nodes naming each id (`named_ids`).
+the nodes naming each id (`named_ids`), the nodes of each kind in TALLIES and their counts
+(`tally_value`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from ._props import unique
 from .base import (
     COMMON_DF,
     NAMING_KINDS,
+    TALLIES,
     TIME_KEYS,
     ItemDates,
     SearchFilter,
     item_dates,
     named_ids,
     rank_by_time,
+    tally_value,
 )
 
 K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
@@ -53,6 +56,8 @@ class NodeInfo:
     # None when its attributes date it at no readable time.
     dates: ItemDates | None
     names: list[str]  # the ids its attributes name (`named_ids`)
+    created_at: float
+    tally: str | None  # what it is counted under (`tally_value`), None for a kind not counted
 
     def passes(self, flt: SearchFilter) -> bool:
         if flt.include_cold:
@@ -103,6 +108,8 @@ class MemoryIndex:
         self.inc: dict[str, set[str]] = defaultdict(set)
         self.vectors: dict[str, VectorSet] = {}
         self.naming: dict[str, set[str]] = defaultdict(set)
+        self.tallied: dict[str, set[str]] = defaultdict(set)  # kind -> ids
+        self.tallies: dict[str, Counter[str]] = defaultdict(Counter)  # kind -> value -> count
 
     def put_node(self, p: dict[str, Any], text: str) -> None:
         ident = p["id"]
@@ -120,9 +127,15 @@ class MemoryIndex:
             p["text_hash"],
             _dates(p["attributes"]),
             _names(p["kind"], p["attributes"]),
+            float(p["created_at"]),
+            _tally(p["kind"], p["attributes"]),
         )
-        for name in self.nodes[ident].names:
+        info = self.nodes[ident]
+        for name in info.names:
             self.naming[name].add(ident)
+        if info.tally is not None:
+            self.tallied[info.kind].add(ident)
+            self.tallies[info.kind][info.tally] += 1
         self.by_hash[p["text_hash"]].add(ident)
         counts = Counter(_terms(text))
         for term, tf in counts.items():
@@ -140,6 +153,9 @@ class MemoryIndex:
             self.naming[name].discard(ident)
             if not self.naming[name]:
                 del self.naming[name]
+        if info.tally is not None:
+            self.tallied[info.kind].discard(ident)
+            self.tallies[info.kind][info.tally] -= 1
         self.total -= self.lengths.pop(ident, 0)
         for term in self.doc_terms.pop(ident, ()):
             docs = self.postings[term]
@@ -159,6 +175,18 @@ class MemoryIndex:
         self.edges[p["id"]] = [*e, p["valid_to"] is None]
         self.out[p["src"]].add(p["id"])
         self.inc[p["dst"]].add(p["id"])
+
+    def tally(self, kind: str) -> dict[str, int]:
+        return {value: n for value, n in self.tallies[kind].items() if n > 0}
+
+    def latest(self, kind: str, limit: int) -> list[str]:
+        """The ids of the last `limit` nodes of a counted kind, oldest first (by created_at,
+        then as written)."""
+        nodes = self.nodes
+        newest = heapq.nlargest(
+            limit, self.tallied[kind], key=lambda i: (nodes[i].created_at, nodes[i].seq)
+        )
+        return newest[::-1]
 
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter
@@ -226,6 +254,13 @@ def _dates(attributes: str | None) -> ItemDates | None:
     d = json.loads(attributes)
     dates = item_dates(d)
     return dates if any(span is not None for span in dates) else None
+
+
+def _tally(kind: str, attributes: str | None) -> str | None:
+    """`tally_value` of a node's JSON attributes (only kinds counted are parsed)."""
+    if kind not in TALLIES:
+        return None
+    return tally_value(kind, json.loads(attributes or "{}"))
 
 
 def _names(kind: str, attributes: str | None) -> list[str]:

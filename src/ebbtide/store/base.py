@@ -286,6 +286,27 @@ def named_ids(kind: str, attributes: Mapping[str, Any]) -> list[str]:
     return sorted(found)
 
 
+# Kinds the store counts by one of their attributes as it writes them (a prediction by its
+# status), so their totals are read without reading the nodes (`Store.tally`), and whose
+# newest it reads from the end (`Store.latest_nodes`).
+TALLIES: Mapping[str, str] = {"prediction": "status"}
+
+
+def tally_value(kind: str, attributes: Mapping[str, Any]) -> str | None:
+    """What a node of `kind` is counted under: its TALLIES attribute when that is a string, ""
+    when it is missing or is not one (an imported record, say); None for a kind not counted."""
+    key = TALLIES.get(kind)
+    if key is None:
+        return None
+    value = attributes.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def check_tallied(kind: str) -> None:
+    if kind not in TALLIES:
+        raise ValueError(f"kind: the store counts only {', '.join(sorted(TALLIES))}, not {kind!r}")
+
+
 # A word that this many nodes hold is common: full-text search counts it only in nodes that
 # hold a rarer word of the query (it would make BM25 score a large share of the store and add
 # little to the ranking), or requires it with the query's other words when all are common.
@@ -375,6 +396,18 @@ class Store(Protocol):
     ) -> list[Node]: ...
     def delete_node(self, node_id: str) -> int: ...
     def iter_nodes(self) -> Iterator[Node]: ...
+    def tally(self, kind: str) -> dict[str, int]:
+        """How many nodes of `kind` (in TALLIES) there are, valid or not, by `tally_value`,
+        none at zero: counted by the store as it writes them, so reading the totals costs the
+        same however many there are."""
+        ...
+
+    def latest_nodes(self, kind: str, limit: int) -> list[Node]:
+        """The last `limit` nodes of `kind` (in TALLIES), valid or not, in `find_nodes` order
+        (oldest first, ties in the order written): read from the newest end, so the cost
+        follows `limit`, not how many there are."""
+        ...
+
     def nodes_naming(self, ids: Iterable[str]) -> list[Node]:
         """Every node that names any of `ids` in its attributes (`named_ids`), valid or not,
         in creation order: read through an index, so the cost follows how many name them,

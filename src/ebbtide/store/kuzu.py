@@ -61,6 +61,7 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    check_tallied,
     graph_arrays_from_rows,
     statuses_now,
     wrong_size,
@@ -393,6 +394,16 @@ class KuzuStore:
         found = {n for i in unique(list(ids)) for n in naming.get(i, ())}
         rows = self._fetch_nodes(sorted(found))
         return [props_node(p) for p in sorted(rows, key=lambda p: (p["created_at"], p["seq"]))]
+
+    def tally(self, kind: str) -> dict[str, int]:
+        check_tallied(kind)
+        return self.index().tally(kind)
+
+    def latest_nodes(self, kind: str, limit: int) -> list[Node]:
+        check_tallied(kind)
+        ids = self.index().latest(kind, limit)
+        found = self.get_nodes(ids)
+        return [found[i] for i in ids]
 
     def iter_nodes(self) -> Iterator[Node]:
         after = -1

@@ -75,9 +75,11 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    check_tallied,
     date_columns,
     graph_arrays_from_rows,
     named_ids,
+    tally_value,
     window,
     wrong_size,
 )
@@ -113,24 +115,27 @@ _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r
 # nodes written before they existed lack it, 1 is before a time covered its calendar day, 2
 # before the `words` property, 3 before its words lost their accents, 4 before the local
 # spans (and a said time was a day), 5 before the ids its attributes name had their
-# `:EbbName` nodes; `_backfill_derived` brings older nodes up to date.
-SPANS_VERSION = 6
+# `:EbbName` nodes, 6 before the `tally` of the kinds counted (`tally_value`);
+# `_backfill_derived` brings older nodes up to date.
+SPANS_VERSION = 7
 
 
 def _props(node: Node) -> dict[str, Any]:
     """A node's properties plus what is derived from them (its time spans, so time windows are
     matched by the server, and its words, which the full-text index reads)."""
-    return {**node_props(node), **_derived_props(node.text, node.attributes)}
+    return {**node_props(node), **_derived_props(node.kind, node.text, node.attributes)}
 
 
-def _derived_props(text: str, attributes: dict[str, Any]) -> dict[str, Any]:
-    """The spans an item tells of and was said in, as numbers (None removes a stale one), and
-    its words as ebbtide splits them (`text.indexed_words`), one space apart: Lucene's own
+def _derived_props(kind: str, text: str, attributes: dict[str, Any]) -> dict[str, Any]:
+    """The spans an item tells of and was said in, as numbers (None removes a stale one), its
+    words as ebbtide splits them (`text.indexed_words`), one space apart: Lucene's own
     tokenizer keeps "config.py", "snake_case", "Node.js", "v1.2" or "3,000" whole, and a
-    search for any part of them (which is how every query is split) would find nothing."""
+    search for any part of them (which is how every query is split) would find nothing; and
+    what it is counted under (`tally_value`), which an index counts."""
     return {
         **date_columns(attributes),
         "words": " ".join(indexed_words(text)),
+        "tally": tally_value(kind, attributes),
         "spans_version": SPANS_VERSION,
     }
 
@@ -284,7 +289,7 @@ class Neo4jStore:
             updates = []
             for tenant, ident, kind, text, attributes in rows:
                 attrs = json.loads(attributes or "{}")
-                p = _derived_props(text or "", attrs)
+                p = _derived_props(kind, text or "", attrs)
                 updates.append({"t": tenant, "id": ident, "p": p, "names": named_ids(kind, attrs)})
             self._driver.execute_query(
                 "UNWIND $rows AS r MATCH (n:EbbNode {tenant: r.t, id: r.id}) SET n += r.p "
@@ -543,6 +548,33 @@ class Neo4jStore:
             id=node_id,
         )
         return int(rows[0][0]) if rows else 0
+
+    def tally(self, kind: str) -> dict[str, int]:
+        check_tallied(kind)
+        # Counted from the entries of the index that holds the values, so no node is read (left
+        # alone, the planner may read every node of the kind through the kind's index); every
+        # tally is a string, and a range on it lets the planner seek the tenant's entries.
+        rows = self._run(
+            "MATCH (n:EbbNode) USING INDEX n:EbbNode(tenant, kind, tally) "
+            "WHERE n.tenant = $t AND n.kind = $kind AND n.tally >= '' "
+            "RETURN n.tally, count(*)",
+            kind=kind,
+        )
+        return {str(value): int(n) for value, n in rows}
+
+    def latest_nodes(self, kind: str, limit: int) -> list[Node]:
+        check_tallied(kind)
+        found = self._list(
+            # The kind's nodes only (left alone, the planner may walk all the tenant's by seq),
+            # each read for its time and seq, and only the latest `limit` returned.
+            "MATCH (n:EbbNode) USING INDEX n:EbbNode(tenant, kind) "
+            "WHERE n.tenant = $t AND n.kind = $kind "
+            "WITH n ORDER BY n.created_at DESC, n.seq DESC LIMIT $limit "
+            f"RETURN collect({_NODE_MAP})",
+            kind=kind,
+            limit=limit,
+        )
+        return [props_node(p) for p in reversed(found)]
 
     def nodes_naming(self, ids: Iterable[str]) -> list[Node]:
         found = self._list(

@@ -23,6 +23,7 @@ from .base import (
     DAY_SECONDS,
     META_VECTORS_DROPPED,
     NAMING_KINDS,
+    TALLIES,
     AuditEntry,
     Direction,
     EdgeRow,
@@ -31,6 +32,7 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    check_tallied,
     date_columns,
     graph_arrays_from_rows,
     named_ids,
@@ -52,6 +54,9 @@ _TIMES = tuple(
 )
 # The rule `named_ids` computes node_names by; a store without it is filled in on opening.
 NAMES_VERSION = "1"
+# The rule `tally_value` counts node_tally by (its triggers, `_TALLY_TRIGGERS`); a store
+# without it, or counted by another rule, is recounted on opening.
+TALLY_VERSION = "1"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS nodes (
@@ -123,6 +128,14 @@ CREATE INDEX IF NOT EXISTS node_names_name ON node_names(name);
 CREATE TRIGGER IF NOT EXISTS nodes_names_ad AFTER DELETE ON nodes BEGIN
     DELETE FROM node_names WHERE node = old.rowid;
 END;
+-- How many nodes of each kind in store.base.TALLIES hold each `tally_value` (a prediction's
+-- status), kept by triggers in the transaction of every insert, update and deletion.
+CREATE TABLE IF NOT EXISTS node_tally (
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (kind, value)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS edges (
     rowid INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -227,6 +240,52 @@ _LOCAL_TIME_INDEXES = """
 CREATE INDEX IF NOT EXISTS node_times_told_local ON node_times(told_local_from);
 CREATE INDEX IF NOT EXISTS node_times_said_local ON node_times(said_local_from);
 """
+
+
+def _tally_sql(row: str) -> str:
+    """`base.tally_value` of the nodes row `row` (new, old, nodes) in SQL: NULL for a kind not
+    counted."""
+    cases = " ".join(
+        f"WHEN '{kind}' THEN CASE json_type({row}.attributes, '$.{key}') "
+        f"WHEN 'text' THEN json_extract({row}.attributes, '$.{key}') ELSE '' END"
+        for kind, key in TALLIES.items()
+    )
+    return f"CASE {row}.kind {cases} END"
+
+
+_TALLIED = ", ".join(f"'{kind}'" for kind in TALLIES)
+_COUNT_NEW = (
+    f"INSERT INTO node_tally(kind, value, n) SELECT new.kind, {_tally_sql('new')}, 1 "
+    f"WHERE new.kind IN ({_TALLIED}) ON CONFLICT (kind, value) DO UPDATE SET n = n + 1;"
+)
+_UNCOUNT_OLD = (
+    f"UPDATE node_tally SET n = n - 1 WHERE old.kind IN ({_TALLIED}) "
+    f"AND kind = old.kind AND value = {_tally_sql('old')};"
+)
+# The newest of a kind are read from the end of its nodes_made_ index; one partial index per
+# kind: over every kind, the planner would read it for any kind's `find_nodes` (to skip a
+# sort) instead of the exact-text index.
+_TALLY_SCHEMA = (
+    "".join(
+        f"CREATE INDEX nodes_made_{kind} ON nodes(kind, created_at) WHERE kind = '{kind}';\n"
+        for kind in TALLIES
+    )
+    + f"""
+CREATE TRIGGER nodes_tally_ai AFTER INSERT ON nodes WHEN new.kind IN ({_TALLIED}) BEGIN
+    {_COUNT_NEW}
+END;
+CREATE TRIGGER nodes_tally_ad AFTER DELETE ON nodes WHEN old.kind IN ({_TALLIED}) BEGIN
+    {_UNCOUNT_OLD}
+END;
+CREATE TRIGGER nodes_tally_au AFTER UPDATE OF kind, attributes ON nodes
+WHEN (old.kind IN ({_TALLIED}) OR new.kind IN ({_TALLIED}))
+    AND (old.kind IS NOT new.kind OR {_tally_sql("old")} IS NOT {_tally_sql("new")}) BEGIN
+    {_UNCOUNT_OLD}
+    {_COUNT_NEW}
+END;
+"""
+)
+_TALLY_TRIGGERS = ("nodes_tally_ai", "nodes_tally_ad", "nodes_tally_au")
 # SQLite caps host parameters per statement; chunk IN (...) lists below it.
 _CHUNK = 900
 # Vectors read into memory per query while a model's matrix is being filled.
@@ -336,6 +395,9 @@ class SQLiteStore:
             done = self._db.execute("SELECT value FROM meta WHERE key = 'node_names'").fetchone()
             if done is None or done[0] != NAMES_VERSION:
                 self._backfill_names()
+            done = self._db.execute("SELECT value FROM meta WHERE key = 'node_tally'").fetchone()
+            if done is None or done[0] != TALLY_VERSION:
+                self._recount_tally()
 
     # transactions ---------------------------------------------------------------------------
 
@@ -442,6 +504,27 @@ class SQLiteStore:
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('node_names', ?)", (NAMES_VERSION,)
         )
 
+    def _recount_tally(self) -> None:
+        """node_tally, its triggers and the index of the newest of each kind it counts, for a
+        store written before they existed or counted by another rule (TALLY_VERSION), once:
+        they are made anew and the nodes counted."""
+        for (name,) in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'nodes_made_%'"
+        ).fetchall():
+            self._db.execute(f"DROP INDEX {name}")
+        for name in _TALLY_TRIGGERS:
+            self._db.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for stmt in _split_script(_TALLY_SCHEMA):
+            self._db.execute(stmt)
+        self._db.execute("DELETE FROM node_tally")
+        self._db.execute(
+            f"INSERT INTO node_tally(kind, value, n) SELECT kind, {_tally_sql('nodes')}, "
+            f"count(*) FROM nodes WHERE kind IN ({_TALLIED}) GROUP BY 1, 2"
+        )
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('node_tally', ?)", (TALLY_VERSION,)
+        )
+
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         with self._lock:
             cached = self._node_cache_current()
@@ -493,8 +576,23 @@ class SQLiteStore:
         if valid_only:
             where.append("valid_to IS NULL")
         clause = " WHERE " + " AND ".join(where) if where else ""
-        rows = self._read(f"{_NODE_SELECT}{clause} ORDER BY created_at LIMIT ?", (*params, limit))
+        rows = self._read(
+            f"{_NODE_SELECT}{clause} ORDER BY created_at, rowid LIMIT ?", (*params, limit)
+        )
         return [row_to_node(r) for r in rows]
+
+    def tally(self, kind: str) -> dict[str, int]:
+        check_tallied(kind)
+        rows = self._read("SELECT value, n FROM node_tally WHERE kind = ? AND n > 0", (kind,))
+        return {str(v): int(n) for v, n in rows}
+
+    def latest_nodes(self, kind: str, limit: int) -> list[Node]:
+        check_tallied(kind)
+        rows = self._read(
+            f"{_NODE_SELECT} WHERE kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            (kind, limit),
+        )
+        return [row_to_node(r) for r in reversed(rows)]
 
     def delete_node(self, node_id: str) -> int:
         with self.transaction():
