@@ -107,8 +107,13 @@ def test_text_search_ranks_the_best_match_first_and_respects_filters(store):
 
 def test_what_a_word_search_reads_with_it_is_what_recall_would_read_after_it(store):
     # Matches of equal score rank newest first (`creation_key`: the id after its last "_").
-    for ident, text in (("n_1", "billing cron failed"), ("n_2", "billing cron failed"),
-                        ("n_3", "billing cron job failed again"), ("n_4", "billing notes")):  # fmt: skip
+    texts = {
+        "n_1": "billing cron failed",
+        "n_2": "billing cron failed",
+        "n_3": "billing cron job failed again",
+        "n_4": "billing notes",
+    }
+    for ident, text in texts.items():
         store.add_node(node(ident, text, activation=0.5, q_value=0.25))
     store.add_node(node("other", "unrelated runbook", activation=2.0))
     store.add_node(node("old", "archived runbook", status="archived"))
