@@ -105,6 +105,38 @@ def test_text_search_ranks_the_best_match_first_and_respects_filters(store):
     assert {h[0] for h in wider} == {"a", "b", "c"}
 
 
+def test_what_a_word_search_reads_with_it_is_what_recall_would_read_after_it(store):
+    # Matches of equal score rank newest first (`creation_key`: the id after its last "_").
+    texts = {
+        "n_1": "billing cron failed",
+        "n_2": "billing cron failed",
+        "n_3": "billing cron job failed again",
+        "n_4": "billing notes",
+    }
+    for ident, text in texts.items():
+        store.add_node(node(ident, text, activation=0.5, q_value=0.25))
+    store.add_node(node("other", "unrelated runbook", activation=2.0))
+    store.add_node(node("old", "archived runbook", status="archived"))
+    store.add_edge(edge("e1", "n_1", "other"))
+    store.add_edge(edge("e2", "n_2", "n_1", "caused"))
+    store.add_edge(edge("e3", "n_2", "old"))  # its other end may not be returned
+    store.add_edge(edge("e4", "n_1", "other", "about"))  # not a relation asked for
+    store.add_edge(edge("e5", "n_3", "other"))  # n_3 is not among the two read
+    flt, follow = SearchFilter(), frozenset({"related", "caused"})
+    got = store.text_search_read("billing cron", 10, flt, read=2, relations=follow)
+    assert sorted(got.hits) == sorted(store.text_search("billing cron", 10, flt))
+    assert set(got.nodes) <= {"n_2", "n_1"} and got.around <= {"n_2", "n_1"}
+    assert got.nodes == store.get_nodes(list(got.nodes))
+    assert {e.id: e for e in got.edges} == {
+        e.id: e for e in store.adjacent(list(got.around), relations=follow, reach=flt)
+    }
+    assert got.briefs == store.briefs(list(got.briefs))
+    if got.around:  # a store that reads ahead reads the two best and what their links reach
+        assert set(got.nodes) == got.around == {"n_2", "n_1"}
+        assert {e.id for e in got.edges} == {"e1", "e2"}
+        assert set(got.briefs) >= {"other", "n_3", "n_4"}
+
+
 def test_time_search_finds_what_was_told_of_or_said_in_a_window(store):
     week = (datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 9, tzinfo=UTC))
     store.add_node(node("told", "hiked", attributes={"when": "2026-03-04T00:00:00+00:00"}))

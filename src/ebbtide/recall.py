@@ -49,7 +49,7 @@ from .embed import Embedder, query_embedding
 from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
 from .model import INDEX_KINDS, Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
-from .store import EdgeRow, SearchFilter, Store
+from .store import EdgeRow, NodeBrief, SearchFilter, Store
 from .store.base import dated_within, item_dates, window
 from .timeparse import TimeSpan, query_window, years_earlier
 
@@ -142,7 +142,7 @@ def recall(
     if speaker is not None:
         _prefer_speaker(store, scores, found.nodes, speaker, k, config.activation_blend, weights)
     _index_aside(scores, found.nodes, query, weights)
-    ranked = _with_activation(store, config, scores, found.nodes, REPEAT_DEPTH * k, activation_ref)
+    ranked = _with_activation(store, config, scores, found, REPEAT_DEPTH * k, activation_ref)
     scored, repeats, replies = _repeats_discounted(ranked, found.nodes, k, speaker)
     for i in repeats:
         weights[i]["repeats"] = REPEAT_KEEP
@@ -162,7 +162,8 @@ class _Found:
     pool: list[str]  # the best fused candidates: re-scored, spreading seeds
     nodes: dict[str, Node]  # every node read in full so far
     relations: frozenset[str]  # what spreading follows
-    ahead: ReadAhead | None  # links read while the query was embedded
+    ahead: ReadAhead | None  # links read with the word matches or while the query was embedded
+    briefs: dict[str, NodeBrief]  # read with the word matches
     degraded: str | None = None  # why there is no vector list, when the model failed
 
 
@@ -185,24 +186,31 @@ def _candidates(
     vector: tuple[str, Future[np.ndarray]] | None,
 ) -> _Found:
     """BM25, vector and time lists fused by RRF, and the pool read in full."""
-    text_hits = store.text_search(words, n, flt)
+    relations = frozenset(config.coefficients) - NO_SPREAD
+    # The best word matches are mostly the pool (all of it without vectors or a time): a store
+    # across a network reads them, their links and what those reach with the search.
+    matches = store.text_search_read(words, n, flt, read=pool_size, relations=relations)
+    text_hits = matches.hits
     lists: dict[str, list[str]] = {
         "text": [i for _, i in _best_first([(s, i) for i, s in text_hits])]
     }
-    relations = frozenset(config.coefficients) - NO_SPREAD
+    early = lists["text"][:pool_size]
+    nodes = {i: matches.nodes[i] for i in early if i in matches.nodes}
+    ahead = ReadAhead(matches.around, matches.edges) if matches.around else None
     # Work that does not need the query's vector is done while the model runs: what was said
-    # in the time the query names, and the best word matches, which are mostly in the pool,
-    # with the links that spreading from them will follow.
+    # in the time the query names, and the best word matches with the links that spreading
+    # from them will follow.
     dated = [i for i, _ in store.time_search(*window.bounds, n, flt)] if window is not None else []
-    nodes: dict[str, Node] = {}
-    ahead: ReadAhead | None = None
     degraded: str | None = None
     if vector is not None:
-        early = lists["text"][:pool_size]
-        nodes = store.get_nodes(early)
-        if RECALL_HOPS > 0:
-            ahead = ReadAhead(
-                frozenset(early), store.adjacent(early, relations=relations, reach=flt)
+        nodes.update(store.get_nodes([i for i in early if i not in nodes]))
+        unread = [i for i in early if ahead is None or i not in ahead.ids]
+        if RECALL_HOPS > 0 and unread:
+            edges = store.adjacent(unread, relations=relations, reach=flt)
+            ahead = (
+                ReadAhead(frozenset(unread), edges)
+                if ahead is None
+                else ReadAhead(ahead.ids | frozenset(unread), ahead.edges + edges)
             )
         model, pending = vector
         try:
@@ -227,7 +235,9 @@ def _candidates(
         fused = scoring.rrf(lists, config.rrf_k)
     pool = [i for _, i in _best_first([(f, i) for i, f in fused.items()])[:pool_size]]
     nodes.update(store.get_nodes([i for i in pool if i not in nodes]))
-    return _Found(lists, fused, dict(text_hits), pool, nodes, relations, ahead, degraded)
+    return _Found(
+        lists, fused, dict(text_hits), pool, nodes, relations, ahead, matches.briefs, degraded
+    )
 
 
 def _rescore_pool(
@@ -303,16 +313,20 @@ def _with_activation(
     store: Store,
     config: Config,
     scores: dict[str, float],
-    nodes: dict[str, Node],
+    found: _Found,
     n: int,
     activation_ref: float,
 ) -> list[tuple[float, str]]:
-    """The best n by score blended with activation, their nodes read into `nodes`."""
+    """The best n by score blended with activation, their nodes read into `found.nodes`."""
     # Activation lifts a score by at most `activation_blend`: what cannot reach the n-th best
     # score even so is left out before its activation is read.
+    nodes, known = found.nodes, found.briefs
     floor = sorted(scores.values(), reverse=True)[min(n, len(scores)) - 1]
     contenders = [i for i, s in scores.items() if s * (1.0 + config.activation_blend) >= floor]
     activation = {i: nodes[i].activation for i in contenders if i in nodes}
+    activation.update(
+        (i, known[i].activation) for i in contenders if i not in activation and i in known
+    )
     briefs = store.briefs([i for i in contenders if i not in activation])
     activation.update((i, b.activation) for i, b in briefs.items())
     ranked = _best_first(

@@ -15,6 +15,7 @@ from .base import (
     PendingReview,
     SearchFilter,
     Store,
+    WordMatches,
 )
 from .sqlite import SQLiteStore
 
@@ -28,6 +29,7 @@ __all__ = [
     "SQLiteStore",
     "SearchFilter",
     "Store",
+    "WordMatches",
     "open_store",
 ]
 

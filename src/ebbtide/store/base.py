@@ -68,6 +68,26 @@ class NodeBrief(NamedTuple):
     q_value: float | None
 
 
+class WordMatches(NamedTuple):
+    """`Store.text_search_read`: the word matches, and what of them a store read with them. A
+    store that gains nothing by reading ahead (one in this process) reads nothing
+    (`matches_only`)."""
+
+    hits: list[tuple[str, float]]
+    # The first matches as recall ranks them (`read` of them), in full.
+    nodes: dict[str, Node]
+    # Every valid link of `relations` at the ids in `around` whose other end passes the
+    # filter, as `adjacent(around, relations=..., reach=flt)` reads them.
+    around: frozenset[str]
+    edges: list[EdgeRow]
+    # The other matches and the other ends of those links.
+    briefs: dict[str, NodeBrief]
+
+
+def matches_only(hits: list[tuple[str, float]]) -> WordMatches:
+    return WordMatches(hits, {}, frozenset(), [], {})
+
+
 def graph_arrays_from_rows(
     nodes: Sequence[Sequence[Any]], edges: Sequence[Sequence[Any]]
 ) -> GraphArrays:
@@ -446,6 +466,14 @@ class Store(Protocol):
 
     # retrieval
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]: ...
+    def text_search_read(
+        self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
+    ) -> WordMatches:
+        """`text_search`, and what recall reads next about its `read` best matches (by score,
+        then `creation_key`, newest first), in the same round trip: the matches themselves,
+        their links and what those reach."""
+        ...
+
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:

@@ -61,8 +61,10 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    WordMatches,
     check_tallied,
     graph_arrays_from_rows,
+    matches_only,
     statuses_now,
     wrong_size,
 )
@@ -592,6 +594,11 @@ class KuzuStore:
 
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
         return self.index().search(query, k, flt)
+
+    def text_search_read(
+        self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
+    ) -> WordMatches:
+        return matches_only(self.text_search(query, k, flt))  # in process: nothing to save
 
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter

@@ -75,9 +75,11 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    WordMatches,
     check_tallied,
     date_columns,
     graph_arrays_from_rows,
+    matches_only,
     named_ids,
     tally_value,
     window,
@@ -488,6 +490,8 @@ class Neo4jStore:
         )
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        if not ids:  # no round trip for nothing
+            return {}
         found = self._list(
             f"UNWIND $ids AS i MATCH (n:EbbNode {{tenant: $t, id: i}}) RETURN collect({_NODE_MAP})",
             ids=unique(ids),
@@ -745,6 +749,46 @@ class Neo4jStore:
         )
         return [(i, float(score)) for i, score in found]
 
+    def text_search_read(
+        self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
+    ) -> WordMatches:
+        # Over a network each round trip costs more than reading these: recall's next reads
+        # (the best matches in full, their links, what those reach) go with the search.
+        q = lucene_query(query, self._token)
+        if q is None:
+            return matches_only([])
+        cond, params = search_filter(flt)
+        far, _ = search_filter(flt, "m")
+        rows = self._run(
+            f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node AS n, score "
+            f"WHERE n.tenant = $t AND {cond} WITH n, score LIMIT $k "
+            # recall's order (`creation_key`), so the links are read in the order it asks
+            "WITH n, score ORDER BY score DESC, split(n.id, '_')[-1] DESC "
+            "WITH collect([n, score]) AS hits "
+            "WITH hits, [h IN hits[..$read] | h[0]] AS best "
+            "CALL (best) { UNWIND best AS n OPTIONAL MATCH (n)-[r:LINK]-(m) "
+            f"  WHERE r.valid_to IS NULL AND r.relation IN $relations AND {far} "
+            "  RETURN collect(DISTINCT r) AS rs, collect(DISTINCT m) AS ms } "
+            f"RETURN [h IN hits | [h[0].id, h[1]]], [n IN best | {_NODE_MAP}], "
+            "[r IN rs | [r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
+            "r.last_reinforced_at]], "
+            "[m IN ms + [h IN hits[$read..] | h[0]] | [m.id, m.activation, m.q_value]]",
+            q=q,
+            k=k,
+            read=read,
+            relations=sorted(relations),
+            **params,
+        )
+        hits, best, links, briefs = rows[0]
+        nodes = {p["id"]: props_node(p) for p in best}
+        return WordMatches(
+            [(i, float(score)) for i, score in hits],
+            nodes,
+            frozenset(nodes),
+            [EdgeRow(*r) for r in links],
+            {i: NodeBrief(float(a or 0.0), qv) for i, a, qv in briefs},
+        )
+
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
@@ -823,10 +867,13 @@ class Neo4jStore:
         )
 
     def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]:
+        wanted = unique(list(ids))
+        if not wanted:
+            return {}
         found = self._list(
             "UNWIND $ids AS i MATCH (n:EbbNode {tenant: $t, id: i}) "
             "RETURN collect([n.id, n.activation, n.q_value])",
-            ids=unique(list(ids)),
+            ids=wanted,
         )
         return {i: NodeBrief(float(a or 0.0), q) for i, a, q in found}
 

@@ -32,9 +32,11 @@ from .base import (
     NodeBrief,
     PendingReview,
     SearchFilter,
+    WordMatches,
     check_tallied,
     date_columns,
     graph_arrays_from_rows,
+    matches_only,
     named_ids,
     statuses_now,
     window,
@@ -844,6 +846,11 @@ class SQLiteStore:
                 (f'"{term}"', COMMON_DF),
             )[0][0]
         return self._df_cache[term]
+
+    def text_search_read(
+        self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
+    ) -> WordMatches:
+        return matches_only(self.text_search(query, k, flt))  # in process: nothing to save
 
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter
