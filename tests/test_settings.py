@@ -243,6 +243,7 @@ CACHING = Setting("caching", "redis 6", None)
         ("We upgraded to Postgres 16.", HOSTING, False),
         ("We moved the meeting to Friday.", CI, False),
         ("We moved to Berlin.", HOSTING, False),
+        ("We migrated to GCP.", setting("We're on Cloud 9.", "Ana"), False),  # no cloud
         # "our staging DB" is one of our databases, not "the database" we are on
         ("We migrated to MySQL.", Setting("staging db", "postgres 15", None), False),
     ],

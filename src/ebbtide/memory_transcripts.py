@@ -672,13 +672,12 @@ class TranscriptOps:
         ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing). What
         we use is a setting too, told as a fact or a note ("We use Jenkins for CI")."""
         speaker = node.attributes.get("speaker")
-        said = settings.setting(node.text, speaker)
+        told = node.kind in ("fact", "note")
+        said = settings.setting(node.text, speaker) if told else None
         if said is None:
-            done = (
-                None
-                if node.kind == "fact"
-                else settings.change(node.text, speaker, self._speaker_names())
-            )
+            if node.kind == "fact":
+                return
+            done = settings.change(node.text, speaker, self._speaker_names())
             if done is None:
                 return
             for other, before in self._settings_named(settings.sought(done), node, scope):

@@ -56,7 +56,7 @@ _WE_USE = re.compile(
     r"(?:(?:now|currently|still|also|mostly|mainly|already)\s+)?"
     r"(?P<verb>use|using|run|running|rely\s+on|on|deploy\s+(?:with|via|using|through|on|to)"
     r"|host\s+(?:(?:it|everything|our\s+\w+|the\s+\w+)\s+)?(?:on|with|in|at))\s+"
-    r"(?P<value>(?-i:[A-Z0-9])(?:[^.!?,;]|\.(?=\w))*?)"
+    r"(?P<value>(?-i:[A-Z0-9])(?:(?!\s+for\s)[^.!?,;]|\.(?=\w))*?)"
     r"(?:\s+for\s+(?:our\s+|all\s+(?:of\s+)?our\s+)?"
     rf"(?P<thing>{_WORD}(?:\s+(?!{_SINCE}){_WORD}){{0,2}}))?"
     rf"(?:\s+{_SINCE})?\s*(?:[.!?]+\s*)?$",
@@ -73,7 +73,7 @@ _KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
          "concourse", "woodpecker"),
     ),
     "hosting": (
-        frozenset({"hosting", "cloud", "cloud provider"}),
+        frozenset({"hosting", "cloud provider"}),
         ("aws", "amazon web services", "gcp", "google cloud", "azure", "heroku", "digitalocean",
          "linode", "hetzner", "vercel", "netlify", "fly.io", "ovh"),
     ),
@@ -241,7 +241,7 @@ def setting(text: str, speaker: str | None) -> Setting | None:
         thing = _words(m["thing"])
     elif (kind := _tool_kind(value)) is not None:
         thing = kind
-    elif _versioned(value):
+    elif _versioned(value) and _thing(value.split()[0]) not in _KINDS:
         thing = value.split()[0]  # "We're on Foo 2": the product is the thing
     else:
         return None  # "We use Slack": no thing said or known
