@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ebbtide.settings import Change, Setting, change, changes, setting
+from ebbtide.settings import Change, Setting, change, changes, same_thing, setting
 
 
 def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
@@ -180,3 +180,94 @@ def test_a_change_of_someones_own_thing_sets_their_setting_anew():
 )
 def test_a_change_a_named_other_made_is_of_their_own_thing(text, expected):
     assert change(text, "Ana", people=["Ana", "Ben"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ana and others use Jenkins for CI.", Setting("ci", "jenkins", None)),
+        ("We use GitHub Actions for CI now.", Setting("ci", "github actions", None)),
+        ("Ana's CI runs on Jenkins.", Setting("ci", "jenkins", "ana")),
+        ("Jenkins is Ana's CI.", Setting("ci", "jenkins", "ana")),
+        ("Ana and others deploy with Argo CD.", Setting("deploys", "argo cd", None)),
+        ("We host on AWS.", Setting("hosting", "aws", None)),
+        ("We host everything on Fly.io.", Setting("hosting", "fly.io", None)),
+        ("The API is deployed on Kubernetes.", Setting("api", "kubernetes", None)),
+        ("Ana and others are on Postgres 15.", Setting("database", "postgres 15", None)),
+        ("We're on Foo 2.", Setting("foo", "foo 2", None)),  # the product, by its version
+        ("We run Redis 6 for caching.", Setting("caching", "redis 6", None)),
+        ("We use Kafka.", Setting("queue", "kafka", None)),
+    ],
+)
+def test_what_we_use_or_a_thing_runs_on_is_a_setting(text, expected):
+    assert setting(text, "Ana") == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We use Slack to talk to Acme.",
+        "We run standups on Mondays.",
+        "Ana uses vim.",
+        "I use vim.",
+        "We use Slack.",  # no thing said, and no kind known
+        "We're on Maui.",
+        "Ana is my sister.",
+        "Acme is our biggest customer.",
+    ],
+)
+def test_what_is_not_a_thing_we_use_is_no_setting(text):
+    assert setting(text, "Ana") is None
+
+
+CI = Setting("ci", "jenkins", None)
+HOSTING = Setting("hosting", "aws", None)
+DATABASE = Setting("database", "postgres 15", None)
+CACHING = Setting("caching", "redis 6", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "expected"),
+    [
+        ("Ana and others moved CI to GitHub Actions.", CI, True),
+        ("We switched from Jenkins to GitHub Actions.", CI, True),
+        ("We migrated to GitHub Actions.", CI, True),  # a tool of the same kind
+        ("We migrated to GCP.", HOSTING, True),
+        ("We upgraded to Postgres 16.", DATABASE, True),  # another version
+        ("We upgraded Redis to 7.", CACHING, True),  # the thing named by its old value
+        ("We moved caching to Memcached.", CACHING, True),
+        ("We moved the API to Nomad.", Setting("api", "kubernetes", None), True),
+        ("We upgraded Redis to 6.", CACHING, False),  # told again
+        ("We moved Jenkins to Kubernetes.", CI, False),  # where Jenkins runs, not our CI
+        ("We migrated to GCP.", DATABASE, False),
+        ("We upgraded to Postgres 16.", HOSTING, False),
+        ("We moved the meeting to Friday.", CI, False),
+        ("We moved to Berlin.", HOSTING, False),
+        ("We migrated to GCP.", setting("We're on Cloud 9.", "Ana"), False),  # no cloud
+        # "our staging DB" is one of our databases, not "the database" we are on
+        ("We migrated to MySQL.", Setting("staging db", "postgres 15", None), False),
+    ],
+)
+def test_which_settings_a_change_of_what_we_use_sets_anew(text, before, expected):
+    done = change(text, "Ana", people=["Ana"])
+    assert done is not None
+    assert changes(done, before) is expected
+
+
+def test_a_move_another_company_made_leaves_what_we_use_standing():
+    done = change("Acme moved to GitHub Actions.", "Ana", people=["Ana"])
+    assert done == Change(None, None, "github actions", "acme", True)
+    assert not changes(done, CI)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (CI, Setting("ci runner", "github actions", None), True),
+        (DATABASE, Setting("db", "mysql 8", None), True),
+        (DATABASE, Setting("staging db", "mysql 8", None), False),
+        (CI, Setting("acme's ci", "circleci", "acme"), False),
+    ],
+)
+def test_settings_of_one_thing_are_named_alike_or_by_its_kind(a, b, same):
+    assert same_thing(a, b) is same

@@ -872,3 +872,74 @@ def test_a_causal_claim_recorded_with_record_decision_outlives_edits_of_every_me
     memory.remember(messages=[{**CLAIM, "text": "I was away during the promo."}])
     memory.remember(messages=[{**RETOLD, "text": "I was away too."}])
     assert any("load test" in c for c in causes_of_the_crash(memory)), "the agent recorded it"
+
+
+def _what_we_use_then(memory, said, told):
+    """Maya says what we use; weeks later Ana tells `told`. Returns the nodes Maya's message
+    left, current or ended."""
+    memory.remember(messages=[said_at("use1", "Maya", said, "2024-03-01T09:00:00Z")])
+    memory.remember(messages=[said_at("use2", "Ana", told, "2024-03-20T09:00:00Z")])
+    return [
+        n
+        for n in memory.store.find_nodes(valid_only=False, limit=100)
+        if "use1" in n.sources and n.kind != "person"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("We use Jenkins for CI.", "We moved CI to GitHub Actions."),
+        ("We use Jenkins for CI.", "We switched from Jenkins to GitHub Actions."),
+        ("Our CI runs on Jenkins.", "We switched from Jenkins to GitHub Actions."),
+        ("Our CI runs on Jenkins.", "We moved CI to GitHub Actions."),
+        ("Jenkins is our CI.", "Replaced Jenkins with GitHub Actions."),
+        ("Jenkins is our CI.", "We migrated to GitHub Actions."),
+        ("We deploy with Argo CD.", "We replaced Argo CD with Flux."),
+        ("We host on AWS.", "We migrated to GCP."),
+        ("The API is deployed on Kubernetes.", "We moved the API to Nomad."),
+        ("We're on Postgres 15.", "We upgraded to Postgres 16."),
+        ("We run Redis 6 for caching.", "We upgraded Redis to 7."),
+        ("We run Redis 6 for caching.", "We moved caching to Memcached."),
+    ],
+)
+def test_what_we_use_told_as_developers_say_it_is_ended_by_a_change(memory, said, told):
+    (setting,) = _what_we_use_then(memory, said, told)
+    assert setting.valid_to is not None, f"{told!r} should end {setting.text!r}"
+    assert setting.superseded_by is not None  # kept for the record
+
+
+def test_after_moving_ci_recall_says_what_we_use_for_ci_now(memory):
+    _what_we_use_then(memory, "We use Jenkins for CI.", "We moved CI to GitHub Actions.")
+    recalled = [h.node.text for h in memory.recall("what do we use for CI?", k=5).hits]
+    assert recalled == ["Ana and others moved CI to GitHub Actions."]
+
+
+@pytest.mark.parametrize(
+    "told", ["We switched from Jenkins to GitHub Actions.", "Replaced Jenkins with GitHub Actions."]
+)
+def test_after_replacing_jenkins_recall_no_longer_says_we_use_it_for_ci(memory, told):
+    _what_we_use_then(memory, "We use Jenkins for CI.", told)
+    recalled = [h.node.text for h in memory.recall("what do we use for CI?", k=5).hits]
+    assert not any("Jenkins for CI" in t for t in recalled)
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("We use Slack to talk to Acme.", "Acme moved to GitHub Actions."),
+        ("We run standups on Mondays.", "Acme moved to GitHub Actions."),
+        ("I use vim.", "Acme moved to GitHub Actions."),
+        ("We use Jenkins for CI.", "Acme moved to GitHub Actions."),
+        ("We use Jenkins for CI.", "Acme replaced Jenkins with GitHub Actions."),
+        ("We use Jenkins for CI.", "We moved the meeting to Friday."),
+        ("We run standups on Mondays.", "We moved the meeting to Friday."),
+        ("We host on AWS.", "We upgraded to Postgres 16."),
+        ("We're on Postgres 15.", "We migrated to GCP."),
+    ],
+)
+def test_what_we_use_is_not_ended_by_a_change_of_something_else_or_someone_elses(
+    memory, said, told
+):
+    nodes = _what_we_use_then(memory, said, told)
+    assert nodes and all(n.valid_to is None for n in nodes), f"{told!r} ended {said!r}"

@@ -756,22 +756,24 @@ class TranscriptOps:
         as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
         or as a change (an event or a note: "We upgraded the staging DB to Postgres 16"); one
         made by someone not of this memory's speakers is of their own thing unless told as
-        ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing)."""
+        ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing). What
+        we use is a setting too, told as a fact or a note ("We use Jenkins for CI")."""
         speaker = node.attributes.get("speaker")
-        if node.kind != "fact":
+        told = node.kind in ("fact", "note")
+        said = settings.setting(node.text, speaker) if told else None
+        if said is None:
+            if node.kind == "fact":
+                return
             done = settings.change(node.text, speaker, self._speaker_names())
             if done is None:
                 return
-            for other, before in self._settings_named(done.subject or done.old or "", node, scope):
+            for other, before in self._settings_named(settings.sought(done), node, scope):
                 # a change told, or told of, before the setting leaves the setting standing
                 if settings.changes(done, before) and _changed_since(other, node):
                     self._superseded(other, node)
             return
-        said = settings.setting(node.text, speaker)
-        if said is None:
-            return
-        for other, before in self._settings_named(said.subject, node, scope):
-            if before.subject != said.subject or before.value == said.value:
+        for other, before in self._settings_named(settings.sought(said), node, scope):
+            if not settings.same_thing(before, said) or before.value == said.value:
                 continue
             # The later telling stands: one told now of an earlier time is the superseded one.
             old, new = (other, node) if _said_no_later(other, node) else (node, other)
@@ -782,8 +784,8 @@ class TranscriptOps:
     def _settings_named(
         self, words: str, besides: Node, scope: str
     ) -> list[tuple[Node, settings.Setting]]:
-        """The current settings among the facts that match `words`, but `besides`."""
-        flt = SearchFilter(kinds=frozenset({"fact"}), scope=scope)
+        """The current settings among the facts and notes that match `words`, but `besides`."""
+        flt = SearchFilter(kinds=frozenset({"fact", "note"}), scope=scope)
         ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != besides.id]
         found = []
         for other in self.store.get_nodes(ids).values():

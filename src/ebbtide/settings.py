@@ -1,13 +1,18 @@
 """Settings and the changes that set them anew, as chat tells them.
 
-A setting is what a named thing is: "Our staging DB is Postgres 15", "Ana's laptop is a
-ThinkPad". It is told anew either as a setting ("The staging DB is now Postgres 16") or as a
-change ("We upgraded the staging DB to Postgres 16", "I swapped my ThinkPad for a MacBook
-Air", "Replaced Jenkins with GitHub Actions", "Jenkins was replaced with GitHub Actions").
-Either way the older setting no longer holds; the memory keeps it for the record and stops
-recalling it. A change another company or team made ("Acme replaced Jenkins with GitHub
-Actions", "Priya's team moved the CI to GitHub Actions") is of their thing, not ours, unless
-it says ours ("Priya moved our CI …", "… in our pipeline"). Pure text: no store, no clock.
+A setting is what a named thing is or runs on: "Our staging DB is Postgres 15", "Ana's laptop
+is a ThinkPad", "Jenkins is our CI", "Our CI runs on Jenkins", "The API is deployed on
+Kubernetes", or what we use for it: "We use Jenkins for CI", "We run Redis 6 for caching",
+"We deploy with Argo CD", "We host on AWS", "We're on Postgres 15" (the thing, when not named,
+is the kind of tool named: CI, hosting, deploys, caching, the database…). It is told anew
+either as a setting ("The staging DB is now Postgres 16") or as a change ("We upgraded the
+staging DB to Postgres 16", "We moved CI to GitHub Actions", "We migrated to GCP", "We
+upgraded to Postgres 16", "I swapped my ThinkPad for a MacBook Air", "Replaced Jenkins with
+GitHub Actions", "Jenkins was replaced with GitHub Actions"). Either way the older setting no
+longer holds; the memory keeps it for the record and stops recalling it. A change another
+company or team made ("Acme replaced Jenkins with GitHub Actions", "Priya's team moved the CI
+to GitHub Actions", "Acme moved to GitHub Actions") is of their thing, not ours, unless it
+says ours ("Priya moved our CI …", "… in our pipeline"). Pure text: no store, no clock.
 """
 
 from __future__ import annotations
@@ -16,13 +21,93 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-__all__ = ["Change", "Setting", "change", "changes", "setting"]
+__all__ = ["Change", "Setting", "change", "changes", "same_thing", "setting", "sought"]
 
 _OWNER = r"(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)"
+# A word of a name, dots only inside it ("fly.io", not the full stop after "CI")
+_WORD = r"[\w+#/-]+(?:\.[\w+#/-]+)*"
 _SETTING = re.compile(
     rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?)"
     r"(?:is|are)\s+(?:now\s+)?(?:(?:a|an|on|at|version|v)\s+)?(?P<value>(?-i:[A-Z0-9])[^.!?]*)",
     re.IGNORECASE,
+)
+# What a thing runs on, as told: "Our CI runs on Jenkins", "The API is deployed on Kubernetes"
+_RUNS_ON = re.compile(
+    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?)"
+    r"(?:runs?|lives?|(?:is|are)\s+(?:now\s+)?(?:deployed|hosted|running|built))\s+"
+    r"(?:on|in|with|via|using|through|to|at)\s+(?P<value>(?-i:[A-Z0-9])(?:[^.!?,;]|\.(?=\w))*?)"
+    r"\s*(?:[.!?]+\s*)?$",
+    re.IGNORECASE,
+)
+# A tool named first ("Jenkins is our CI"): a setting when the thing or the tool is of a
+# known kind, so "Ana is my sister" is none.
+_NAMED_AS = re.compile(
+    rf"(?P<value>(?-i:[A-Z0-9]){_WORD}(?:\s+{_WORD}){{0,2}}?)\s+(?:is|are)\s+(?:now\s+)?"
+    rf"(?P<subject>{_OWNER}\s+(?:{_WORD}\s+){{0,2}}?{_WORD})\s*(?:[.!?]+\s*)?$",
+    re.IGNORECASE,
+)
+# Words that end a setting told, not part of its thing: "… for CI now"
+_SINCE = r"(?:and\b|now\b|today\b|currently\b|these\s+days\b|at\s+the\s+moment\b)"
+# What we use, as a team ("we", rewritten as "Ana and others"): "We use Jenkins for CI",
+# "We run Redis 6 for caching", "We're on Postgres 15", "We deploy with Argo CD", "We host on
+# AWS". The thing is what it is for, or what the verb says, or the kind of the tool named.
+_WE_USE = re.compile(
+    r"(?:we|(?-i:[A-Z])[\w'’-]*\s+and\s+others)(?:['’]re|\s+are)?\s+"
+    r"(?:(?:now|currently|still|also|mostly|mainly|already)\s+)?"
+    r"(?P<verb>use|using|run|running|rely\s+on|on|deploy\s+(?:with|via|using|through|on|to)"
+    r"|host\s+(?:(?:it|everything|our\s+\w+|the\s+\w+)\s+)?(?:on|with|in|at))\s+"
+    r"(?P<value>(?-i:[A-Z0-9])(?:(?!\s+for\s)[^.!?,;]|\.(?=\w))*?)"
+    r"(?:\s+for\s+(?:our\s+|all\s+(?:of\s+)?our\s+)?"
+    rf"(?P<thing>{_WORD}(?:\s+(?!{_SINCE}){_WORD}){{0,2}}))?"
+    rf"(?:\s+{_SINCE})?\s*(?:[.!?]+\s*)?$",
+    re.IGNORECASE,
+)
+# The kinds of thing a team uses a tool for: the words that name the thing, and the tools of
+# the kind. What "We're on Postgres 15" is of, and what "We migrated to GCP" sets anew.
+_KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "ci": (
+        frozenset({"ci", "ci/cd", "ci runner", "ci pipeline", "ci server", "ci system",
+                   "build server", "continuous integration"}),
+        ("jenkins", "github actions", "gitlab ci", "circleci", "circle ci", "travis ci",
+         "travis", "buildkite", "teamcity", "bamboo", "azure pipelines", "bitbucket pipelines",
+         "concourse", "woodpecker"),
+    ),
+    "hosting": (
+        frozenset({"hosting", "cloud provider"}),
+        ("aws", "amazon web services", "gcp", "google cloud", "azure", "heroku", "digitalocean",
+         "linode", "hetzner", "vercel", "netlify", "fly.io", "ovh"),
+    ),
+    "deploys": (
+        frozenset({"deploys", "deploy", "deploying", "deployment", "deployments", "cd"}),
+        ("argo cd", "argocd", "flux", "fluxcd", "spinnaker", "octopus deploy"),
+    ),
+    "orchestration": (
+        frozenset({"orchestration", "container orchestration"}),
+        ("kubernetes", "k8s", "nomad", "ecs", "eks", "gke", "aks", "docker swarm", "openshift"),
+    ),
+    "caching": (
+        frozenset({"caching", "cache"}),
+        ("redis", "memcached", "valkey", "varnish"),
+    ),
+    "database": (
+        frozenset({"database", "db", "primary database", "primary db", "datastore"}),
+        ("postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongo", "sqlite",
+         "cockroachdb", "dynamodb", "cassandra", "aurora", "sql server"),
+    ),
+    "queue": (
+        frozenset({"queue", "queues", "queueing", "queuing", "message queue", "messaging",
+                   "message broker"}),
+        ("rabbitmq", "kafka", "sqs", "nats", "activemq", "pulsar"),
+    ),
+    "monitoring": (
+        frozenset({"monitoring", "observability", "metrics", "alerting"}),
+        ("datadog", "grafana", "prometheus", "new relic", "honeycomb"),
+    ),
+}  # fmt: skip
+# Longest first, so "azure pipelines" is CI before "azure" is hosting.
+_TOOLS = sorted(
+    ((tool, kind) for kind, (_, tools) in _KINDS.items() for tool in tools),
+    key=lambda tk: -len(tk[0]),
 )
 _DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
@@ -37,6 +122,13 @@ _SET_TO = re.compile(
 _FROM_TO = re.compile(
     r"\b(?:moved|migrated|switched|changed|ported|converted)\s+(?:over\s+)?from\s+"
     r"(?P<old>[^.!?]+?)\s+to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    re.IGNORECASE,
+)
+# "We migrated to GCP", "We upgraded to Postgres 16": the thing not named, but the kind of
+# the value says it
+_TO = re.compile(
+    r"\b(?:upgraded|downgraded|moved|migrated|switched|changed|ported|converted)\s+"
+    r"(?:over\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
 _SWAPPED = r"(?:swapped|replaced|traded|exchanged)"
@@ -126,11 +218,69 @@ def _value(raw: str) -> str:
 
 def setting(text: str, speaker: str | None) -> Setting | None:
     """(what, value) of a setting told as one, or None."""
-    m = _SETTING.match(text)
+    m = _SETTING.match(text) or _RUNS_ON.match(text)
+    if m is not None:
+        owner = m["owner"].casefold() if m["owner"] else None
+        return Setting(_subject(m["subject"], speaker), _value(m["value"]), owner)
+    m = _NAMED_AS.match(text)
+    if m is not None:
+        owner = m["owner"].casefold() if m["owner"] else None
+        said = Setting(_subject(m["subject"], speaker), _value(m["value"]), owner)
+        known = _thing(said.subject) in _KINDS or _tool_kind(said.value) is not None
+        return said if known else None
+    m = _WE_USE.match(text)
     if m is None:
         return None
-    owner = m["owner"].casefold() if m["owner"] else None
-    return Setting(_subject(m["subject"], speaker), _value(m["value"]), owner)
+    value = _value(m["value"])
+    verb = m["verb"].casefold()
+    if verb.startswith("deploy"):
+        thing = "deploys" if verb.split()[-1] in ("with", "via", "using", "through") else "hosting"
+    elif verb.startswith("host"):
+        thing = "hosting"
+    elif m["thing"]:
+        thing = _words(m["thing"])
+    elif (kind := _tool_kind(value)) is not None:
+        thing = kind
+    elif _versioned(value) and _thing(value.split()[0]) not in _KINDS:
+        thing = value.split()[0]  # "We're on Foo 2": the product is the thing
+    else:
+        return None  # "We use Slack": no thing said or known
+    return Setting(thing, value, None)
+
+
+def same_thing(a: Setting, b: Setting) -> bool:
+    """Whether two settings are of one thing: the same name, or words for the same kind of
+    thing ("Our CI is Jenkins", "We use GitHub Actions for CI", "We're on CircleCI")."""
+    return _thing(a.subject) == _thing(b.subject)
+
+
+def sought(told: Setting | Change) -> str:
+    """The words a setting that `told` may set anew holds, some of them: the thing and the
+    old value named, and the words and tools of their kind ("We migrated to GCP" may end
+    "We host on AWS")."""
+    subject = told.subject or ""
+    old = told.old if isinstance(told, Change) else None
+    words = [subject, old or "", told.value.split()[0] if told.value else ""]
+    kinds = {_thing(subject), _tool_kind(told.value), _tool_kind(old or "")}
+    for kind in kinds & _KINDS.keys():
+        things, tools = _KINDS[kind]
+        words += [*things, *tools]
+    return " ".join(w for w in words if w)
+
+
+def _thing(subject: str) -> str:
+    """The kind a thing's name is a word for ("db" is the database), else the name."""
+    return next((k for k, (things, _) in _KINDS.items() if subject in things), subject)
+
+
+def _tool_kind(value: str) -> str | None:
+    """The kind of the tool a value starts with ("github actions yesterday": CI)."""
+    return next((k for t, k in _TOOLS if value == t or value.startswith(t + " ")), None)
+
+
+def _versioned(value: str) -> bool:
+    """Whether a value names a version: "postgres 15", "python 3.12", "v2"."""
+    return re.search(r"\bv?\d", value) is not None
 
 
 def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Change | None:
@@ -152,6 +302,12 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
         raw = _THEIRS.sub("", raw)
         old = _value(m["old"]) if m["old"] else None
         return Change(_subject(raw, speaker), old, _value(m["value"]), owner, theirs)
+    m = _TO.search(text)
+    if m is not None:
+        if not _done(text, m):
+            return None
+        owner, theirs = _actor(text, m, speaker, people)
+        return Change(None, None, _value(m["value"]), owner, theirs)
     m = _SWAP.search(text) or _SWAPPED_PASSIVE.search(text)
     if m is None or not _done(text, m):
         return None
@@ -236,10 +392,19 @@ def changes(done: Change, before: Setting) -> bool:
         return False  # someone else's own thing: "Acme upgraded their staging DB"
     if done.owner is not None and before.owner not in (None, done.owner):
         return False  # someone else's ThinkPad
-    if done.subject is None:  # a swap names the old value, not the thing
-        return before.value == done.old or before.value.startswith(done.old + " ")
-    if done.subject == before.subject:
+    if done.subject is None and done.old is not None:  # a swap names the old value
+        return _was(before.value, done.old)
+    if done.subject is None:  # "We migrated to GCP": what was of the same kind
+        versions = _versioned(before.value) and _versioned(done.value)
+        if versions and before.value.split()[0] == done.value.split()[0]:
+            return True  # "postgres 15", now "postgres 16"
+        kind = _tool_kind(done.value)
+        return kind is not None and _thing(before.subject) == kind
+    if _thing(done.subject) == _thing(before.subject):
         return True
+    # "We upgraded Redis to 7": the thing named by its old value, given another version
+    if _was(before.value, done.subject) and re.match(r"v?\d", done.value):
+        return before.value != f"{done.subject} {done.value}"
     # "staging" of "the staging DB": one name inside the other, and the values alike
     inside = f" {done.subject} " in f" {before.subject} " or f" {before.subject} " in (
         f" {done.subject} "
@@ -247,5 +412,10 @@ def changes(done: Change, before: Setting) -> bool:
     if not inside:
         return False
     if done.old is not None:
-        return before.value == done.old or before.value.startswith(done.old + " ")
+        return _was(before.value, done.old)
     return before.value.split()[0] == done.value.split()[0]
+
+
+def _was(value: str, old: str) -> bool:
+    """Whether a setting's value is the old one a change names ("jenkins" of "jenkins 2")."""
+    return value == old or value.startswith(old + " ")
