@@ -17,6 +17,16 @@ lookup; the index avoids both.
 It is built on first use (a scan of nodes and edges), kept in step by every write, and dropped
 and rebuilt after a rollback.
 
+**A checkpoint after every rollback.** Kùzu 0.11.3 rolls back an update (on ROLLBACK, or when a
+statement in the transaction fails) by freeing that version of the rows while the version
+before it, if one was committed since the last checkpoint, still points at it; the next update
+near those rows reads freed memory and fails with "Write-write conflict of updating the same
+row" or crashes the process (kuzudb/kuzu#5994). A checkpoint folds every committed version into
+the database and drops the chains, so the store checkpoints after each rollback (every update
+here runs in `transaction()`; a meta key is one statement, which fails before it writes).
+Kùzu's in-memory mode cannot checkpoint, so `kuzu://:memory:` is a database in a private
+temporary directory, removed when the store closes.
+
 Text search is BM25 (k1 1.2, b 0.75, as SQLite FTS5) over the same tokens and light stemming
 as the rest of ebbtide (`text.tokens`, `text.stem`); a query is any of its content words, so
 user text is never parsed as query syntax.
@@ -26,6 +36,7 @@ from __future__ import annotations
 
 import importlib.util  # noqa: F401 - kuzu's parameter binding imports it lazily and fails
 import json
+import tempfile
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -145,6 +156,7 @@ class KuzuStore:
         self.url = "kuzu://:memory:" if path == ":memory:" else f"kuzu:///{path}"
         self._db: Any = None
         self._conn: Any = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._lock = threading.RLock()
         self._transactions = NestedTransactions(self._lock)
         self._index: MemoryIndex | None = None
@@ -163,10 +175,15 @@ class KuzuStore:
                 raise StoreUnavailable(
                     "the Kùzu backend needs kuzu: pip install 'ebbtide[kuzu]'"
                 ) from exc
-            if self.path != ":memory:":
+            location = self.path
+            if self.path == ":memory:":
+                if self._scratch is None:
+                    self._scratch = tempfile.TemporaryDirectory(prefix="ebbtide-kuzu-")
+                location = str(Path(self._scratch.name) / "db")
+            else:
                 Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
             try:
-                self._db = kuzu.Database(self.path)
+                self._db = kuzu.Database(location)
                 self._conn = kuzu.Connection(self._db)
                 for stmt in SCHEMA:
                     self._conn.execute(stmt)
@@ -221,6 +238,17 @@ class KuzuStore:
             self._connection().execute("ROLLBACK")
         self._index = None  # it may hold what the transaction wrote
         self._nodes.clear()
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """After a rollback: drop the version chains a rollback can leave pointing at freed
+        memory (see the top)."""
+        try:
+            self._connection().execute("CHECKPOINT")
+        except RuntimeError:
+            # The caller's error is the one to report; reopening replays the committed log
+            # into fresh chains.
+            self._disconnect()
 
     def index(self) -> MemoryIndex:
         """The in-memory index, built from the database on first use."""
@@ -245,15 +273,21 @@ class KuzuStore:
 
     def close(self) -> None:
         with self._lock:
-            if self._conn is not None:
-                with suppress(Exception):
-                    self._conn.close()
-                with suppress(Exception):
-                    self._db.close()
-            self._conn = self._db = None
-            self._index = None
-            self._nodes.clear()
-            self._prepared.clear()
+            self._disconnect()
+            if self._scratch is not None:
+                self._scratch.cleanup()
+                self._scratch = None
+
+    def _disconnect(self) -> None:
+        if self._conn is not None:
+            with suppress(Exception):
+                self._conn.close()
+            with suppress(Exception):
+                self._db.close()
+        self._conn = self._db = None
+        self._index = None
+        self._nodes.clear()
+        self._prepared.clear()
 
     # nodes ----------------------------------------------------------------------------------
 
