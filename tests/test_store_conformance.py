@@ -202,6 +202,33 @@ def test_what_a_word_search_reads_with_it_is_what_recall_would_read_after_it(sto
         assert set(got.briefs) >= {"other", "n_3", "n_4"}
 
 
+def test_a_word_search_with_successors_finds_ended_matches_naming_what_replaced_them(store):
+    """Recall stands a successor in for the ended item its words match: the search finds such
+    items with the others, says what replaced each, and reads no link to them."""
+    store.add_node(node("n_1", "We use Jenkins for CI", valid_to=T0, superseded_by="n_2"))
+    store.add_node(node("n_2", "We switched to GitHub Actions"))
+    store.add_node(node("n_3", "The CI dashboard is slow"))
+    store.add_node(node("n_4", "Jenkins for CI, retired", valid_to=T0))  # ended, no successor
+    store.add_node(node("n_5", "Jenkins for CI in the lab", valid_to=T0, superseded_by="n_2",
+                        scope="lab"))  # fmt: skip
+    store.add_edge(edge("e1", "n_1", "n_3"))
+    plain, seek = SearchFilter(), SearchFilter(with_successors=True)
+    assert {i for i, _ in store.text_search("Jenkins CI", 10, plain)} == {"n_3"}
+    assert {i for i, _ in store.text_search("Jenkins CI", 10, seek)} == {"n_1", "n_3", "n_5"}
+    assert store.filter_ids(["n_1", "n_2", "n_4"], seek) == {"n_1", "n_2"}
+    got = store.text_search_read(
+        "Jenkins CI", 10, SearchFilter(with_successors=True, scope="default"), read=5,
+        relations=frozenset({"related"}),
+    )  # fmt: skip
+    assert {i for i, _ in got.hits} == {"n_1", "n_3"}
+    assert got.replaced == {"n_1": "n_2"}
+    assert got.edges == [], "what the query may not return is not followed"
+    assert (
+        store.text_search_read("Jenkins CI", 10, plain, read=5, relations=frozenset()).replaced
+        == {}
+    )
+
+
 def test_time_search_finds_what_was_told_of_or_said_in_a_window(store):
     week = (datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 9, tzinfo=UTC))
     store.add_node(node("told", "hiked", attributes={"when": "2026-03-04T00:00:00+00:00"}))

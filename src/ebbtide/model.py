@@ -177,6 +177,13 @@ class ViaEdge(_Model):
     contribution: float
 
 
+class Replaced(_Model):
+    """An ended item a query matched, and what it said."""
+
+    id: str
+    text: str
+
+
 class Why(_Model):
     """Why a hit surfaced: which ranked lists, seed or hop, via which edges, how fresh."""
 
@@ -195,6 +202,11 @@ class Why(_Model):
         None,
         description="a better hit whose message this one's message replies to; this one's "
         "score counts less",
+    )
+    replaces: Replaced | None = Field(
+        None,
+        description="an ended item the query matched that this one superseded (at the end of "
+        "its chain of successors): this one stands in for it, ranked by the better match",
     )
     weights: dict[str, float] = Field(
         default_factory=dict,

@@ -24,7 +24,14 @@ spread one hop through the graph, blended with activation.
    project's) own item, which is just a name, keeps a third of its score unless the query
    asks for no more than that name: for "which cities has Jon visited?" it is no answer.
 5. Live, well-used knowledge gets up to `activation_blend` more.
-6. An item that only repeats the messages a better hit came from (one message often gives a
+6. An ended item the words match that names its successor (a setting a change ended, a fact
+   told anew: `superseded_by`) is no answer itself, but what replaced it is: the current item
+   at the end of its chain of successors, if the query may return it, takes its place in the
+   word list at the ended item's score (or its own, when that is better), and
+   `why.replaces` names what it stands in for. "What do we use for CI?" after "We use Jenkins
+   for CI" and "We switched from Jenkins to GitHub Actions" finds the switch. The word search
+   finds these items with the others, in the same query.
+7. An item that only repeats the messages a better hit came from (one message often gives a
    fact, an event and a preference) keeps a third of its score, so ten hits tell of about
    ten messages rather than seven; `why.repeats` names the better hit. In a question about
    one speaker, what the other said in reply to a better hit's message ("Wow, sounds like
@@ -38,7 +45,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import numpy as np
@@ -48,7 +55,16 @@ from .config import DAY, Config
 from .embed import Embedder, query_embedding
 from .errors import EmbeddingUnavailable
 from .graph import ReadAhead, Subgraph, spread_from
-from .model import INDEX_KINDS, Node, RecallHit, RecallResult, ViaEdge, Why, creation_key
+from .model import (
+    INDEX_KINDS,
+    Node,
+    RecallHit,
+    RecallResult,
+    Replaced,
+    ViaEdge,
+    Why,
+    creation_key,
+)
 from .store import EdgeRow, NodeBrief, SearchFilter, Store
 from .store.base import dated_within, item_dates, window
 from .timeparse import TimeSpan, query_window, years_earlier
@@ -90,6 +106,9 @@ REPEAT_DEPTH = 3
 REPLY_KEEP = 0.85
 # An index item in a question that asks more than its name (`_index_aside`).
 INDEX_ASIDE = 0.3
+# The longest chain of successors followed from an ended item a query matched (a value told
+# anew that many times in a row); it also ends a chain that loops.
+MAX_SUCCESSION = 16
 # Entities are matched by name, not reached by spreading.
 NO_SPREAD = frozenset({"about", "supersedes"})
 # Query embeddings run here, beside the calling thread; a few at once for concurrent recalls.
@@ -165,6 +184,8 @@ class _Found:
     ahead: ReadAhead | None  # links read with the word matches or while the query was embedded
     briefs: dict[str, NodeBrief]  # read with the word matches
     degraded: str | None = None  # why there is no vector list, when the model failed
+    # a successor in the word list -> the ended item it stands in for
+    replaces: dict[str, Node] = field(default_factory=dict)
 
 
 @dataclass
@@ -189,13 +210,16 @@ def _candidates(
     relations = frozenset(config.coefficients) - NO_SPREAD
     # The best word matches are mostly the pool (all of it without vectors or a time): a store
     # across a network reads them, their links and what those reach with the search.
-    matches = store.text_search_read(words, n, flt, read=pool_size, relations=relations)
-    text_hits = matches.hits
+    seek = replace(flt, with_successors=True)
+    matches = store.text_search_read(words, n, seek, read=pool_size, relations=relations)
+    text_hits, replaces, read = matches.hits, {}, dict(matches.nodes)
+    if matches.replaced:
+        text_hits, replaces = _standing_in(store, text_hits, matches.replaced, flt, read)
     lists: dict[str, list[str]] = {
         "text": [i for _, i in _best_first([(s, i) for i, s in text_hits])]
     }
     early = lists["text"][:pool_size]
-    nodes = {i: matches.nodes[i] for i in early if i in matches.nodes}
+    nodes = {i: read[i] for i in early if i in read}
     ahead = ReadAhead(matches.around, matches.edges) if matches.around else None
     # Work that does not need the query's vector is done while the model runs: what was said
     # in the time the query names, and the best word matches with the links that spreading
@@ -236,8 +260,60 @@ def _candidates(
     pool = [i for _, i in _best_first([(f, i) for i, f in fused.items()])[:pool_size]]
     nodes.update(store.get_nodes([i for i in pool if i not in nodes]))
     return _Found(
-        lists, fused, dict(text_hits), pool, nodes, relations, ahead, matches.briefs, degraded
+        lists,
+        fused,
+        dict(text_hits),
+        pool,
+        nodes,
+        relations,
+        ahead,
+        matches.briefs,
+        degraded,
+        replaces,
     )
+
+
+def _standing_in(
+    store: Store,
+    hits: list[tuple[str, float]],
+    replaced: dict[str, str],
+    flt: SearchFilter,
+    read: dict[str, Node],
+) -> tuple[list[tuple[str, float]], dict[str, Node]]:
+    """The word matches with each ended one (`replaced`: its successor) given to the current
+    item at the end of its chain of successors, when `flt` passes that: at the ended item's
+    score, or its own match's when that is better; with, for each successor, the best-matched
+    ended item it stands in for. What is read on the way goes into `read`. Costs nothing unless
+    an ended item matched: a read per link of the longest chain, and one to filter the ends."""
+    at = dict(replaced)  # ended match -> how far its chain has come
+    ends: dict[str, str] = {}
+    for _ in range(MAX_SUCCESSION):
+        want = [i for i in (*replaced, *at.values()) if i not in read]
+        if want:
+            read.update(store.get_nodes(list(dict.fromkeys(want))))
+        onward: dict[str, str] = {}
+        for old, i in at.items():
+            node = read.get(i)
+            if node is None:
+                continue
+            if node.valid_to is None:
+                ends[old] = i
+            elif node.superseded_by is not None:
+                onward[old] = node.superseded_by
+        at = onward
+        if not at:
+            break
+    current = store.filter_ids(set(ends.values()), flt) if ends else set()
+    score: dict[str, float] = {}
+    replaces: dict[str, Node] = {}
+    for i, s in sorted(hits, key=lambda h: -h[1]):
+        new = ends.get(i) if i in replaced else i
+        if new is None or (i in replaced and new not in current):
+            continue
+        score[new] = max(score.get(new, s), s)
+        if i in replaced and new not in replaces and i in read:
+            replaces[new] = read[i]
+    return list(score.items()), replaces
 
 
 def _rescore_pool(
@@ -407,10 +483,15 @@ def _explained(
             recency_days=round((t - last_use) / DAY, 3),
             repeats=repeats.get(ident),
             replies_to=replies.get(ident),
+            replaces=_replaced(found.replaces.get(ident)),
             weights=dict(weights.get(ident, {})),
         )
         hits.append(RecallHit(node=node, score=score, why=why))
     return hits
+
+
+def _replaced(node: Node | None) -> Replaced | None:
+    return None if node is None else Replaced(id=node.id, text=node.text)
 
 
 def _prefer_speaker(

@@ -91,8 +91,9 @@ def _hit_lines(hits: list[RecallHit]) -> str:
 def explain(hit: RecallHit, *, ids: bool = True) -> str:
     """Why a hit surfaced, in a few words: the lists that found it and its rank in each, seed
     or hop (through which link, from which hit), what multiplied its score, the better hit it
-    repeats or replies to, its tier, and how long since it was last used. Without `ids`, the
-    other hits go unnamed (a narration that shows no ids)."""
+    repeats or replies to, the ended item it stands in for, its tier, and how long since it
+    was last used. Without `ids`, the other hits go unnamed (a narration that shows no
+    ids)."""
     why = hit.why
     parts = [", ".join(f"{name} #{rank}" for name, rank in why.lists.items()) or "no list"]
     hop = why.origin
@@ -107,6 +108,9 @@ def explain(hit: RecallHit, *, ids: bool = True) -> str:
         parts.append(f"repeats {why.repeats}")
     if why.replies_to and ids:
         parts.append(f"replies to {why.replies_to}")
+    if why.replaces is not None:
+        was = shorten(why.replaces.text, HIT_TEXT)
+        parts.append(f"replaces {why.replaces.id}: {was}" if ids else f"replaces {was!r}")
     parts.append(why.tier)
     if why.recency_days is not None:
         parts.append(f"used {why.recency_days:g} d ago")

@@ -96,7 +96,9 @@ def search_filter(flt: SearchFilter, a: str = "n") -> tuple[str, dict[str, Any]]
         where.append(f"{a}.status IN ['active', 'archived']")
     else:
         where.append(f"{a}.tier IN ['hot', 'warm'] AND {a}.status = 'active'")
-    if not flt.include_invalid:
+    if flt.with_successors and not flt.include_invalid:
+        where.append(f"({a}.valid_to IS NULL OR {a}.superseded_by IS NOT NULL)")
+    elif not flt.include_invalid:
         where.append(f"{a}.valid_to IS NULL")
     if flt.exclude_kinds:
         where.append(f"NOT {a}.kind IN $f_exclude")

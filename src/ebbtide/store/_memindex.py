@@ -58,6 +58,7 @@ class NodeInfo:
     names: list[str]  # the ids its attributes name (`named_ids`)
     created_at: float
     tally: str | None  # what it is counted under (`tally_value`), None for a kind not counted
+    successor: str | None  # what superseded it, when it is ended
 
     def passes(self, flt: SearchFilter) -> bool:
         if flt.include_cold:
@@ -66,7 +67,7 @@ class NodeInfo:
         elif self.tier not in ("hot", "warm") or self.status != "active":
             return False
         return (
-            (flt.include_invalid or self.valid)
+            (flt.include_invalid or self.valid or (flt.with_successors and bool(self.successor)))
             and self.kind not in flt.exclude_kinds
             and (not flt.kinds or self.kind in flt.kinds)
             and (flt.scope is None or self.scope == flt.scope)
@@ -129,6 +130,7 @@ class MemoryIndex:
             _names(p["kind"], p["attributes"]),
             float(p["created_at"]),
             _tally(p["kind"], p["attributes"]),
+            None if p["valid_to"] is None else p["superseded_by"],
         )
         info = self.nodes[ident]
         for name in info.names:

@@ -24,6 +24,9 @@ class SearchFilter:
     # Bookkeeping nodes (logged predictions) never come back from a search.
     exclude_kinds: frozenset[str] = frozenset({"prediction"})
     include_invalid: bool = False
+    # Ended nodes that name their successor (`superseded_by`) pass too: recall's word search
+    # finds what a query names by an item's old words, and stands the successor in for it.
+    with_successors: bool = False
     kinds: frozenset[str] | None = None
     scope: str | None = None
     # One task's knowledge and what is tagged for no task (it holds for every task).
@@ -82,10 +85,14 @@ class WordMatches(NamedTuple):
     edges: list[EdgeRow]
     # The other matches and the other ends of those links.
     briefs: dict[str, NodeBrief]
+    # The ended matches (`with_successors`), each with the id of the node that superseded it.
+    replaced: dict[str, str]
 
 
-def matches_only(hits: list[tuple[str, float]]) -> WordMatches:
-    return WordMatches(hits, {}, frozenset(), [], {})
+def matches_only(
+    hits: list[tuple[str, float]], replaced: dict[str, str] | None = None
+) -> WordMatches:
+    return WordMatches(hits, {}, frozenset(), [], {}, replaced or {})
 
 
 def graph_arrays_from_rows(
@@ -471,7 +478,8 @@ class Store(Protocol):
     ) -> WordMatches:
         """`text_search`, and what recall reads next about its `read` best matches (by score,
         then `creation_key`, newest first), in the same round trip: the matches themselves,
-        their links and what those reach."""
+        their links and what those reach (into nodes passing `flt` as if it had no
+        `with_successors`), and which matches are ended, naming their successors."""
         ...
 
     def time_search(

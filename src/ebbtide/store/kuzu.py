@@ -632,7 +632,10 @@ class KuzuStore:
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
     ) -> WordMatches:
-        return matches_only(self.text_search(query, k, flt))  # in process: nothing to save
+        hits = self.text_search(query, k, flt)  # in process: nothing to read ahead
+        nodes = self.index().nodes
+        ended = ((i, nodes[i].successor) for i, _ in hits)
+        return matches_only(hits, {i: after for i, after in ended if after})
 
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter

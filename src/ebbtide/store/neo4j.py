@@ -38,6 +38,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -758,7 +759,9 @@ class Neo4jStore:
         if q is None:
             return matches_only([])
         cond, params = search_filter(flt)
-        far, _ = search_filter(flt, "m")
+        # Links only between nodes the query may return: an ended match is read, not followed.
+        plain = replace(flt, with_successors=False)
+        (near, _), (far, _) = search_filter(plain, "n"), search_filter(plain, "m")
         rows = self._run(
             f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node AS n, score "
             f"WHERE n.tenant = $t AND {cond} WITH n, score LIMIT $k "
@@ -767,9 +770,11 @@ class Neo4jStore:
             "WITH collect([n, score]) AS hits "
             "WITH hits, [h IN hits[..$read] | h[0]] AS best "
             "CALL (best) { UNWIND best AS n OPTIONAL MATCH (n)-[r:LINK]-(m) "
-            f"  WHERE r.valid_to IS NULL AND r.relation IN $relations AND {far} "
+            f"  WHERE r.valid_to IS NULL AND r.relation IN $relations AND {near} AND {far} "
             "  RETURN collect(DISTINCT r) AS rs, collect(DISTINCT m) AS ms } "
-            f"RETURN [h IN hits | [h[0].id, h[1]]], [n IN best | {_NODE_MAP}], "
+            "RETURN [h IN hits | [h[0].id, h[1], "
+            "CASE WHEN h[0].valid_to IS NULL THEN null ELSE h[0].superseded_by END]], "
+            f"[n IN best | {_NODE_MAP}], "
             "[r IN rs | [r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
             "r.last_reinforced_at]], "
             "[m IN ms + [h IN hits[$read..] | h[0]] | [m.id, m.activation, m.q_value]]",
@@ -782,11 +787,12 @@ class Neo4jStore:
         hits, best, links, briefs = rows[0]
         nodes = {p["id"]: props_node(p) for p in best}
         return WordMatches(
-            [(i, float(score)) for i, score in hits],
+            [(i, float(score)) for i, score, _ in hits],
             nodes,
             frozenset(nodes),
             [EdgeRow(*r) for r in links],
             {i: NodeBrief(float(a or 0.0), qv) for i, a, qv in briefs},
+            {i: after for i, _, after in hits if after},
         )
 
     def time_search(

@@ -759,7 +759,9 @@ class SQLiteStore:
             where.append(f"{alias}.status IN ('active', 'archived')")
         else:
             where.append(f"{alias}.tier IN ('hot', 'warm') AND {alias}.status = 'active'")
-        if not flt.include_invalid:
+        if flt.with_successors and not flt.include_invalid:
+            where.append(f"({alias}.valid_to IS NULL OR {alias}.superseded_by IS NOT NULL)")
+        elif not flt.include_invalid:
             where.append(f"{alias}.valid_to IS NULL")
         if flt.exclude_kinds:
             where.append(f"{alias}.kind NOT IN ({_marks(len(flt.exclude_kinds))})")
@@ -780,6 +782,10 @@ class SQLiteStore:
         of the OR query (they would make BM25 score a large share of the store and add little
         to the ranking) and only required together (AND) when nothing rarer is asked for, as
         a common-terms query does; below COMMON_DF nodes this is plain BM25."""
+        return [(i, s) for i, s, _ in self._words(query, k, flt)]
+
+    def _words(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float, str | None]]:
+        """`text_search`, each match with its successor when it is ended."""
         terms = query_terms(query)
         if not terms:
             return []
@@ -798,19 +804,23 @@ class SQLiteStore:
                 return found
         return []
 
-    def _bm25(self, match: str | None, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+    def _bm25(
+        self, match: str | None, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float, str | None]]:
         if match is None:
             return []
         cond, params = self._filter_sql(flt)
         rows = self._read(
-            "SELECT n.id, bm25(nodes_fts) AS s FROM nodes_fts JOIN nodes n "
+            "SELECT n.id, bm25(nodes_fts) AS s, "
+            "CASE WHEN n.valid_to IS NULL THEN NULL ELSE n.superseded_by END "
+            "FROM nodes_fts JOIN nodes n "
             f"ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? AND {cond} "
             "ORDER BY s, n.rowid DESC LIMIT ?",
             (match, *params, k),
         )
         # bm25() is lower-is-better; flip the sign so callers see higher-is-better. Equal
         # scores go newest first, as recall ranks ties, so the cut at k falls the same way.
-        return [(r[0], -float(r[1])) for r in rows]
+        return [(r[0], -float(r[1]), r[2]) for r in rows]
 
     def doc_frequencies(
         self, groups: Sequence[Sequence[str]], cap: int, flt: SearchFilter
@@ -850,7 +860,8 @@ class SQLiteStore:
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
     ) -> WordMatches:
-        return matches_only(self.text_search(query, k, flt))  # in process: nothing to save
+        found = self._words(query, k, flt)  # in process: nothing to read ahead
+        return matches_only([(i, s) for i, s, _ in found], {i: r for i, _, r in found if r})
 
     def time_search(
         self, start: date, end: date, k: int, flt: SearchFilter
