@@ -278,7 +278,8 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         """Search memory by text and by the links between items; fresh, well-used knowledge
         ranks higher. Each hit says why it surfaced (text match, graph hop and the edge it came
         through, activation, tier, recency, and the better hit it repeats when it comes from
-        the same messages or replies to). Reading a hit keeps it alive."""
+        the same messages or replies to). What has changed is answered with what replaced it,
+        naming what it replaces. Reading a hit keeps it alive."""
         return memory.recall(
             query, k, include_cold=include_cold, kinds=kinds, scope=scope, task_tag=task_tag
         )
