@@ -214,6 +214,29 @@ def test_a_file_whose_name_is_not_utf8_is_left_out_and_named(tmp_path):
     assert "not UTF-8" in summary.warning and "zz" in summary.warning
 
 
+def test_reference_links_and_links_with_a_title_in_single_quotes_connect(tmp_path):
+    write(tmp_path, "adr/0003-queues.md", "# Queues\n\nWe use SQS.")
+    write(tmp_path, "runbook.md", "# Runbook\n\nRestart the workers.")
+    write(tmp_path, "oncall.md", "# Oncall\n\nPage the lead.")
+    long_section = "We talked it through at length. " * 80
+    write(
+        tmp_path,
+        "guide.md",
+        "# Guide\n\n## Why\n\nSee the [queue decision][adr] and [the runbook][].\n\n"
+        f"## Who\n\n{long_section}\n\n[Who to call](oncall.md 'the rota') is written down.\n\n"
+        '## Links\n\n[adr]: adr/0003-queues.md\n[the runbook]: <runbook.md> "Runbook"\n',
+    )
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        summary = ingest_markdown_folder(mem, tmp_path)
+        linked = {
+            n.node.attributes["path"]
+            for d in mem.find(attribute=("path", "guide.md"), limit=10)
+            for n in mem.neighbors(d.id, relation="related", direction="out").neighbors
+        }
+    assert linked == {"adr/0003-queues.md", "runbook.md", "oncall.md"}
+    assert summary.unresolved_links == 0
+
+
 def test_links_to_missing_files_are_counted_not_created(tmp_path):
     write(
         tmp_path, "a.md", "[[Nowhere]] [gone](gone.md) ![pic](p.png) [web](https://x.org) [top](#a)"

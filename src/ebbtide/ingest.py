@@ -103,8 +103,6 @@ class IngestSummary:
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # target, words
-# [text](target "title"); a target in angle brackets may hold spaces: [x](<Budget 2024.md>)
-_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*(?:<([^>\n]+)>|([^)\s]+))(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -120,6 +118,8 @@ class _Doc:
     author: str | None  # front matter's: who a note's "I" and "we" are
     at: datetime  # modification time
     lossy: bool = False  # not UTF-8: what could not be read is U+FFFD
+    # "[label]: target" definitions anywhere in the file: a section's "[text][label]" uses them
+    references: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def ingest_markdown_folder(
@@ -167,7 +167,7 @@ def ingest_markdown_folder(
     for doc in docs:
         for node_id, text in sources[doc.rel]:
             targets: list[str] = []
-            for target in _link_targets(text, doc.rel, names):
+            for target in _link_targets(text, doc.rel, names, doc.references):
                 if target is None:
                     summary.unresolved_links += 1
                 elif target != doc.rel and target not in targets:
@@ -498,7 +498,8 @@ def _read(root: Path, p: Path) -> _Doc:
     meta, text = _front_matter(decoded)
     lines = text.strip().splitlines()
     title = meta.get("title")
-    heads = _headings(_MARKDOWN.parse("\n".join(lines)))  # the file is parsed once
+    env: dict[str, Any] = {}
+    heads = _headings(_MARKDOWN.parse("\n".join(lines), env))  # the file is parsed once
     start = 0
     if heads and heads[0].tag == "h1" and not heads[0].start:
         said = " ".join(_inline_words(heads[0].inline).split())
@@ -522,6 +523,7 @@ def _read(root: Path, p: Path) -> _Doc:
         author=_author(author),
         at=_modified(p),
         lossy=lossy,
+        references=env.get("references", {}),
     )
 
 
@@ -823,9 +825,16 @@ def _link_name(path: str) -> str:
     return unicodedata.normalize("NFC", bare).lower()
 
 
-def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None]:
-    """The files `text` links to (None for a Markdown file that is not in the folder)."""
-    code_free = _without_code(text)
+def _link_targets(
+    text: str, rel: str, names: dict[str, str], references: dict[str, Any]
+) -> list[str | None]:
+    """The files `text` links to (None for a Markdown file that is not in the folder): its
+    `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
+    `[text][label]` by the file's `references`, not in code or HTML."""
+    inline = [
+        t for t in _MARKDOWN.parse(text, {"references": dict(references)}) if t.type == "inline"
+    ]
+    code_free = "\n".join(re.sub(r"`[^`\n]*`", "", t.content) for t in inline)
     out: list[str | None] = []
     for m in _WIKI.finditer(code_free):
         target = m.group(1).strip()
@@ -833,8 +842,8 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
             continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
         out.append(names.get(_link_name(target)))
     folder = posixpath.dirname(rel)
-    for m in _MD_LINK.finditer(code_free):
-        target = unquote(m.group(1) or m.group(2)).split("#", 1)[0].split("?", 1)[0]
+    for link in (c for t in inline for c in t.children or [] if c.type == "link_open"):
+        target = unquote(str(link.attrs.get("href", ""))).split("#", 1)[0].split("?", 1)[0]
         if not target or _SCHEME.match(target) or target.startswith("/"):
             continue
         suffix = posixpath.splitext(target)[1].lower()
@@ -844,12 +853,6 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
         found = names.get(_link_name(joined))
         out.append(found if found is not None and _link_name(found) == _link_name(joined) else None)
     return out
-
-
-def _without_code(text: str) -> str:
-    """The text as written (links and all) outside code blocks, code spans and HTML."""
-    inline = (t.content for t in _MARKDOWN.parse(text) if t.type == "inline")
-    return "\n".join(re.sub(r"`[^`\n]*`", "", line) for line in inline)
 
 
 # ---------------------------------------------------------------------------------------------
