@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -75,6 +76,9 @@ class FakeMemory:
             e for e in self.edges if e[0] != a or e[2] != relation or e[1] in set(targets)
         ]
         return before - len(self.edges)
+
+    def batch(self) -> Any:
+        return contextlib.nullcontext()
 
     def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
         assert a in self.nodes and b in self.nodes, "connect before both nodes exist"
@@ -235,6 +239,24 @@ def test_reference_links_and_links_with_a_title_in_single_quotes_connect(tmp_pat
         }
     assert linked == {"adr/0003-queues.md", "runbook.md", "oncall.md"}
     assert summary.unresolved_links == 0
+
+
+def test_a_vault_is_written_a_file_at_a_time_not_a_write_at_a_time(tmp_path):
+    # Each commit waits for the disk (synchronous=FULL): one per write made a vault of a few
+    # thousand notes take minutes, and a reader could see a note without its sections.
+    sections = "".join(f"## Part {k}\n\n{'We tuned the pool. ' * 30}\n\n" for k in range(4))
+    for i in range(20):
+        links = f"See [[n{(i + 1) % 20}]] and [[n{(i + 2) % 20}]]."
+        text = f"# Note {i}\n\nThe backup job caused the disk alert. {links}\n\n{sections}"
+        write(tmp_path, f"n{i}.md", text)
+    commits: list[str] = []
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        mem.store._db.set_trace_callback(  # SQLite's own record of what it was asked to do
+            lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None
+        )
+        summary = ingest_markdown_folder(mem, tmp_path)
+    assert summary.files == 20 and summary.nodes >= 100 and summary.links >= 120
+    assert len(commits) <= 2 * 20 + 5  # a file's notes and claims, then its links
 
 
 def test_links_to_missing_files_are_counted_not_created(tmp_path):

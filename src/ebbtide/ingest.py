@@ -31,6 +31,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -78,6 +79,8 @@ class MemoryLike(Protocol):
     def forget(self, *args: Any, **kwargs: Any) -> Any: ...
 
     def keep_links(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def batch(self) -> AbstractContextManager[Any]: ...
 
 
 @dataclass
@@ -155,37 +158,41 @@ def ingest_markdown_folder(
     homes = _Homes(memory, folder, docs)
     for doc in docs:
         home = homes.of(doc)
-        node_of[doc.rel], sources[doc.rel] = _remember_doc(
-            memory, dataclasses.replace(doc, rel=home.path), home, summary, written
-        )
-        if home.stem in homes.legacy:
-            _retire_numbered_sections(memory, home.stem, home.path, summary)
+        # A file is written in one go: one commit, its new texts embedded in one call.
+        with memory.batch():
+            node_of[doc.rel], sources[doc.rel] = _remember_doc(
+                memory, dataclasses.replace(doc, rel=home.path), home, summary, written
+            )
+            if home.stem in homes.legacy:
+                _retire_numbered_sections(memory, home.stem, home.path, summary)
         if progress:
             progress(1, total)
     names = _name_index(docs)
     read_now = set(node_of.values())  # a link to a note outside this folder is not ours to end
     for doc in docs:
-        for node_id, text in sources[doc.rel]:
-            targets: list[str] = []
-            for target in _link_targets(text, doc.rel, names, doc.references):
-                if target is None:
-                    summary.unresolved_links += 1
-                elif target != doc.rel and target not in targets:
-                    targets.append(target)
-            for target in targets:
-                memory.connect(
-                    node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+        # A file's links are written in one go too.
+        with memory.batch():
+            for node_id, text in sources[doc.rel]:
+                targets: list[str] = []
+                for target in _link_targets(text, doc.rel, names, doc.references):
+                    if target is None:
+                        summary.unresolved_links += 1
+                    elif target != doc.rel and target not in targets:
+                        targets.append(target)
+                for target in targets:
+                    memory.connect(
+                        node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+                    )
+                    summary.links += 1
+                # A link taken out of the note ends (the note said it; it says it no more).
+                memory.keep_links(
+                    node_id,
+                    "related",
+                    [node_of[t] for t in targets],
+                    provenance=PROVENANCE,
+                    said_in=f"{folder}/{doc.rel}",
+                    among=read_now,
                 )
-                summary.links += 1
-            # A link taken out of the note ends (the note said it; it says it no more).
-            memory.keep_links(
-                node_id,
-                "related",
-                [node_of[t] for t in targets],
-                provenance=PROVENANCE,
-                said_in=f"{folder}/{doc.rel}",
-                among=read_now,
-            )
         if progress:
             progress(1, total)
     if docs:
