@@ -297,6 +297,25 @@ def test_a_long_file_is_split_into_sections_about_the_file(tmp_path):
     assert summary.nodes == 7 and summary.links == 6
 
 
+def test_a_long_note_without_headings_is_recalled_to_its_last_line(tmp_path):
+    log = [f"Standup {i}: we went through backlog item {i}, agreed on owners." for i in range(80)]
+    log.append("Finally, Priya said the Zanzibar vendor contract renews on March 3rd.")
+    write(tmp_path, "notes/standup-log.md", "# Standup log\n\n" + "\n\n".join(log))
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_markdown_folder(mem, tmp_path / "notes")
+        (hit,) = mem.recall("when does the Zanzibar vendor contract renew", k=1).hits
+        assert "renews on March 3rd" in hit.node.text
+        assert hit.node.sources == ["standup-log.md"]
+        # The log tidied: a short opening, the rest under a heading.
+        tidied = "\n\n".join([*log[:3], "## Earlier", *log[3:]])
+        write(tmp_path, "notes/standup-log.md", f"# Standup log\n\n{tidied}")
+        assert ingest_markdown_folder(mem, tmp_path / "notes").gone == 1
+        (item,) = mem.review_queue().items
+        assert item.reason == "the opening of standup-log.md is kept whole on its document now"
+        (hit,) = mem.recall("backlog item 2", k=1).hits
+        assert hit.node.kind == "document" and "item 2, agreed" in hit.node.text
+
+
 def test_a_very_long_section_is_stored_in_parts(tmp_path):
     paragraphs = "\n\n".join(f"Paragraph {i}. " + "x" * 900 for i in range(20))
     write(tmp_path, "big.md", f"# Big\n\n## Only\n\n{paragraphs}")

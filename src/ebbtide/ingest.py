@@ -1,8 +1,9 @@
 """Ingestion adapters: a folder of Markdown notes, a chat export. They only call a Memory.
 
 * `ingest_markdown_folder`: each `.md` file becomes a document node (a long one also a note per
-  section, linked `about` the file), `[[wiki links]]` and relative `[text](other.md)` links
-  become `related` edges, and the file's modification time dates all of it. Its prose is read
+  section, and per part of an opening longer than the document keeps, linked `about` it);
+  `[[wiki links]]` and relative `[text](other.md)` or `[text][label]` links become `related`
+  edges, and the file's modification time dates all of it. Its prose is read
   for causal claims ("the backup job filled the disk, which caused the outage"), stored as
   linked episodes whose `sources` name the file (and section), so a trace reaches them.
 * `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
@@ -490,6 +491,10 @@ def _gone_reason(
     if present[file] is None:
         return f"{rel} is short enough now to be stored whole, not by section"
     part = re.search(r"-p(\d+)$", node.id)
+    if "heading" not in node.attributes:  # the opening, before the first heading
+        if part:
+            return f"part {part.group(1)} of the opening of {rel} is no longer in {rel}"
+        return f"the opening of {rel} is kept whole on its document now"
     what = f"part {part.group(1)} of section" if part else "section"
     anchor = node.sources[-1].partition("#")[2] if node.sources else ""
     return f"{what} '{node.attributes.get('heading', '')}' ({rel}#{anchor}) is no longer in {rel}"
@@ -652,16 +657,20 @@ def _remember_doc(
     _read_causes(memory, doc, node.id, summary, formerly=home.moved_from)
     if not long:
         return node.id, [(node.id, body)]
-    starts = [(node.id, doc.lead)]
-    for (heading, section), anchor in zip(doc.sections, doc.anchors, strict=True):
+    starts = [(node.id, doc.lead)]  # the opening's links are the document's
+    # An opening longer than the document keeps of it (a log without headings, say) is stored
+    # too, as a section with no heading (anchor ""): none of a note is left unfindable.
+    opening = [(None, "", doc.lead)] if len(doc.lead) > LEAD_MAX else []
+    headed = [(h, a, t) for (h, t), a in zip(doc.sections, doc.anchors, strict=True)]
+    for heading, anchor, section in [*opening, *headed]:
         for i, part in enumerate(_parts(section)):
-            label = f"{heading} (part {i + 1})" if i else heading
+            name = doc.title if heading is None else f"{doc.title} › {heading}"
             note = memory.remember(
-                f"{doc.title} › {label}\n\n{part}",
+                f"{name} (part {i + 1})\n\n{part}" if i else f"{name}\n\n{part}",
                 "note",
                 node_id=_section_id(home.stem, anchor, i),
-                attributes={**attrs, "heading": heading},
-                sources=[f"{doc.rel}#{anchor}"],
+                attributes=attrs if heading is None else {**attrs, "heading": heading},
+                sources=[f"{doc.rel}#{anchor}" if anchor else doc.rel],
                 provenance=PROVENANCE,
                 at=doc.at,
             )
@@ -669,7 +678,8 @@ def _remember_doc(
             written.add(note.id)
             summary.nodes += 1
             summary.links += 1
-            starts.append((note.id, part))
+            if heading is not None:
+                starts.append((note.id, part))
     return node.id, starts
 
 
