@@ -306,6 +306,8 @@ def test_a_long_note_without_headings_is_recalled_to_its_last_line(tmp_path):
         (hit,) = mem.recall("when does the Zanzibar vendor contract renew", k=1).hits
         assert "renews on March 3rd" in hit.node.text
         assert hit.node.sources == ["standup-log.md"]
+        (doc,) = mem.find(kind="document", limit=2)
+        assert doc.text.startswith("Standup log\n\nStandup 0:") and "Sections" not in doc.text
         # The log tidied: a short opening, the rest under a heading.
         tidied = "\n\n".join([*log[:3], "## Earlier", *log[3:]])
         write(tmp_path, "notes/standup-log.md", f"# Standup log\n\n{tidied}")

@@ -627,7 +627,7 @@ def _doc_text(doc: _Doc) -> str:
         return f"{doc.title}\n\n{doc.body}".strip()
     outline = "; ".join(h for h, _ in doc.sections)
     return "\n\n".join(
-        p for p in (doc.title, shorten(doc.lead, LEAD_MAX), f"Sections: {outline}") if p
+        p for p in (doc.title, shorten(doc.lead, LEAD_MAX), outline and f"Sections: {outline}") if p
     )
 
 
