@@ -188,6 +188,13 @@ def test_square_brackets_in_notes_and_errors_are_printed_as_written(tmp_path, ca
     assert "[s2]" in capsys.readouterr().err
 
 
+def test_ingesting_a_path_that_does_not_exist_creates_no_store(tmp_path, capsys):
+    store = tmp_path / "new.db"
+    assert main(["ingest", str(tmp_path / "notse"), "--store", str(store)]) == 2
+    assert "path: does not exist" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
     assert "ghost" in capsys.readouterr().err
