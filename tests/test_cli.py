@@ -188,6 +188,13 @@ def test_square_brackets_in_notes_and_errors_are_printed_as_written(tmp_path, ca
     assert "[s2]" in capsys.readouterr().err
 
 
+def test_ingesting_a_path_that_does_not_exist_creates_no_store(tmp_path, capsys):
+    store = tmp_path / "new.db"
+    assert main(["ingest", str(tmp_path / "notse"), "--store", str(store)]) == 2
+    assert "path: does not exist" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
     assert "ghost" in capsys.readouterr().err
@@ -238,6 +245,31 @@ def test_ingest_a_markdown_folder_links_pages_and_dates_them_by_mtime(tmp_path, 
         assert kafka.created_at.timestamp() == old
         linked = {n.node.text.splitlines()[0] for n in m.neighbors(kafka.id).neighbors}
         assert any("Queue choice" in t for t in linked) and any("Ops" in t for t in linked)
+
+
+def test_recall_says_an_old_note_read_today_was_last_used_when_its_file_was_written(
+    tmp_path, capsys
+):
+    import os
+    import time
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "adr-1.md").write_text("# ADR 1\n\nWe store memories in SQLite, one file.\n")
+    written = time.time() - 200 * 86_400
+    os.utime(notes / "adr-1.md", (written, written))
+    store = str(tmp_path / "r.db")
+    assert main(["ingest", str(notes), "--store", store]) == 0
+    for _ in range(2):  # read again unchanged: still no use of it
+        capsys.readouterr()
+        assert main(["recall", "where do we store memories", "--store", store, "--json"]) == 0
+        (hit,) = json.loads(capsys.readouterr().out)["hits"]
+        assert round(hit["why"]["recency_days"]) == 200
+        assert main(["ingest", str(notes), "--store", store]) == 0
+    assert main(["recall", "where do we store memories", "--store", store, "--touch"]) == 0
+    capsys.readouterr()
+    assert main(["recall", "where do we store memories", "--store", store]) == 0
+    assert "used 0 d ago" in capsys.readouterr().out  # a use is a use
 
 
 def test_ingest_says_in_json_what_it_read_and_what_is_gone(tmp_path, capsys):

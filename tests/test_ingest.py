@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -75,6 +76,9 @@ class FakeMemory:
             e for e in self.edges if e[0] != a or e[2] != relation or e[1] in set(targets)
         ]
         return before - len(self.edges)
+
+    def batch(self) -> Any:
+        return contextlib.nullcontext()
 
     def connect(self, a: str, b: str, relation: str = "related", weight: float = 1.0, **kw: Any):
         assert a in self.nodes and b in self.nodes, "connect before both nodes exist"
@@ -214,6 +218,47 @@ def test_a_file_whose_name_is_not_utf8_is_left_out_and_named(tmp_path):
     assert "not UTF-8" in summary.warning and "zz" in summary.warning
 
 
+def test_reference_links_and_links_with_a_title_in_single_quotes_connect(tmp_path):
+    write(tmp_path, "adr/0003-queues.md", "# Queues\n\nWe use SQS.")
+    write(tmp_path, "runbook.md", "# Runbook\n\nRestart the workers.")
+    write(tmp_path, "oncall.md", "# Oncall\n\nPage the lead.")
+    long_section = "We talked it through at length. " * 80
+    write(
+        tmp_path,
+        "guide.md",
+        "# Guide\n\n## Why\n\nSee the [queue decision][adr] and [the runbook][].\n\n"
+        f"## Who\n\n{long_section}\n\n[Who to call](oncall.md 'the rota') is written down.\n\n"
+        '## Links\n\n[adr]: adr/0003-queues.md\n[the runbook]: <runbook.md> "Runbook"\n',
+    )
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        summary = ingest_markdown_folder(mem, tmp_path)
+        linked = {
+            n.node.attributes["path"]
+            for d in mem.find(attribute=("path", "guide.md"), limit=10)
+            for n in mem.neighbors(d.id, relation="related", direction="out").neighbors
+        }
+    assert linked == {"adr/0003-queues.md", "runbook.md", "oncall.md"}
+    assert summary.unresolved_links == 0
+
+
+def test_a_vault_is_written_a_file_at_a_time_not_a_write_at_a_time(tmp_path):
+    # Each commit waits for the disk (synchronous=FULL): one per write made a vault of a few
+    # thousand notes take minutes, and a reader could see a note without its sections.
+    sections = "".join(f"## Part {k}\n\n{'We tuned the pool. ' * 30}\n\n" for k in range(4))
+    for i in range(20):
+        links = f"See [[n{(i + 1) % 20}]] and [[n{(i + 2) % 20}]]."
+        text = f"# Note {i}\n\nThe backup job caused the disk alert. {links}\n\n{sections}"
+        write(tmp_path, f"n{i}.md", text)
+    commits: list[str] = []
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        mem.store._db.set_trace_callback(  # SQLite's own record of what it was asked to do
+            lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None
+        )
+        summary = ingest_markdown_folder(mem, tmp_path)
+    assert summary.files == 20 and summary.nodes >= 100 and summary.links >= 120
+    assert len(commits) <= 2 * 20 + 5  # a file's notes and claims, then its links
+
+
 def test_links_to_missing_files_are_counted_not_created(tmp_path):
     write(
         tmp_path, "a.md", "[[Nowhere]] [gone](gone.md) ![pic](p.png) [web](https://x.org) [top](#a)"
@@ -250,6 +295,27 @@ def test_a_long_file_is_split_into_sections_about_the_file(tmp_path):
     assert sections[end]["sources"] == ["log.md#end"]
     assert mem.links() == {(end, mem.node("other.md"))}  # the link starts from its section
     assert summary.nodes == 7 and summary.links == 6
+
+
+def test_a_long_note_without_headings_is_recalled_to_its_last_line(tmp_path):
+    log = [f"Standup {i}: we went through backlog item {i}, agreed on owners." for i in range(80)]
+    log.append("Finally, Priya said the Zanzibar vendor contract renews on March 3rd.")
+    write(tmp_path, "notes/standup-log.md", "# Standup log\n\n" + "\n\n".join(log))
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_markdown_folder(mem, tmp_path / "notes")
+        (hit,) = mem.recall("when does the Zanzibar vendor contract renew", k=1).hits
+        assert "renews on March 3rd" in hit.node.text
+        assert hit.node.sources == ["standup-log.md"]
+        (doc,) = mem.find(kind="document", limit=2)
+        assert doc.text.startswith("Standup log\n\nStandup 0:") and "Sections" not in doc.text
+        # The log tidied: a short opening, the rest under a heading.
+        tidied = "\n\n".join([*log[:3], "## Earlier", *log[3:]])
+        write(tmp_path, "notes/standup-log.md", f"# Standup log\n\n{tidied}")
+        assert ingest_markdown_folder(mem, tmp_path / "notes").gone == 1
+        (item,) = mem.review_queue().items
+        assert item.reason == "the opening of standup-log.md is kept whole on its document now"
+        (hit,) = mem.recall("backlog item 2", k=1).hits
+        assert hit.node.kind == "document" and "item 2, agreed" in hit.node.text
 
 
 def test_a_very_long_section_is_stored_in_parts(tmp_path):

@@ -1415,3 +1415,29 @@ def test_a_postmortem_told_with_connectives_inside_sentences_answers_why(memory:
     assert cause.lesson.outcome == "The database ran out of connections."
     (cause,) = memory.trace_cause("the checkout service kept up").causes
     assert (cause.lesson.decision, cause.lesson.relation) == ("Ana added PgBouncer", "enabled")
+
+
+def test_an_old_note_that_tells_a_cause_fades_like_an_old_note_that_tells_none(
+    memory: Memory, clock, tmp_path
+):
+    now = clock().timestamp()
+    notes = {
+        "adr-7.md": "# ADR 7\n\nWe moved the queue to SQS because the Redis queue dropped jobs.\n",
+        "howto.md": "# Queue dashboards\n\nHow to read the job queue graphs in Grafana.\n",
+        "this-week.md": "# This week\n\nThe team is pairing on the billing export.\n",
+    }
+    for name, text in notes.items():
+        (tmp_path / name).write_text(text)
+        age_days = 1 if name == "this-week.md" else 700
+        os.utime(tmp_path / name, (now - age_days * 86_400,) * 2)
+    ingest_markdown_folder(memory, tmp_path)
+    adr = memory.find(attribute=("path", "adr-7.md"), limit=1)[0]
+    claims = memory.neighbors(adr.id, relation="about", direction="in").neighbors
+    assert len(claims) == 2  # the move and its reason, linked as of when the file was written
+    assert all(c.edge.last_reinforced_at == adr.created_at for c in claims)
+    clock.advance(days=10)  # past the grace period new notes get
+    memory.maintain()
+    tier = {n.attributes["path"]: n.tier for n in memory.find(kind="document", limit=10)}
+    assert tier["adr-7.md"] == tier["howto.md"] == "frozen"
+    assert tier["this-week.md"] != "frozen"
+    assert memory.trace_cause("we moved the queue to SQS").causes  # faded, still answers why

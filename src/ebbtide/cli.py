@@ -24,7 +24,7 @@ from .bench_locomo import add_arguments as add_locomo_arguments
 from .clientconfig import CLIENTS, snippet
 from .clock import ManualClock
 from .config import default_store_url
-from .errors import EbbtideError
+from .errors import EbbtideError, ValidationError
 from .memory import Memory, open_memory
 from .model import ReviewItem
 from .server.render import explain
@@ -266,6 +266,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingest import ingest_chat, ingest_markdown_folder
 
     path = Path(args.path)
+    if not path.exists():  # checked before the store is opened: a typo creates no store
+        raise ValidationError("path", "does not exist", str(path))
     with open_memory(args.store) as memory, Progress(console=err, transient=True) as bar:
         task = bar.add_task(f"ingesting {path.name}", total=None)
 

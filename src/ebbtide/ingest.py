@@ -1,8 +1,9 @@
 """Ingestion adapters: a folder of Markdown notes, a chat export. They only call a Memory.
 
 * `ingest_markdown_folder`: each `.md` file becomes a document node (a long one also a note per
-  section, linked `about` the file), `[[wiki links]]` and relative `[text](other.md)` links
-  become `related` edges, and the file's modification time dates all of it. Its prose is read
+  section, and per part of an opening longer than the document keeps, linked `about` it);
+  `[[wiki links]]` and relative `[text](other.md)` or `[text][label]` links become `related`
+  edges, and the file's modification time dates all of it. Its prose is read
   for causal claims ("the backup job filled the disk, which caused the outage"), stored as
   linked episodes whose `sources` name the file (and section), so a trace reaches them.
 * `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
@@ -31,6 +32,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -79,6 +81,8 @@ class MemoryLike(Protocol):
 
     def keep_links(self, *args: Any, **kwargs: Any) -> Any: ...
 
+    def batch(self) -> AbstractContextManager[Any]: ...
+
 
 @dataclass
 class IngestSummary:
@@ -103,8 +107,6 @@ class IngestSummary:
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # target, words
-# [text](target "title"); a target in angle brackets may hold spaces: [x](<Budget 2024.md>)
-_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(\s*(?:<([^>\n]+)>|([^)\s]+))(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -120,6 +122,8 @@ class _Doc:
     author: str | None  # front matter's: who a note's "I" and "we" are
     at: datetime  # modification time
     lossy: bool = False  # not UTF-8: what could not be read is U+FFFD
+    # "[label]: target" definitions anywhere in the file: a section's "[text][label]" uses them
+    references: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def ingest_markdown_folder(
@@ -155,37 +159,41 @@ def ingest_markdown_folder(
     homes = _Homes(memory, folder, docs)
     for doc in docs:
         home = homes.of(doc)
-        node_of[doc.rel], sources[doc.rel] = _remember_doc(
-            memory, dataclasses.replace(doc, rel=home.path), home, summary, written
-        )
-        if home.stem in homes.legacy:
-            _retire_numbered_sections(memory, home.stem, home.path, summary)
+        # A file is written in one go: one commit, its new texts embedded in one call.
+        with memory.batch():
+            node_of[doc.rel], sources[doc.rel] = _remember_doc(
+                memory, dataclasses.replace(doc, rel=home.path), home, summary, written
+            )
+            if home.stem in homes.legacy:
+                _retire_numbered_sections(memory, home.stem, home.path, summary)
         if progress:
             progress(1, total)
     names = _name_index(docs)
     read_now = set(node_of.values())  # a link to a note outside this folder is not ours to end
     for doc in docs:
-        for node_id, text in sources[doc.rel]:
-            targets: list[str] = []
-            for target in _link_targets(text, doc.rel, names):
-                if target is None:
-                    summary.unresolved_links += 1
-                elif target != doc.rel and target not in targets:
-                    targets.append(target)
-            for target in targets:
-                memory.connect(
-                    node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+        # A file's links are written in one go too.
+        with memory.batch():
+            for node_id, text in sources[doc.rel]:
+                targets: list[str] = []
+                for target in _link_targets(text, doc.rel, names, doc.references):
+                    if target is None:
+                        summary.unresolved_links += 1
+                    elif target != doc.rel and target not in targets:
+                        targets.append(target)
+                for target in targets:
+                    memory.connect(
+                        node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+                    )
+                    summary.links += 1
+                # A link taken out of the note ends (the note said it; it says it no more).
+                memory.keep_links(
+                    node_id,
+                    "related",
+                    [node_of[t] for t in targets],
+                    provenance=PROVENANCE,
+                    said_in=f"{folder}/{doc.rel}",
+                    among=read_now,
                 )
-                summary.links += 1
-            # A link taken out of the note ends (the note said it; it says it no more).
-            memory.keep_links(
-                node_id,
-                "related",
-                [node_of[t] for t in targets],
-                provenance=PROVENANCE,
-                said_in=f"{folder}/{doc.rel}",
-                among=read_now,
-            )
         if progress:
             progress(1, total)
     if docs:
@@ -483,6 +491,10 @@ def _gone_reason(
     if present[file] is None:
         return f"{rel} is short enough now to be stored whole, not by section"
     part = re.search(r"-p(\d+)$", node.id)
+    if "heading" not in node.attributes:  # the opening, before the first heading
+        if part:
+            return f"part {part.group(1)} of the opening of {rel} is no longer in {rel}"
+        return f"the opening of {rel} is kept whole on its document now"
     what = f"part {part.group(1)} of section" if part else "section"
     anchor = node.sources[-1].partition("#")[2] if node.sources else ""
     return f"{what} '{node.attributes.get('heading', '')}' ({rel}#{anchor}) is no longer in {rel}"
@@ -498,7 +510,8 @@ def _read(root: Path, p: Path) -> _Doc:
     meta, text = _front_matter(decoded)
     lines = text.strip().splitlines()
     title = meta.get("title")
-    heads = _headings(_MARKDOWN.parse("\n".join(lines)))  # the file is parsed once
+    env: dict[str, Any] = {}
+    heads = _headings(_MARKDOWN.parse("\n".join(lines), env))  # the file is parsed once
     start = 0
     if heads and heads[0].tag == "h1" and not heads[0].start:
         said = " ".join(_inline_words(heads[0].inline).split())
@@ -522,6 +535,7 @@ def _read(root: Path, p: Path) -> _Doc:
         author=_author(author),
         at=_modified(p),
         lossy=lossy,
+        references=env.get("references", {}),
     )
 
 
@@ -613,7 +627,7 @@ def _doc_text(doc: _Doc) -> str:
         return f"{doc.title}\n\n{doc.body}".strip()
     outline = "; ".join(h for h, _ in doc.sections)
     return "\n\n".join(
-        p for p in (doc.title, shorten(doc.lead, LEAD_MAX), f"Sections: {outline}") if p
+        p for p in (doc.title, shorten(doc.lead, LEAD_MAX), outline and f"Sections: {outline}") if p
     )
 
 
@@ -643,16 +657,20 @@ def _remember_doc(
     _read_causes(memory, doc, node.id, summary, formerly=home.moved_from)
     if not long:
         return node.id, [(node.id, body)]
-    starts = [(node.id, doc.lead)]
-    for (heading, section), anchor in zip(doc.sections, doc.anchors, strict=True):
+    starts = [(node.id, doc.lead)]  # the opening's links are the document's
+    # An opening longer than the document keeps of it (a log without headings, say) is stored
+    # too, as a section with no heading (anchor ""): none of a note is left unfindable.
+    opening = [(None, "", doc.lead)] if len(doc.lead) > LEAD_MAX else []
+    headed = [(h, a, t) for (h, t), a in zip(doc.sections, doc.anchors, strict=True)]
+    for heading, anchor, section in [*opening, *headed]:
         for i, part in enumerate(_parts(section)):
-            label = f"{heading} (part {i + 1})" if i else heading
+            name = doc.title if heading is None else f"{doc.title} › {heading}"
             note = memory.remember(
-                f"{doc.title} › {label}\n\n{part}",
+                f"{name} (part {i + 1})\n\n{part}" if i else f"{name}\n\n{part}",
                 "note",
                 node_id=_section_id(home.stem, anchor, i),
-                attributes={**attrs, "heading": heading},
-                sources=[f"{doc.rel}#{anchor}"],
+                attributes=attrs if heading is None else {**attrs, "heading": heading},
+                sources=[f"{doc.rel}#{anchor}" if anchor else doc.rel],
                 provenance=PROVENANCE,
                 at=doc.at,
             )
@@ -660,7 +678,8 @@ def _remember_doc(
             written.add(note.id)
             summary.nodes += 1
             summary.links += 1
-            starts.append((note.id, part))
+            if heading is not None:
+                starts.append((note.id, part))
     return node.id, starts
 
 
@@ -823,9 +842,16 @@ def _link_name(path: str) -> str:
     return unicodedata.normalize("NFC", bare).lower()
 
 
-def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None]:
-    """The files `text` links to (None for a Markdown file that is not in the folder)."""
-    code_free = _without_code(text)
+def _link_targets(
+    text: str, rel: str, names: dict[str, str], references: dict[str, Any]
+) -> list[str | None]:
+    """The files `text` links to (None for a Markdown file that is not in the folder): its
+    `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
+    `[text][label]` by the file's `references`, not in code or HTML."""
+    inline = [
+        t for t in _MARKDOWN.parse(text, {"references": dict(references)}) if t.type == "inline"
+    ]
+    code_free = "\n".join(re.sub(r"`[^`\n]*`", "", t.content) for t in inline)
     out: list[str | None] = []
     for m in _WIKI.finditer(code_free):
         target = m.group(1).strip()
@@ -833,8 +859,8 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
             continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
         out.append(names.get(_link_name(target)))
     folder = posixpath.dirname(rel)
-    for m in _MD_LINK.finditer(code_free):
-        target = unquote(m.group(1) or m.group(2)).split("#", 1)[0].split("?", 1)[0]
+    for link in (c for t in inline for c in t.children or [] if c.type == "link_open"):
+        target = unquote(str(link.attrs.get("href", ""))).split("#", 1)[0].split("?", 1)[0]
         if not target or _SCHEME.match(target) or target.startswith("/"):
             continue
         suffix = posixpath.splitext(target)[1].lower()
@@ -844,12 +870,6 @@ def _link_targets(text: str, rel: str, names: dict[str, str]) -> list[str | None
         found = names.get(_link_name(joined))
         out.append(found if found is not None and _link_name(found) == _link_name(joined) else None)
     return out
-
-
-def _without_code(text: str) -> str:
-    """The text as written (links and all) outside code blocks, code spans and HTML."""
-    inline = (t.content for t in _MARKDOWN.parse(text) if t.type == "inline")
-    return "\n".join(re.sub(r"`[^`\n]*`", "", line) for line in inline)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -348,7 +348,7 @@ class TranscriptOps:
                 # A note gone or emptied says nothing: it is no longer among the sources of
                 # what others still say, so the last of them to go retracts it.
                 gone = claims.from_note(note, []) if not said else None
-                self._settle_claims(note, nodes, edges, before, owned, formerly, gone)
+                self._settle_claims(note, nodes, edges, before, owned, formerly, gone, said_at=now)
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
 
     def _settle_claims(
@@ -360,18 +360,21 @@ class TranscriptOps:
         owned: Callable[[Node], bool],
         formerly: Sequence[str],
         gone: Callable[[str], bool] | None = None,
+        *,
+        said_at: datetime,
     ) -> None:
-        """Link a note's current claims `about` it, and retract what it said before and says no
-        more: a link it does not make again ends once no note says it, then each claim only it
-        told that is left with no current link, with its `about` link (marked, so that the note
-        saying it again brings it back)."""
+        """Link a note's current claims `about` it (dated `said_at`, when the note said them),
+        and retract what it said before and says no more: a link it does not make again ends
+        once no note says it, then each claim only it told that is left with no current link,
+        with its `about` link (marked, so that the note saying it again brings it back)."""
         now = self.now()  # a retraction happens when the note is read, whatever its date
         fresh = self.store.get_nodes([n.id for n in nodes])
         current = {i for i, n in fresh.items() if n.valid_to is None}
         for node_id in sorted(current - {note.id}):
             link = self.store.get_edge(node_id, note.id, "about")
             if link is None:
-                self._link(node_id, note.id, "about", 1.0, now=now, provenance="note")
+                # Dated as the note: an old file's claims are no fresher than its other links.
+                self._link(node_id, note.id, "about", 1.0, now=said_at, provenance="note")
             elif link.valid_to is not None:
                 self.store.update_edge(link.model_copy(update={"valid_to": None}))
         kept = {e.id for e in edges}

@@ -468,10 +468,9 @@ def _explained(
                     contribution=float(strength),
                 )
             )
-        last_use = max(
-            (x.timestamp() for x in (node.last_read_at, node.updated_at) if x is not None),
-            default=node.created_at.timestamp(),
-        )
+        # Not `updated_at`: that is when the memory wrote it (a file read today, a pin), and
+        # an old note would seem used today; told again or read, `last_read_at` says so.
+        last_use = max(node.created_at, node.last_read_at or node.created_at).timestamp()
         why = Why(
             lists={name: r[ident] for name, r in ranks.items() if ident in r},
             text_match=found.text_score.get(ident),
