@@ -28,11 +28,11 @@ from .base import (
     Direction,
     EdgeRow,
     GraphArrays,
+    Matches,
     NestedTransactions,
     NodeBrief,
     PendingReview,
     SearchFilter,
-    WordMatches,
     check_tallied,
     date_columns,
     graph_arrays_from_rows,
@@ -849,7 +849,7 @@ class SQLiteStore:
 
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
-    ) -> WordMatches:
+    ) -> Matches:
         return matches_only(self.text_search(query, k, flt))  # in process: nothing to save
 
     def time_search(
@@ -938,6 +938,19 @@ class SQLiteStore:
                 break
             want *= 4
         return out
+
+    def vector_search_read(
+        self,
+        model: str,
+        query: np.ndarray,
+        k: int,
+        flt: SearchFilter,
+        *,
+        read: int,
+        relations: frozenset[str],
+        words: Sequence[str],
+    ) -> Matches:
+        return matches_only(self.vector_search(model, query, k, flt))  # in process: nothing to save
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         return [
