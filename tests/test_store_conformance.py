@@ -229,6 +229,41 @@ def test_a_word_search_with_successors_finds_ended_matches_naming_what_replaced_
     )
 
 
+def test_what_a_vector_search_reads_with_it_is_what_recall_would_read_after_it(store):
+    # The words ranked w_1, w_2, w_3 and read the first two; by cosine the vectors rank v_1,
+    # w_1, w_3, v_9.
+    for ident in ("w_1", "w_2", "w_3", "v_1", "v_9"):
+        store.add_node(node(ident, ident, activation=0.5, q_value=0.25))
+    store.add_node(node("other", "unrelated runbook", activation=2.0))
+    store.add_node(node("old", "archived runbook", status="archived"))
+    store.put_vectors(
+        "m",
+        [("v_1", unit(1, 0)), ("w_1", unit(1, 0.2)), ("w_3", unit(1, 0.5)), ("v_9", unit(1, 1.5))],
+    )
+    store.add_edge(edge("e1", "v_1", "other"))
+    store.add_edge(edge("e2", "w_3", "v_1", "caused"))
+    store.add_edge(edge("e3", "v_1", "old"))  # its other end may not be returned
+    store.add_edge(edge("e4", "v_1", "other", "about"))  # not a relation asked for
+    store.add_edge(edge("e5", "w_1", "other"))  # w_1 was read with the words
+    store.add_edge(edge("e6", "v_9", "other"))  # v_9 cannot be among the two best
+    flt, follow = SearchFilter(), frozenset({"related", "caused"})
+    words = ["w_1", "w_2", "w_3"]
+    got = store.vector_search_read("m", unit(1, 0), 10, flt, read=2, relations=follow, words=words)
+    assert got.hits == store.vector_search("m", unit(1, 0), 10, flt)
+    assert set(got.nodes) <= {"v_1", "w_3"} and got.around <= {"v_1", "w_3"}
+    assert got.nodes == store.get_nodes(list(got.nodes))
+    assert {e.id: e for e in got.edges} == {
+        e.id: e for e in store.adjacent(list(got.around), relations=follow, reach=flt)
+    }
+    assert got.briefs == store.briefs(list(got.briefs))
+    if got.around:
+        # v_1, found by vectors alone, has only itself above it; w_3 was found by both lists,
+        # below what the words read; v_9 has v_1, w_1 and w_3 (vectors) and w_2 (words) above.
+        assert set(got.nodes) == got.around == {"v_1", "w_3"}
+        assert {e.id for e in got.edges} == {"e1", "e2"}
+        assert set(got.briefs) >= {"other", "v_9"}
+
+
 def test_time_search_finds_what_was_told_of_or_said_in_a_window(store):
     week = (datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 9, tzinfo=UTC))
     store.add_node(node("told", "hiked", attributes={"when": "2026-03-04T00:00:00+00:00"}))

@@ -181,8 +181,8 @@ class _Found:
     pool: list[str]  # the best fused candidates: re-scored, spreading seeds
     nodes: dict[str, Node]  # every node read in full so far
     relations: frozenset[str]  # what spreading follows
-    ahead: ReadAhead | None  # links read with the word matches or while the query was embedded
-    briefs: dict[str, NodeBrief]  # read with the word matches
+    ahead: ReadAhead | None  # links read with the searches or while the query was embedded
+    briefs: dict[str, NodeBrief]  # read with the searches
     degraded: str | None = None  # why there is no vector list, when the model failed
     # a successor in the word list -> the ended item it stands in for
     replaces: dict[str, Node] = field(default_factory=dict)
@@ -226,6 +226,8 @@ def _candidates(
     # from them will follow.
     dated = [i for i, _ in store.time_search(*window.bounds, n, flt)] if window is not None else []
     degraded: str | None = None
+    briefs = dict(matches.briefs)
+    vector_read: dict[str, Node] = {}
     if vector is not None:
         nodes.update(store.get_nodes([i for i in early if i not in nodes]))
         unread = [i for i in early if ahead is None or i not in ahead.ids]
@@ -238,7 +240,17 @@ def _candidates(
             )
         model, pending = vector
         try:
-            near = store.vector_search(model, pending.result()[0], n, flt)
+            # The vector matches that could join the pool and were not read with the words,
+            # their links and what those reach are read with the search.
+            near = store.vector_search_read(
+                model,
+                pending.result()[0],
+                n,
+                flt,
+                read=pool_size,
+                relations=relations,
+                words=lists["text"],
+            )
         except EmbeddingUnavailable as exc:
             # An unreachable model (or one whose vectors no longer fit) costs the vector list,
             # not the answer.
@@ -247,8 +259,17 @@ def _candidates(
             # Equal cosines (one text stored as two kinds) rank as equal words do, newest
             # first, whatever order the store's index gave them in.
             lists["vector"] = [
-                i for _, i in _best_first([(cos, i) for i, cos in near if cos >= MIN_COSINE])
+                i for _, i in _best_first([(cos, i) for i, cos in near.hits if cos >= MIN_COSINE])
             ]
+            vector_read = near.nodes
+            briefs.update(near.briefs)
+            briefs.update((i, NodeBrief(v.activation, v.q_value)) for i, v in vector_read.items())
+            if near.around:
+                ahead = (
+                    ReadAhead(near.around, near.edges)
+                    if ahead is None
+                    else ReadAhead(ahead.ids | near.around, ahead.edges + near.edges)
+                )
     fused = scoring.rrf(lists, config.rrf_k)
     if window is not None:
         # What was told of or said then, matched or not: a question that is mostly a time
@@ -258,18 +279,12 @@ def _candidates(
         lists["time"] = sorted(dated, key=lambda i: (-fused.get(i, 0.0), order[i]))
         fused = scoring.rrf(lists, config.rrf_k)
     pool = [i for _, i in _best_first([(f, i) for i, f in fused.items()])[:pool_size]]
+    # Of what the vector search read in full, only the pool joins what is known in full, as
+    # if it alone had been read: later steps (`_index_aside`) look only at what is.
+    nodes.update((i, vector_read[i]) for i in pool if i in vector_read and i not in nodes)
     nodes.update(store.get_nodes([i for i in pool if i not in nodes]))
     return _Found(
-        lists,
-        fused,
-        dict(text_hits),
-        pool,
-        nodes,
-        relations,
-        ahead,
-        matches.briefs,
-        degraded,
-        replaces,
+        lists, fused, dict(text_hits), pool, nodes, relations, ahead, briefs, degraded, replaces
     )
 
 

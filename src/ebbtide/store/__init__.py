@@ -11,11 +11,11 @@ from .base import (
     AuditEntry,
     EdgeRow,
     GraphArrays,
+    Matches,
     NodeBrief,
     PendingReview,
     SearchFilter,
     Store,
-    WordMatches,
 )
 from .sqlite import SQLiteStore
 
@@ -24,12 +24,12 @@ __all__ = [
     "AuditEntry",
     "EdgeRow",
     "GraphArrays",
+    "Matches",
     "NodeBrief",
     "PendingReview",
     "SQLiteStore",
     "SearchFilter",
     "Store",
-    "WordMatches",
     "open_store",
 ]
 

@@ -71,13 +71,13 @@ class NodeBrief(NamedTuple):
     q_value: float | None
 
 
-class WordMatches(NamedTuple):
-    """`Store.text_search_read`: the word matches, and what of them a store read with them. A
-    store that gains nothing by reading ahead (one in this process) reads nothing
-    (`matches_only`)."""
+class Matches(NamedTuple):
+    """`Store.text_search_read` and `vector_search_read`: the matches, and what of them a store
+    read with them. A store that gains nothing by reading ahead (one in this process) reads
+    nothing (`matches_only`)."""
 
     hits: list[tuple[str, float]]
-    # The first matches as recall ranks them (`read` of them), in full.
+    # The matches recall reads next (each search says which), in full.
     nodes: dict[str, Node]
     # Every valid link of `relations` at the ids in `around` whose other end passes the
     # filter, as `adjacent(around, relations=..., reach=flt)` reads them.
@@ -89,10 +89,8 @@ class WordMatches(NamedTuple):
     replaced: dict[str, str]
 
 
-def matches_only(
-    hits: list[tuple[str, float]], replaced: dict[str, str] | None = None
-) -> WordMatches:
-    return WordMatches(hits, {}, frozenset(), [], {}, replaced or {})
+def matches_only(hits: list[tuple[str, float]], replaced: dict[str, str] | None = None) -> Matches:
+    return Matches(hits, {}, frozenset(), [], {}, replaced or {})
 
 
 def graph_arrays_from_rows(
@@ -475,11 +473,29 @@ class Store(Protocol):
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]: ...
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
-    ) -> WordMatches:
+    ) -> Matches:
         """`text_search`, and what recall reads next about its `read` best matches (by score,
         then `creation_key`, newest first), in the same round trip: the matches themselves,
         their links and what those reach (into nodes passing `flt` as if it had no
         `with_successors`), and which matches are ended, naming their successors."""
+        ...
+
+    def vector_search_read(
+        self,
+        model: str,
+        query: np.ndarray,
+        k: int,
+        flt: SearchFilter,
+        *,
+        read: int,
+        relations: frozenset[str],
+        words: Sequence[str],
+    ) -> Matches:
+        """`vector_search`, and what recall reads next about the matches that could be among
+        the `read` best once fused with `words` (the word matches as recall ranks them, the
+        first `read` of them read already by `text_search_read`), in the same round trip: those
+        also found by words, and those found by vectors alone that fewer than `read` matches
+        of either list rank above, in full, with their links and what those reach."""
         ...
 
     def time_search(

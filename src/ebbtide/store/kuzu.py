@@ -68,11 +68,11 @@ from .base import (
     Direction,
     EdgeRow,
     GraphArrays,
+    Matches,
     NestedTransactions,
     NodeBrief,
     PendingReview,
     SearchFilter,
-    WordMatches,
     check_tallied,
     graph_arrays_from_rows,
     matches_only,
@@ -631,7 +631,7 @@ class KuzuStore:
 
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
-    ) -> WordMatches:
+    ) -> Matches:
         hits = self.text_search(query, k, flt)  # in process: nothing to read ahead
         nodes = self.index().nodes
         ended = ((i, nodes[i].successor) for i, _ in hits)
@@ -719,6 +719,19 @@ class KuzuStore:
                 if len(out) >= k:
                     break
         return out
+
+    def vector_search_read(
+        self,
+        model: str,
+        query: np.ndarray,
+        k: int,
+        flt: SearchFilter,
+        *,
+        read: int,
+        relations: frozenset[str],
+        words: Sequence[str],
+    ) -> Matches:
+        return matches_only(self.vector_search(model, query, k, flt))  # in process: nothing to save
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         have = self._vectors(model).row

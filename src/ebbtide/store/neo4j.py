@@ -73,10 +73,10 @@ from .base import (
     Direction,
     EdgeRow,
     GraphArrays,
+    Matches,
     NodeBrief,
     PendingReview,
     SearchFilter,
-    WordMatches,
     check_tallied,
     date_columns,
     graph_arrays_from_rows,
@@ -752,7 +752,7 @@ class Neo4jStore:
 
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
-    ) -> WordMatches:
+    ) -> Matches:
         # Over a network each round trip costs more than reading these: recall's next reads
         # (the best matches in full, their links, what those reach) go with the search.
         q = lucene_query(query, self._token)
@@ -786,7 +786,7 @@ class Neo4jStore:
         )
         hits, best, links, briefs = rows[0]
         nodes = {p["id"]: props_node(p) for p in best}
-        return WordMatches(
+        return Matches(
             [(i, float(score)) for i, score, _ in hits],
             nodes,
             frozenset(nodes),
@@ -933,6 +933,60 @@ class Neo4jStore:
     def vector_search(
         self, model: str, query: np.ndarray, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
+        return self._vector_search(model, query, k, flt, "RETURN seen, hits").hits
+
+    def vector_search_read(
+        self,
+        model: str,
+        query: np.ndarray,
+        k: int,
+        flt: SearchFilter,
+        *,
+        read: int,
+        relations: frozenset[str],
+        words: Sequence[str],
+    ) -> Matches:
+        # As with the word search: what recall reads next of the candidates the words did not
+        # read (them, their links, what those reach) goes with the search, not in three round
+        # trips after it. A match found by vectors alone, ranked j-th, is below j vector and
+        # the first j word matches (its fused score is below all of theirs): when those are
+        # `read` or more, it cannot be among the `read` best.
+        far, _ = search_filter(flt, "m")
+        return self._vector_search(
+            model,
+            query,
+            k,
+            flt,
+            # recall's order (`creation_key`), so what is read is what it would ask for
+            "CALL (hits) { UNWIND hits AS h WITH h ORDER BY h[1] DESC, split(h[0], '_')[-1] DESC "
+            "  RETURN collect(h[0])[..$top] AS ranked } "
+            "WITH seen, hits, ranked, [j IN range(0, size(ranked) - 1) WHERE "
+            "  CASE WHEN $place[ranked[j]] IS NULL "
+            "  THEN j + size($words[..j]) - size([i IN ranked[..j] WHERE $place[i] < j]) < $read "
+            "  ELSE $place[ranked[j]] >= $read END | ranked[j]] AS fresh "
+            "CALL (fresh) { UNWIND fresh AS i "
+            "  MATCH (n:EbbNode {tenant: $t, id: i}) OPTIONAL MATCH (n)-[r:LINK]-(m) "
+            f"  WHERE r.valid_to IS NULL AND r.relation IN $relations AND {far} "
+            "  RETURN collect(DISTINCT n) AS best, collect(DISTINCT r) AS rs, "
+            "  collect(DISTINCT m) AS ms } "
+            "CALL (ranked, fresh) { "
+            "  UNWIND [i IN ranked WHERE $place[i] IS NULL AND NOT i IN fresh] AS i "
+            "  MATCH (n:EbbNode {tenant: $t, id: i}) RETURN collect(n) AS rest } "
+            f"RETURN seen, hits, [n IN best | {_NODE_MAP}], "
+            "[r IN rs | [r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
+            "r.last_reinforced_at]], [m IN ms + rest | [m.id, m.activation, m.q_value]]",
+            top=k,
+            read=read,
+            relations=sorted(relations),
+            words=list(words),
+            place={i: r for r, i in enumerate(words)},
+        )
+
+    def _vector_search(
+        self, model: str, query: np.ndarray, k: int, flt: SearchFilter, tail: str, **extra: Any
+    ) -> Matches:
+        """The vector search, `tail` reading on from its `seen` and `hits`: either just those,
+        or those and what `vector_search_read` reads with them."""
         q = np.asarray(query, dtype=np.float32)
         _, index = vector_label(model, int(q.size))
         cond, params = search_filter(flt)
@@ -943,14 +997,15 @@ class Neo4jStore:
                     "CALL db.index.vector.queryNodes($index, $want, $q) YIELD node AS v "
                     "WITH count(*) AS seen, collect(CASE WHEN v.tenant = $t AND v.model = $model "
                     "THEN v END) AS mine "
-                    "RETURN seen, [v IN mine WHERE EXISTS { MATCH (n:EbbNode {tenant: $t, "
+                    "WITH seen, [v IN mine WHERE EXISTS { MATCH (n:EbbNode {tenant: $t, "
                     f"id: v.node_id}}) WHERE {cond} }} | "
-                    "[v.node_id, vector.similarity.cosine(v.embedding, $q)]] AS hits",
+                    "[v.node_id, vector.similarity.cosine(v.embedding, $q)]] AS hits " + tail,
                     index=index,
                     want=want,
                     q=q.tolist(),
                     model=model,
                     **params,
+                    **extra,
                 )
             except neo4j.exceptions.ClientError as exc:
                 msg = str(exc).lower()
@@ -965,15 +1020,26 @@ class Neo4jStore:
                         raise EmbeddingUnavailable(
                             wrong_size(model, int(q.size), int(stored[0][0]))
                         ) from exc
-                    return []
+                    return matches_only([])
                 raise
-            seen, hits = rows[0]
+            seen, hits, *ahead = rows[0]
             if len(hits) >= k or seen < want:
                 break
             want *= 4
         # Neo4j reports cosine as (1 + cos) / 2; callers expect the cosine itself.
         ranked = sorted(((i, 2.0 * float(s) - 1.0) for i, s in hits), key=lambda h: -h[1])
-        return ranked[:k]
+        if not ahead:
+            return matches_only(ranked[:k])
+        best, links, briefs = ahead
+        nodes = {p["id"]: props_node(p) for p in best}
+        return Matches(
+            ranked[:k],
+            nodes,
+            frozenset(nodes),
+            [EdgeRow(*r) for r in links],
+            {i: NodeBrief(float(a or 0.0), qv) for i, a, qv in briefs},
+            {},
+        )
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         found = self._list(

@@ -28,11 +28,11 @@ from .base import (
     Direction,
     EdgeRow,
     GraphArrays,
+    Matches,
     NestedTransactions,
     NodeBrief,
     PendingReview,
     SearchFilter,
-    WordMatches,
     check_tallied,
     date_columns,
     graph_arrays_from_rows,
@@ -859,7 +859,7 @@ class SQLiteStore:
 
     def text_search_read(
         self, query: str, k: int, flt: SearchFilter, *, read: int, relations: frozenset[str]
-    ) -> WordMatches:
+    ) -> Matches:
         found = self._words(query, k, flt)  # in process: nothing to read ahead
         return matches_only([(i, s) for i, s, _ in found], {i: r for i, _, r in found if r})
 
@@ -949,6 +949,19 @@ class SQLiteStore:
                 break
             want *= 4
         return out
+
+    def vector_search_read(
+        self,
+        model: str,
+        query: np.ndarray,
+        k: int,
+        flt: SearchFilter,
+        *,
+        read: int,
+        relations: frozenset[str],
+        words: Sequence[str],
+    ) -> Matches:
+        return matches_only(self.vector_search(model, query, k, flt))  # in process: nothing to save
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         return [
