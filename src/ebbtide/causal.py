@@ -31,12 +31,23 @@ from .model import (
     Why,
 )
 from .polarity import outcome_polarity
-from .sameness import other_object, same_choice, told, verb_told, weighted_terms, words
+from .sameness import (
+    other_object,
+    same_choice,
+    told,
+    undoes,
+    verb_told,
+    verb_undone,
+    weighted_terms,
+    words,
+)
 from .store import EdgeRow, SearchFilter, Store
 from .text import containment, names, root, shorten, similarity, terms
 
 # Relations along which one thing brings about another (backward tracing follows these).
 PRODUCING = frozenset({"caused", "enabled"})
+# What a measure did that its undoing reverses: what it prevented follows once it is gone.
+PREVENTING = frozenset({"prevented"})
 # A near-duplicate text names the same thing ("Checkout outage" vs "checkout outage.").
 SAME_THING = 0.8
 # Embedding cosine at which a text names the same thing in other words.
@@ -135,6 +146,9 @@ def match_nodes(
             # The verb told in other words: "Skipped the canary" for "bypass the canary", "Did
             # not skip the canary" for "keep the canary".
             held.update(root(w.casefold()) for x in said for w in verb_told(text, x))
+            # Or undone: "Added the alert" holds "remove" for "remove the alert" (what `keep`
+            # lets through says whether undone nodes are wanted).
+            held.update(root(w.casefold()) for x in said for w in verb_undone(text, x))
         cover = sum(w for t, w in weights.items() if t in held) / total
         if verb is not None and held.isdisjoint(weights.keys() - {verb}):
             cover = 0.0
@@ -455,6 +469,8 @@ class Effects:
     protective: float
     # The lessons of the matched nodes that the consequences were spread along.
     recorded: list[EdgeRow] = field(default_factory=list)
+    # The matched nodes the action undoes (a measure it takes away), spread from negatively.
+    undone: list[Node] = field(default_factory=list)
 
     @property
     def episodes(self) -> int:
@@ -466,13 +482,18 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
 
     A consequence reached with positive activation happened (or follows); one reached with
     negative activation was prevented. Bad outcomes that were prevented are protective.
+    A recorded measure the action undoes ("remove the alert" / "The disk usage alert
+    prevented the outage") is a seed too, with negative activation and along what it
+    prevented only: what it prevented follows its undoing. What it caused is not said to stop
+    with it (something else may bring it about), as the opposite of a cause is not judged on
+    what that cause led to.
     """
     # Of the nodes that name the action, those with a recorded consequence (an outcome that
     # matches better but led nowhere does not crowd them out).
     # A decision told as not done is not the action, nor the other way round: "did not skip
     # the load test" asks about another choice than "Skipped the load test". Nor is one done
     # with the opposite verb: "keep the canary" is "Did not skip the canary".
-    matched = match_nodes(
+    done = match_nodes(
         ctx,
         action,
         k=SEEDS,
@@ -480,13 +501,26 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         keep=lambda n: same_choice(action, n.text),
         action=True,
     )
-    if matched:
+    undone = match_nodes(
+        ctx,
+        action,
+        k=SEEDS,
+        eligible=lambda ids: {e.src for e in causal_edges(ctx, ids, "out", PREVENTING)},
+        keep=lambda n: undoes(action, n.text),
+        action=True,
+    )
+    if done or undone:
         # What names the action about as well as the best match does; a weaker partial match
         # is another action that shares some of its words ("ran the queue with no cap" for
         # "use a bounded queue"), and its outcomes are not this action's.
-        best = max(s for _, s in matched)
-        matched = [(n, s) for n, s in matched if s >= SEED_RELATIVE * best]
-    recorded = causal_edges(ctx, [n.id for n, _ in matched], "out")
+        best = max(s for _, s in [*done, *undone])
+        done = [(n, s) for n, s in done if s >= SEED_RELATIVE * best]
+        undone = [(n, s) for n, s in undone if s >= SEED_RELATIVE * best]
+    undone_ids = {n.id for n, _ in undone}
+    out = causal_edges(ctx, [n.id for n, _ in [*done, *undone]], "out")
+    # An undone measure's other lessons are not followed (see above).
+    unfollowed = {e.id for e in out if e.src in undone_ids and e.relation not in PREVENTING}
+    recorded = [e for e in out if e.id not in unfollowed]
     other_tasks: frozenset[str] = frozenset()
     if task_tag is not None:
         full = ctx.store.get_edges([e.id for e in recorded])
@@ -496,12 +530,14 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
             # The action has a history in this task: that history (and lessons tagged for no
             # task) is what it leads to here, not what it led to in another task ("spot
             # instances" cut the bill in one, broke the batch jobs in another).
-            matched = [(n, s) for n, s in matched if n.id in in_task]
+            done = [(n, s) for n, s in done if n.id in in_task]
+            undone = [(n, s) for n, s in undone if n.id in in_task]
             other_tasks = frozenset(
                 e.id for e in recorded if tags.get(e.id) not in (task_tag, None)
             )
-    seeds = {n.id: s for n, s in matched}
+    seeds = {n.id: s for n, s in done} | {n.id: -s for n, s in undone}
     recorded = [e for e in recorded if e.src in seeds and e.id not in other_tasks]
+    matched = [n for n, _ in [*done, *undone]]
     if not matched:
         return Effects([], [], 0.0, 0.0, 0.0)
     sub, reached = spread_from(
@@ -512,7 +548,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         direction="forward",
         hops=max_depth,
         relations=CAUSAL_RELATIONS,
-        skip=other_tasks,
+        skip=other_tasks | unfollowed,
     )
     later = [r for r in reached if r.hops > 0 and r.node_id not in seeds]
     nodes = ctx.store.get_nodes([r.node_id for r in later])
@@ -534,7 +570,15 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
             )
         )
     consequences.sort(key=lambda c: (-abs(c.activation), c.node.id))
-    return Effects([n for n, _ in matched], consequences[:limit], good, bad, protective, recorded)
+    return Effects(
+        matched,
+        consequences[:limit],
+        good,
+        bad,
+        protective,
+        recorded,
+        [n for n, _ in undone],
+    )
 
 
 def _path(ctx: Ctx, sub: Subgraph, by_id: dict, node_id: str) -> list[Lesson]:
@@ -557,7 +601,8 @@ def verdict(fx: Effects) -> tuple[Verdict, float, list[str]]:
     if not fx.matched or total <= 1e-9:
         return "UNKNOWN", 0.5, ["no recorded consequence with a good or bad outcome"]
     risk = harmful / total
-    evidence = []
+    # What the action was read as undoing comes first: it is why what it prevented follows.
+    evidence = [f"undoes: {shorten(n.text, 80)} (what it prevented follows)" for n in fx.undone]
     for c in fx.consequences[:5]:
         p = node_polarity(c.node)
         state = "prevented" if c.activation < 0 else "followed"
@@ -584,6 +629,7 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
         episodes=fx.episodes,
         score=score,
         lessons=lessons(ctx, fx.recorded)[:limit],
+        undoes=fx.undone,
     )
 
 

@@ -21,6 +21,7 @@ from .model import (
     InvalidateResult,
     LessonText,
     MemorySearchResult,
+    OptionEvidence,
     PatternsResult,
     PredictionReport,
     TraceResult,
@@ -192,7 +193,11 @@ class CausalOps:
         ctx = self._ctx()
         fx = causal.effects(ctx, action, task_tag, max_depth, limit)
         verdict, risk, evidence = causal.verdict(fx)
-        ids = [n.id for n in fx.matched]
+        # Undoing a measure is dangerous when the measure is good: what is predicted of the
+        # measure itself is the opposite of what is predicted of undoing it.
+        undone = [n.id for n in fx.undone]
+        done = [n.id for n in fx.matched if n.id not in undone]
+        good, bad = (done, undone) if verdict == "SAFE" else (undone, done)
         with self.store.transaction():
             pid = (
                 predictions.log(
@@ -200,8 +205,8 @@ class CausalOps:
                     kind="intervention",
                     subject=action,
                     predicted=verdict,
-                    good_ids=ids if verdict == "SAFE" else [],
-                    bad_ids=ids if verdict in ("DANGER", "WARNING") else [],
+                    good_ids=good,
+                    bad_ids=bad,
                     now=self.now(),
                 )
                 if verdict != "UNKNOWN"
@@ -237,14 +242,17 @@ class CausalOps:
         pid = None
         if preferred in ("decision", "alternative"):
             win, lose = (a, b) if preferred == "decision" else (b, a)
+            # A measure an option undoes is judged the other way round from the option.
+            good = [*_done_ids(win), *(n.id for n in lose.undoes)]
+            bad = [*_done_ids(lose), *(n.id for n in win.undoes)]
             with self.store.transaction():
                 pid = predictions.log(
                     self.store,
                     kind="counterfactual",
                     subject=f"{decision} vs {alternative}",
                     predicted=win.option,
-                    good_ids=[n.id for n in win.matched],
-                    bad_ids=[n.id for n in lose.matched],
+                    good_ids=list(dict.fromkeys(good)),
+                    bad_ids=list(dict.fromkeys(bad)),
                     now=self.now(),
                 )
         return CounterfactualResult(
@@ -412,6 +420,12 @@ class CausalOps:
             lessons=found,
             confidence=round(confidence, 4),
         )
+
+
+def _done_ids(option: OptionEvidence) -> list[str]:
+    """The matched nodes an option does (not those it undoes)."""
+    undone = {n.id for n in option.undoes}
+    return [n.id for n in option.matched if n.id not in undone]
 
 
 def _detail(level: str) -> int | None:

@@ -448,6 +448,10 @@ class OptionEvidence(_Model):
     episodes: int
     score: float
     lessons: list[Lesson]
+    undoes: list[Node] = Field(
+        default_factory=list,
+        description="matched measures this option takes away: what they prevented follows it",
+    )
 
 
 class CounterfactualResult(_Model):

@@ -181,9 +181,17 @@ def same_choice(asked: str, recorded: str) -> bool:
     """Whether a recorded action is the choice asked about as far as doing it or not goes: both
     told as done, or both as not done, unless their verbs are opposites done to one thing
     ("keep the canary" is "Did not skip the canary", and not "Skipped the canary deploy"; "skip
-    the dry run" may be "Ran the migration without a dry run"). Whether the two are one action
-    is for their other words to say."""
+    the dry run" may be "Ran the migration without a dry run"). One that undoes the other
+    (`undoes`) is never the same choice; a measure told as a thing ("The disk usage alert") is
+    the choice of any action that leaves it there ("keep the alert", "tune the alert"). Whether
+    the two are one action is for their other words to say."""
+    if undoes(asked, recorded) or undoes(recorded, asked):
+        return False
     a, r = doing(asked), doing(recorded)
+    if _thing(recorded) is not None:
+        # A measure told as a thing ("The disk usage alert") is there: an action on it that
+        # does not take it away is that choice, and so is one not done that would have.
+        return not a.undone or _keeps(a)
     flipped = (
         a.verb is not None
         and r.verb is not None
@@ -193,12 +201,74 @@ def same_choice(asked: str, recorded: str) -> bool:
     return (a.undone == r.undone) != flipped
 
 
+def undoes(asked: str, recorded: str) -> bool:
+    """Whether the action asked about undoes a recorded one done to the same thing: the same
+    verb told as not done ("don't add the alert" / "Added the alert"), the opposite verb
+    ("remove the alert" / "Added the alert"), a verb that takes away what the other puts
+    there ("disable the alert" / "Added the alert"), or one that takes away the thing a
+    recorded measure is told as ("remove the alert", "don't keep the alert" / "The disk usage
+    alert")."""
+    a = doing(asked)
+    if a.verb is None:
+        return False
+    thing = _thing(recorded)
+    if thing is not None:
+        return _heads_meet(_object(a.after), thing) and _takes(a)
+    r = doing(recorded)
+    if r.verb is None or not _same_object(a, r):
+        return False
+    # One takes away what the other puts there or keeps: "disable the alert" / "Added the
+    # alert", "don't remove the alert" / "Removed the alert".
+    if (_takes(a) and _keeps(r)) or (_keeps(a) and _takes(r)):
+        return True
+    if a.undone != r.undone:
+        return verbs.same(a.verb, r.verb)
+    return verbs.opposite(a.verb, r.verb)
+
+
+def _takes(a: Doing) -> bool:
+    """Whether an action takes its object away: "remove the alert", "don't keep the alert"."""
+    if a.verb is None:
+        return False
+    return verbs.puts(a.verb) if a.undone else verbs.takes_away(a.verb)
+
+
+def _keeps(a: Doing) -> bool:
+    """Whether an action keeps its object or puts it there: "keep the alert", "add an alert",
+    "don't remove the alert"."""
+    if a.verb is None:
+        return False
+    return verbs.takes_away(a.verb) if a.undone else verbs.puts(a.verb)
+
+
+def _thing(text: str) -> list[str] | None:
+    """The roots of the noun phrase a text is, when it names a thing rather than an action
+    ("The disk usage alert", "A retry budget on the client": a measure whose being there did
+    what it is linked to): it opens with a determiner, no verb is found before the word after
+    it, and nothing but a preposition follows the noun phrase ("the canary deploy was skipped"
+    tells an action)."""
+    said = _WORDS.findall(text)
+    if len(said) < 2 or said[0].casefold() not in _DETERMINERS:
+        return None
+    found = doing(text)
+    if found.undone or found.said[:1] != (said[1],):
+        return None
+    thing = _object(said)
+    rest = said[1 + len(thing) :]
+    return thing if not rest or rest[0].casefold() in _PREPOSITIONS else None
+
+
 def verb_told(asked: str, recorded: str) -> tuple[str, ...]:
     """The words of the verb asked about (as said) when a recorded action, done to the same
     thing, tells that verb in other words: another form ("kept" for "keep"), a synonym
-    ("Skipped" for "bypass"), or its opposite left undone ("Did not skip" for "keep"). Nothing
-    when it does not."""
+    ("Skipped" for "bypass"), or its opposite left undone ("Did not skip" for "keep"); or a
+    measure told as a thing, for a verb that keeps it there ("The alert" for "keep the
+    alert"). Nothing when it does not."""
     a, r = doing(asked), doing(recorded)
+    thing = _thing(recorded)
+    if thing is not None:
+        # "The disk usage alert" is there: "keep the alert" and "add the alert" tell it.
+        return a.said if _heads_meet(_object(a.after), thing) and _keeps(a) else ()
     if a.verb is None or r.verb is None or not _same_object(a, r):
         return ()
     if a.undone == r.undone and verbs.same(a.verb, r.verb):
@@ -208,6 +278,13 @@ def verb_told(asked: str, recorded: str) -> tuple[str, ...]:
     return ()
 
 
+def verb_undone(asked: str, recorded: str) -> tuple[str, ...]:
+    """The words of the verb asked about (as said) when it undoes the recorded action
+    (`undoes`): "Added the alert" and "The alert" tell what "remove the alert" takes away.
+    Nothing when it does not."""
+    return doing(asked).said if undoes(asked, recorded) else ()
+
+
 def _same_object(a: Doing, r: Doing) -> bool:
     """Whether two actions are done to one thing: the head noun of one's object is in the
     other's ("the canary", "the canary deploy"; not "the load balancer", "the load test"), or
@@ -215,7 +292,13 @@ def _same_object(a: Doing, r: Doing) -> bool:
     x, y = _object(a.after), _object(r.after)
     if not (x and y):
         return not (x or y)
-    return x[-1] in y or y[-1] in x
+    return _heads_meet(x, y)
+
+
+def _heads_meet(x: Sequence[str], y: Sequence[str]) -> bool:
+    """Whether the head noun of one object is in the other ("the canary", "the canary
+    deploy")."""
+    return bool(x and y) and (x[-1] in y or y[-1] in x)
 
 
 def other_object(asked: str, recorded: str) -> bool:

@@ -47,6 +47,9 @@ _OPPOSITES = (
     ("ignore, disregard", "follow, heed"),
     ("scale down, scale in", "scale up, scale out"),
 )
+# Verbs that end a thing's being there or being done ("remove the alert", "skip the canary"):
+# done to a measure that prevented a failure, they bring the failure back.
+_TAKE_AWAY = f"{_SKIP}, {_DISABLE}, {_REMOVE}, {_STOP}, {_PAUSE}, {_REVERT}, undo, exclude, ignore"
 # Particles that make another verb of the one before them ("turn off", "roll back").
 PARTICLES = frozenset({"off", "on", "out", "back", "up", "down", "in"})
 # Past forms the stemmer does not take back to the verb's root.
@@ -75,11 +78,25 @@ _SYNONYM_KEYS = tuple(_keys(group) for group in _SYNONYMS)
 # flag off", "rolled the release back".
 PHRASAL = frozenset(key(v) for v in ("turn", "switch", "roll", "scale", "shut", "spin", "opt"))
 _KNOWN = frozenset().union(*(x | y for x, y in _OPPOSITE_KEYS))
+_TAKE_AWAY_KEYS = _keys(_TAKE_AWAY)
+# Their opposites: not doing one of these takes a thing away ("don't keep the alert").
+_PUT_KEYS = frozenset().union(*(y for x, y in _OPPOSITE_KEYS if x & _TAKE_AWAY_KEYS))
 
 
 def known(verb: str) -> bool:
     """Whether a verb key is one of the verbs listed here."""
     return verb in _KNOWN
+
+
+def takes_away(verb: str) -> bool:
+    """Whether a verb key ends a thing's being there or being done ("remove", "turn off")."""
+    return verb in _TAKE_AWAY_KEYS
+
+
+def puts(verb: str) -> bool:
+    """Whether a verb key is the opposite of one that takes a thing away ("keep", "add",
+    "enable"): left undone, it takes the thing away."""
+    return verb in _PUT_KEYS
 
 
 def opposite(a: str, b: str) -> bool:

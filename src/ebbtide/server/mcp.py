@@ -492,8 +492,9 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
         limit: Annotated[int, Field(description="consequences to list (1-1000)")] = 10,
     ) -> InterventionResult:
         """Before acting: what did this action lead to before? Verdict SAFE / WARNING / DANGER
-        / UNKNOWN with a risk score and the evidence (prevented failures count as good). The
-        prediction is logged and checked when the outcome is recorded."""
+        / UNKNOWN with a risk score and the evidence (prevented failures count as good;
+        removing or disabling what prevented one brings it back). The prediction is logged
+        and checked when the outcome is recorded."""
         return memory.intervention_query(action, task_tag, max_depth, limit)
 
     @tool(WRITE)
