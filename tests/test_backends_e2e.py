@@ -237,8 +237,8 @@ def test_a_recall_costs_a_handful_of_round_trips(store_url, clock):
 def test_a_recall_with_vectors_costs_one_round_trip_more_than_without(store_url, clock):
     mem = open_memory(store_url("vtrips"), clock=clock, embeddings="local")
     hub = mem.remember("Payments service runbook")
-    # As many as recall asks the vectors for (60), so one search finds them among the
-    # server's other tenants' vectors.
+    # As many as recall asks the vectors for (60); a tenant this small is searched exactly,
+    # in one round trip, whatever the server's other tenants hold.
     for i in range(60):
         mem.remember(f"Payments incident {i} notes", links=[{"target": hub.id}])
     mem.maintain()
@@ -254,6 +254,53 @@ def test_a_recall_with_vectors_costs_one_round_trip_more_than_without(store_url,
     # link, if any; the touch
     assert store.round_trips - before <= 4
     mem.close()
+
+
+@neo4j_only
+def test_a_small_tenant_beside_a_big_one_gets_its_nearest_vectors_in_one_round_trip(store_url):
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from ebbtide.store import open_store
+    from ebbtide.store.base import SearchFilter
+    from ebbtide.store.neo4j import EXACT_VECTORS
+
+    # Both tenants' vectors share one index per model and size; the small tenant's are a few
+    # among the big one's.
+    rng = np.random.default_rng(3)
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def filled(name: str, n: int):
+        vecs = rng.standard_normal((n, 16)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        store = open_store(store_url(name))
+        with store.transaction():
+            store.add_nodes([Node(id=f"{name}_{i}", kind="note", text=f"{name} {i}",
+                                  created_at=t0, updated_at=t0) for i in range(n)])  # fmt: skip
+        store.put_vectors("shared-index", [(f"{name}_{i}", v) for i, v in enumerate(vecs)])
+        return store, vecs
+
+    big, big_vecs = filled("big", 2 * EXACT_VECTORS)
+    small, small_vecs = filled("small", 12)
+    query = rng.standard_normal(16).astype(np.float32)
+    query /= np.linalg.norm(query)
+
+    before = small.round_trips
+    hits = small.vector_search("shared-index", query, 5, SearchFilter())
+    assert small.round_trips - before == 1
+    nearest = [f"small_{i}" for i in np.argsort(-(small_vecs @ query))[:5]]
+    assert [i for i, _ in hits] == nearest
+    assert [c for _, c in hits] == pytest.approx(sorted(small_vecs @ query, reverse=True)[:5])
+
+    # The big tenant is searched through the index: its first search learns it is big.
+    found = big.vector_search("shared-index", big_vecs[7], 3, SearchFilter())
+    assert found[0][0] == "big_7"
+    before = big.round_trips
+    assert big.vector_search("shared-index", big_vecs[9], 3, SearchFilter())[0][0] == "big_9"
+    assert big.round_trips - before == 1
+    small.close()
+    big.close()
 
 
 def _deadlock(url, clock, read_first: bool) -> tuple[list[BaseException], list[dict], int]:

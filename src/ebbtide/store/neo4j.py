@@ -13,8 +13,11 @@ constraints on `(tenant, id)`.
 * The ids a node names in its attributes (`base.named_ids`: a prediction's decisions and
   lessons) sit on `:EbbName {tenant, node_id, name}` nodes, indexed by name, written with the
   node, so the nodes naming an id are an index seek (a list property is not indexed by element).
-* Vectors sit on `:EbbVector` nodes, one vector index per (model, dimension); the index gives
-  candidates, exact cosine re-scores them.
+* Vectors sit on `:EbbVector` nodes, one vector index per (model, dimension) shared by all
+  tenants. A tenant with few vectors of a model (`EXACT_VECTORS`) is searched exactly, by
+  cosine over its own vectors found through the (tenant, model) index; a bigger one through
+  the vector index, whose candidates are other tenants' too, asking for more until enough
+  are its own.
 * Neighbourhoods are one query per hop (UNWIND over the frontier), never one per node.
   Inserts inside a transaction are queued and sent as one UNWIND per batch just before the
   next query or the commit, so an import or a maintenance pass costs a few round trips.
@@ -24,9 +27,10 @@ constraints on `(tenant, id)`.
   leader switch), it is replayed on a fresh transaction, and continues only if every read in
   the replay returns what it returned the first time; otherwise the error is raised.
 
-Nothing is cached between calls except the schema check, so replicas stay consistent through
-the server: a replica reads its own writes (one bookmark manager per store), and other
-replicas' writes once the server has them.
+Nothing is cached between calls but the schema check, settings for a few seconds and how many
+vectors of each model the tenant had at its last search (which only picks how to search), so
+replicas stay consistent through the server: a replica reads its own writes (one bookmark
+manager per store), and other replicas' writes once the server has them.
 """
 
 from __future__ import annotations
@@ -102,6 +106,11 @@ BATCH = 5_000
 PAGE = 1_000
 RETRY_SECONDS = 30.0
 META_TTL = 5.0
+# A tenant with at most this many vectors of a model is searched exactly, in one round trip: a
+# thousand cosines cost about what one look into a shared vector index costs, and there its
+# vectors may be few among other tenants' candidates, so the index would be asked again for
+# four times as many until enough were its own (several round trips, up to the whole index).
+EXACT_VECTORS = 1000
 
 _NODE_MAP = "n {.*}"
 _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
@@ -112,6 +121,41 @@ _SET_NAMES = (
     "FOREACH (name IN r.names | CREATE (:EbbName {tenant: r.t, node_id: r.id, name: name}))"
 )
 _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r:LINK]-()"}
+# The vector search's two heads leave `own` (the tenant's vectors of $model, counted up to
+# $cap), `seen` (how many vectors were looked at) and `hits` (the tenant's whose node passes
+# `cond`, as [node id, similarity]) to the tail that reads on.
+_OWN_VECTORS = "MATCH (v:EbbVector {tenant: $t, model: $model}) WITH v LIMIT $cap "
+
+
+def _passes(cond: str) -> str:
+    return f"EXISTS {{ MATCH (n:EbbNode {{tenant: $t, id: v.node_id}}) WHERE {cond} }}"
+
+
+def _exact_head(cond: str) -> str:
+    """All of the tenant's vectors when they are fewer than $cap, and the $k best of them; none
+    when there are more. `hits` is null when they are of another size than the query."""
+    return (
+        f"CALL () {{ {_OWN_VECTORS} RETURN collect(v) AS vs }} "
+        "CALL (vs) { WITH vs WHERE size(vs) < $cap AND size(vs[0].embedding) = size($q) "
+        f"  UNWIND vs AS v WITH v WHERE {_passes(cond)} "
+        "  WITH v.node_id AS id, vector.similarity.cosine(v.embedding, $q) AS s "
+        "  ORDER BY s DESC LIMIT $k RETURN collect([id, s]) AS best } "
+        "WITH size(vs) AS own, size(vs) AS seen, "
+        "CASE WHEN vs = [] OR size(vs[0].embedding) = size($q) THEN best END AS hits "
+    )
+
+
+def _index_head(cond: str) -> str:
+    """The $want nearest of every tenant's vectors of the query's size, and the tenant's
+    among them."""
+    return (
+        "CALL db.index.vector.queryNodes($index, $want, $q) YIELD node AS v "
+        "WITH count(*) AS seen, collect(CASE WHEN v.tenant = $t AND v.model = $model "
+        "THEN v END) AS mine "
+        f"CALL () {{ {_OWN_VECTORS} RETURN count(v) AS own }} "
+        f"WITH own, seen, [v IN mine WHERE {_passes(cond)} | "
+        "[v.node_id, vector.similarity.cosine(v.embedding, $q)]] AS hits "
+    )
 
 
 # The version of the properties derived from a node's text and attributes (`_derived_props`):
@@ -220,6 +264,7 @@ class Neo4jStore:
         self._lock = threading.Lock()
         self._vector_indexes: set[str] = set()
         self._meta: dict[str, tuple[float, str | None]] = {}
+        self._own_vectors: dict[str, int] = {}  # per model, as the last search counted
         self._driver: Any = driver
         self._shared = driver is None
         try:
@@ -933,7 +978,7 @@ class Neo4jStore:
     def vector_search(
         self, model: str, query: np.ndarray, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
-        return self._vector_search(model, query, k, flt, "RETURN seen, hits").hits
+        return self._vector_search(model, query, k, flt, "RETURN own, seen, hits").hits
 
     def vector_search_read(
         self,
@@ -959,8 +1004,8 @@ class Neo4jStore:
             flt,
             # recall's order (`creation_key`), so what is read is what it would ask for
             "CALL (hits) { UNWIND hits AS h WITH h ORDER BY h[1] DESC, split(h[0], '_')[-1] DESC "
-            "  RETURN collect(h[0])[..$top] AS ranked } "
-            "WITH seen, hits, ranked, [j IN range(0, size(ranked) - 1) WHERE "
+            "  RETURN collect(h[0])[..$k] AS ranked } "
+            "WITH own, seen, hits, ranked, [j IN range(0, size(ranked) - 1) WHERE "
             "  CASE WHEN $place[ranked[j]] IS NULL "
             "  THEN j + size($words[..j]) - size([i IN ranked[..j] WHERE $place[i] < j]) < $read "
             "  ELSE $place[ranked[j]] >= $read END | ranked[j]] AS fresh "
@@ -972,10 +1017,9 @@ class Neo4jStore:
             "CALL (ranked, fresh) { "
             "  UNWIND [i IN ranked WHERE $place[i] IS NULL AND NOT i IN fresh] AS i "
             "  MATCH (n:EbbNode {tenant: $t, id: i}) RETURN collect(n) AS rest } "
-            f"RETURN seen, hits, [n IN best | {_NODE_MAP}], "
+            f"RETURN own, seen, hits, [n IN best | {_NODE_MAP}], "
             "[r IN rs | [r.id, startNode(r).id, endNode(r).id, r.relation, r.weight, "
             "r.last_reinforced_at]], [m IN ms + rest | [m.id, m.activation, m.q_value]]",
-            top=k,
             read=read,
             relations=sorted(relations),
             words=list(words),
@@ -985,47 +1029,30 @@ class Neo4jStore:
     def _vector_search(
         self, model: str, query: np.ndarray, k: int, flt: SearchFilter, tail: str, **extra: Any
     ) -> Matches:
-        """The vector search, `tail` reading on from its `seen` and `hits`: either just those,
-        or those and what `vector_search_read` reads with them."""
+        """The vector search, `tail` reading on from its `own`, `seen` and `hits`: either just
+        those, or those and what `vector_search_read` reads with them. A tenant with few
+        vectors of the model (or not known to have many) is searched exactly; the count that
+        search returns tells when the tenant has grown, and the index search's when it has
+        shrunk, so no extra round trip is spent on the count."""
         q = np.asarray(query, dtype=np.float32)
-        _, index = vector_label(model, int(q.size))
         cond, params = search_filter(flt)
-        want = max(4 * k, 40)
-        while True:
-            try:
-                rows = self._run(
-                    "CALL db.index.vector.queryNodes($index, $want, $q) YIELD node AS v "
-                    "WITH count(*) AS seen, collect(CASE WHEN v.tenant = $t AND v.model = $model "
-                    "THEN v END) AS mine "
-                    "WITH seen, [v IN mine WHERE EXISTS { MATCH (n:EbbNode {tenant: $t, "
-                    f"id: v.node_id}}) WHERE {cond} }} | "
-                    "[v.node_id, vector.similarity.cosine(v.embedding, $q)]] AS hits " + tail,
-                    index=index,
-                    want=want,
-                    q=q.tolist(),
-                    model=model,
-                    **params,
-                    **extra,
-                )
-            except neo4j.exceptions.ClientError as exc:
-                msg = str(exc).lower()
-                if "index" in msg and ("exist" in msg or "no such" in msg):
-                    # Nothing was ever stored for this model at this size: at another?
-                    stored = self._run(
-                        "MATCH (v:EbbVector {tenant: $t, model: $model}) "
-                        "RETURN size(v.embedding) LIMIT 1",
-                        model=model,
-                    )
-                    if stored:
-                        raise EmbeddingUnavailable(
-                            wrong_size(model, int(q.size), int(stored[0][0]))
-                        ) from exc
-                    return matches_only([])
-                raise
-            seen, hits, *ahead = rows[0]
-            if len(hits) >= k or seen < want:
-                break
-            want *= 4
+        params.update(extra, model=model, q=q.tolist(), k=k, cap=EXACT_VECTORS + 1)
+        rows: list[list[Any]] = []
+        if self._own_vectors.get(model, 0) <= EXACT_VECTORS:
+            rows = self._run(_exact_head(cond) + tail, **params)
+            own, _, hits, *_ = rows[0]
+            self._own_vectors[model] = own
+            if hits is None:
+                stored = self._stored_size(model) or 0
+                raise EmbeddingUnavailable(wrong_size(model, int(q.size), stored))
+            if own > EXACT_VECTORS:
+                rows = []
+        if not rows:
+            rows = self._index_search(model, int(q.size), k, _index_head(cond) + tail, params)
+            if not rows:
+                return matches_only([])
+            self._own_vectors[model] = rows[0][0]
+        _, _, hits, *ahead = rows[0]
         # Neo4j reports cosine as (1 + cos) / 2; callers expect the cosine itself.
         ranked = sorted(((i, 2.0 * float(s) - 1.0) for i, s in hits), key=lambda h: -h[1])
         if not ahead:
@@ -1040,6 +1067,37 @@ class Neo4jStore:
             {i: NodeBrief(float(a or 0.0), qv) for i, a, qv in briefs},
             {},
         )
+
+    def _index_search(
+        self, model: str, size: int, k: int, cypher: str, params: dict[str, Any]
+    ) -> list[list[Any]]:
+        """`cypher` over the vector index asking for $want candidates, four times more each time
+        too few of them are the tenant's; no rows when no index holds vectors of this size."""
+        _, index = vector_label(model, size)
+        want = max(4 * k, 40)
+        while True:
+            try:
+                rows = self._run(cypher, index=index, want=want, **params)
+            except neo4j.exceptions.ClientError as exc:
+                msg = str(exc).lower()
+                if "index" in msg and ("exist" in msg or "no such" in msg):
+                    # Nothing was ever stored for this model at this size: at another?
+                    stored = self._stored_size(model)
+                    if stored is not None:
+                        raise EmbeddingUnavailable(wrong_size(model, size, stored)) from exc
+                    return []
+                raise
+            _, seen, hits, *_ = rows[0]
+            if len(hits) >= k or seen < want:
+                return rows
+            want *= 4
+
+    def _stored_size(self, model: str) -> int | None:
+        stored = self._run(
+            "MATCH (v:EbbVector {tenant: $t, model: $model}) RETURN size(v.embedding) LIMIT 1",
+            model=model,
+        )
+        return int(stored[0][0]) if stored else None
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         found = self._list(
