@@ -95,6 +95,8 @@ class Ctx:
     down: str | None = None
     # Why a match by meaning that was wanted could not be made: what results say as degraded.
     unmet: list[str] = field(default_factory=list)
+    # Who speaks in the memory: "Dana monitoring" is Dana at work, not a measure to remove.
+    people: Sequence[str] = ()
 
 
 def node_polarity(node: Node) -> float:
@@ -145,10 +147,10 @@ def match_nodes(
         if action:
             # The verb told in other words: "Skipped the canary" for "bypass the canary", "Did
             # not skip the canary" for "keep the canary".
-            held.update(root(w.casefold()) for x in said for w in verb_told(text, x))
+            held.update(root(w.casefold()) for x in said for w in verb_told(text, x, ctx.people))
             # Or undone: "Added the alert" holds "remove" for "remove the alert" (what `keep`
             # lets through says whether undone nodes are wanted).
-            held.update(root(w.casefold()) for x in said for w in verb_undone(text, x))
+            held.update(root(w.casefold()) for x in said for w in verb_undone(text, x, ctx.people))
         cover = sum(w for t, w in weights.items() if t in held) / total
         if verb is not None and held.isdisjoint(weights.keys() - {verb}):
             cover = 0.0
@@ -498,7 +500,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         action,
         k=SEEDS,
         eligible=lambda ids: _ends(ctx, ids, "out"),
-        keep=lambda n: same_choice(action, n.text),
+        keep=lambda n: same_choice(action, n.text, ctx.people),
         action=True,
     )
     undone = match_nodes(
@@ -506,7 +508,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         action,
         k=SEEDS,
         eligible=lambda ids: {e.src for e in causal_edges(ctx, ids, "out", PREVENTING)},
-        keep=lambda n: undoes(action, n.text),
+        keep=lambda n: undoes(action, n.text, ctx.people),
         action=True,
     )
     if done or undone:
