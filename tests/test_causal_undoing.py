@@ -224,7 +224,7 @@ def test_a_person_who_prevented_an_outage_is_no_measure_to_remove(memory: Memory
 
 
 def test_a_speaker_named_before_what_they_did_is_someone_acting_not_a_measure(memory: Memory):
-    """"Dana monitoring" could be a thing's name, but Dana speaks in this memory: Dana was
+    """ "Dana monitoring" could be a thing's name, but Dana speaks in this memory: Dana was
     monitoring, and removing Dana undoes no measure."""
     memory.remember(
         messages=[
