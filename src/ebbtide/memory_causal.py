@@ -75,7 +75,7 @@ class CausalOps:
             nearest,
             down=down,
             unmet=unmet,
-            people=self._speaker_names(),
+            people=self._speaker_names,
         )
 
     @staticmethod
