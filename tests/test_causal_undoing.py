@@ -160,3 +160,96 @@ def test_an_action_undoes_a_recorded_one_that_it_takes_away(asked, recorded, und
     assert sameness.undoes(asked, recorded) is undone
     if undone:
         assert not sameness.same_choice(asked, recorded)
+
+
+# A measure told without "the", "a" or "our": its capitalised first word opens the sentence, it
+# names no one.
+BARE_MEASURES = [
+    (
+        "Disk usage alerts prevented a full outage.",
+        "Disk usage alerts",
+        "remove the disk usage alerts",
+        "keep the disk usage alerts",
+    ),
+    (
+        "Having a disk quota alarm prevented the outage.",
+        "Having a disk quota alarm",
+        "remove the disk quota alarm",
+        "keep the disk quota alarm",
+    ),
+    (
+        "Rate limiting prevented a meltdown during the launch.",
+        "Rate limiting",
+        "turn off rate limiting",
+        "turn on rate limiting",
+    ),
+    (
+        "Circuit breakers stopped the cascade.",
+        "Circuit breakers",
+        "remove the circuit breakers",
+        "add circuit breakers",
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "measure", "undo", "keep"), BARE_MEASURES)
+def test_undoing_a_measure_told_without_an_article_brings_back_what_it_prevented(
+    memory: Memory, tmp_path, said, measure, undo, keep
+):
+    ingest(memory, tmp_path, f"# Postmortem\n\n{said}\n")
+    answer = memory.intervention_query(undo)
+    assert answer.verdict == "DANGER", answer.evidence
+    assert answer.evidence[0] == f"undoes: {measure} (what it prevented follows)"
+    kept = memory.intervention_query(keep)
+    assert kept.verdict == "SAFE", kept.evidence
+    assert not any(e.startswith("undoes: ") for e in kept.evidence)
+
+
+@pytest.mark.parametrize(("said", "measure", "undo", "keep"), BARE_MEASURES)
+def test_a_measure_told_without_an_article_in_a_chat_is_the_measure_not_a_person(
+    memory: Memory, said, measure, undo, keep
+):
+    memory.remember(messages=[{"speaker": "Ana", "text": said}])
+    answer = memory.intervention_query(undo)
+    assert answer.verdict == "DANGER", answer.evidence
+    assert answer.evidence[0] == f"undoes: {measure} (what it prevented follows)"
+    assert memory.intervention_query(keep).verdict == "SAFE"
+
+
+def test_a_person_who_prevented_an_outage_is_no_measure_to_remove(memory: Memory, tmp_path):
+    ingest(memory, tmp_path, "# Postmortem\n\nDana prevented the outage by rolling back.\n")
+    answer = memory.intervention_query("remove Dana")
+    assert answer.verdict != "DANGER", answer.evidence
+    assert not any(e.startswith("undoes: ") for e in answer.evidence)
+
+
+def test_a_speaker_named_before_what_they_did_is_someone_acting_not_a_measure(memory: Memory):
+    """ "Dana monitoring" could be a thing's name, but Dana speaks in this memory: Dana was
+    monitoring, and removing Dana undoes no measure."""
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "I kept an eye on the dashboards all night."},
+            {"speaker": "Ana", "text": "Dana monitoring prevented the outage."},
+        ]
+    )
+    answer = memory.intervention_query("remove Dana")
+    assert not any(e.startswith("undoes: ") for e in answer.evidence), answer.evidence
+    assert answer.verdict != "DANGER"
+
+
+@pytest.mark.parametrize(
+    ("asked", "recorded", "people", "undone"),
+    [
+        ("remove the disk usage alerts", "Disk usage alerts", (), True),
+        ("turn off rate limiting", "Rate limiting", (), True),
+        ("remove the circuit breakers", "Circuit breakers on the payment calls", (), True),
+        ("remove the alarm", "Having a disk quota alarm", (), True),
+        ("keep rate limiting", "Rate limiting", (), False),
+        ("remove the circuit breakers", "Restarting the circuit breakers", (), False),
+        ("remove the workers", "Kai restarted the workers", (), False),
+        ("remove Dana", "Dana monitoring", ("Dana",), False),
+        ("remove Dana", "Dana Scully", (), False),
+    ],
+)
+def test_a_measure_told_as_a_bare_noun_phrase_is_a_thing_there(asked, recorded, people, undone):
+    assert sameness.undoes(asked, recorded, people) is undone

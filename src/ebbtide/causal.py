@@ -95,6 +95,9 @@ class Ctx:
     down: str | None = None
     # Why a match by meaning that was wanted could not be made: what results say as degraded.
     unmet: list[str] = field(default_factory=list)
+    # Who speaks in the memory: "Dana monitoring" is Dana at work, not a measure to remove.
+    # Read only by the questions that ask what an action does.
+    people: Callable[[], Sequence[str]] = tuple
 
 
 def node_polarity(node: Node) -> float:
@@ -130,6 +133,7 @@ def match_nodes(
     weights = weighted_terms(text, rarity(ctx).warm([text])) if ids else {}
     total = sum(weights.values()) or 1.0
     verb = next(iter(weights), None) if action and len(weights) > 1 else None
+    people = ctx.people() if action and ids else ()
     scored = []
     for rank, ident in enumerate(ids):
         node = nodes[ident]
@@ -145,10 +149,10 @@ def match_nodes(
         if action:
             # The verb told in other words: "Skipped the canary" for "bypass the canary", "Did
             # not skip the canary" for "keep the canary".
-            held.update(root(w.casefold()) for x in said for w in verb_told(text, x))
+            held.update(root(w.casefold()) for x in said for w in verb_told(text, x, people))
             # Or undone: "Added the alert" holds "remove" for "remove the alert" (what `keep`
             # lets through says whether undone nodes are wanted).
-            held.update(root(w.casefold()) for x in said for w in verb_undone(text, x))
+            held.update(root(w.casefold()) for x in said for w in verb_undone(text, x, people))
         cover = sum(w for t, w in weights.items() if t in held) / total
         if verb is not None and held.isdisjoint(weights.keys() - {verb}):
             cover = 0.0
@@ -493,12 +497,13 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     # A decision told as not done is not the action, nor the other way round: "did not skip
     # the load test" asks about another choice than "Skipped the load test". Nor is one done
     # with the opposite verb: "keep the canary" is "Did not skip the canary".
+    people = ctx.people()
     done = match_nodes(
         ctx,
         action,
         k=SEEDS,
         eligible=lambda ids: _ends(ctx, ids, "out"),
-        keep=lambda n: same_choice(action, n.text),
+        keep=lambda n: same_choice(action, n.text, people),
         action=True,
     )
     undone = match_nodes(
@@ -506,7 +511,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         action,
         k=SEEDS,
         eligible=lambda ids: {e.src for e in causal_edges(ctx, ids, "out", PREVENTING)},
-        keep=lambda n: undoes(action, n.text),
+        keep=lambda n: undoes(action, n.text, people),
         action=True,
     )
     if done or undone:

@@ -49,6 +49,7 @@ class CausalOps:
         def recall(self, query: str, k: int = 10, **kw: object) -> RecallResult: ...
         def _live_embedder(self) -> Embedder | None: ...
         def _embedding_failed(self, why: str) -> None: ...
+        def _speaker_names(self) -> list[str]: ...
 
     def _ctx(self) -> causal.Ctx:
         embedder = self._live_embedder()
@@ -68,7 +69,13 @@ class CausalOps:
 
         down = self._embed_down[1] if embedder is None and self._embed_down else None
         return causal.Ctx(
-            self.store, self.config, self.now().timestamp(), nearest, down=down, unmet=unmet
+            self.store,
+            self.config,
+            self.now().timestamp(),
+            nearest,
+            down=down,
+            unmet=unmet,
+            people=self._speaker_names,
         )
 
     @staticmethod

@@ -83,7 +83,7 @@ BAD_TERMS: dict[str, float] = {
     "saturated": 0.7, "saturation": 0.7, "thrash": 1.0,
     # resource exhaustion and collapse under load
     "exhaust": 1.0, "exhaustion": 1.0, "collapse": 1.0, "starve": 1.0,
-    "starvation": 1.0, "swamp": 1.0, "drown": 1.0, "stampede": 1.0,
+    "starvation": 1.0, "swamp": 1.0, "drown": 1.0, "stampede": 1.0, "cascade": 0.7,
     "thundering herd": 1.0, "storm": 1.0, "=froze": 1.0, "freeze up": 1.0,
     "=froze up": 1.0, "=freezes": 1.0, "=freezing": 1.0, "wedged": 1.0,
     "livelock": 1.0, "refuse": 0.7, "flap": 0.7,

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import verbs
-from .sentences import ADVERBS, word_set
+from .sentences import ADVERBS, is_past, word_set
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
@@ -92,6 +92,7 @@ _ASKING = re.compile(
 # "Ana and others" is a first person plural: a teammate retelling it says "Bo and others".
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 @dataclass(frozen=True)
@@ -177,18 +178,19 @@ def asked_action(text: str) -> str:
     return rest if _WORDS.search(rest) else bare or text
 
 
-def same_choice(asked: str, recorded: str) -> bool:
+def same_choice(asked: str, recorded: str, people: Collection[str] = ()) -> bool:
     """Whether a recorded action is the choice asked about as far as doing it or not goes: both
     told as done, or both as not done, unless their verbs are opposites done to one thing
     ("keep the canary" is "Did not skip the canary", and not "Skipped the canary deploy"; "skip
     the dry run" may be "Ran the migration without a dry run"). One that undoes the other
     (`undoes`) is never the same choice; a measure told as a thing ("The disk usage alert") is
     the choice of any action that leaves it there ("keep the alert", "tune the alert"). Whether
-    the two are one action is for their other words to say."""
-    if undoes(asked, recorded) or undoes(recorded, asked):
+    the two are one action is for their other words to say. `people`: the names of who speaks
+    in the memory, who act rather than name a thing (see `_thing`)."""
+    if undoes(asked, recorded, people) or undoes(recorded, asked, people):
         return False
     a, r = doing(asked), doing(recorded)
-    if _thing(recorded) is not None:
+    if _thing(recorded, people) is not None:
         # A measure told as a thing ("The disk usage alert") is there: an action on it that
         # does not take it away is that choice, and so is one not done that would have.
         return not a.undone or _keeps(a)
@@ -201,17 +203,17 @@ def same_choice(asked: str, recorded: str) -> bool:
     return (a.undone == r.undone) != flipped
 
 
-def undoes(asked: str, recorded: str) -> bool:
+def undoes(asked: str, recorded: str, people: Collection[str] = ()) -> bool:
     """Whether the action asked about undoes a recorded one done to the same thing: the same
     verb told as not done ("don't add the alert" / "Added the alert"), the opposite verb
     ("remove the alert" / "Added the alert"), a verb that takes away what the other puts
     there ("disable the alert" / "Added the alert"), or one that takes away the thing a
     recorded measure is told as ("remove the alert", "don't keep the alert" / "The disk usage
-    alert")."""
+    alert", "Rate limiting"; `people` as for `_thing`)."""
     a = doing(asked)
     if a.verb is None:
         return False
-    thing = _thing(recorded)
+    thing = _thing(recorded, people)
     if thing is not None:
         return _heads_meet(_object(a.after), thing) and _takes(a)
     r = doing(recorded)
@@ -241,31 +243,64 @@ def _keeps(a: Doing) -> bool:
     return verbs.takes_away(a.verb) if a.undone else verbs.puts(a.verb)
 
 
-def _thing(text: str) -> list[str] | None:
+def _thing(text: str, people: Collection[str] = ()) -> list[str] | None:
     """The roots of the noun phrase a text is, when it names a thing rather than an action
-    ("The disk usage alert", "A retry budget on the client": a measure whose being there did
-    what it is linked to): it opens with a determiner, no verb is found before the word after
-    it, and nothing but a preposition follows the noun phrase ("the canary deploy was skipped"
-    tells an action)."""
+    ("The disk usage alert", "A retry budget on the client", "Rate limiting": a measure whose
+    being there did what it is linked to), and nothing but a preposition follows it ("the
+    canary deploy was skipped" tells an action). After a determiner, no verb is found before
+    the word after it; without one, see `_bare`. "Having a disk quota alarm" is the alarm."""
     said = _WORDS.findall(text)
-    if len(said) < 2 or said[0].casefold() not in _DETERMINERS:
+    if said[:1] and said[0].casefold() == "having":
+        said = said[1:]
+    if len(said) < 2:
         return None
-    found = doing(text)
-    if found.undone or found.said[:1] != (said[1],):
+    if said[0].casefold() in _DETERMINERS:
+        found = doing(" ".join(said))
+        if found.undone or found.said[:1] != (said[1],):
+            return None
+        thing, lead = _object(said), 1
+    elif _bare(said, people):
+        thing, lead = _object(said), 0
+    else:
         return None
-    thing = _object(said)
-    rest = said[1 + len(thing) :]
+    rest = said[lead + len(thing) :]
     return thing if not rest or rest[0].casefold() in _PREPOSITIONS else None
 
 
-def verb_told(asked: str, recorded: str) -> tuple[str, ...]:
+def _bare(said: Sequence[str], people: Collection[str]) -> bool:
+    """Whether words told without a determiner are a thing's name ("Disk usage alerts",
+    "Circuit breakers", "Rate limiting"), their first word capitalised only as a sentence's
+    is: not a name of who speaks in the memory ("Dana monitoring" is Dana at work when Dana
+    speaks), nor a person's full name ("Dana Scully"), nor a verb or gerund opening an action
+    ("Restarting the workers", "Keep alerts"), nor a name and what they did ("Kai restarted
+    workers", "Ana disables alerts")."""
+    first = said[0].casefold()
+    who = {w for name in people for w in _WORDS.findall(name)}
+    if (
+        _POSSESSIVE.sub("", said[0]) in who
+        or first in STOPWORDS
+        or first in _PREPOSITIONS
+        or first in ADVERBS
+        or (first.endswith("ing") and len(first) > 4)
+        or is_past(first)
+        or verbs.known(verbs.key(first))
+    ):
+        return False
+    head = _object(said)
+    return len(head) >= 2 and not any(
+        w.istitle() or is_past(w.casefold()) or verbs.known(verbs.key(w))
+        for w in said[1 : len(head)]
+    )
+
+
+def verb_told(asked: str, recorded: str, people: Collection[str] = ()) -> tuple[str, ...]:
     """The words of the verb asked about (as said) when a recorded action, done to the same
     thing, tells that verb in other words: another form ("kept" for "keep"), a synonym
     ("Skipped" for "bypass"), or its opposite left undone ("Did not skip" for "keep"); or a
     measure told as a thing, for a verb that keeps it there ("The alert" for "keep the
     alert"). Nothing when it does not."""
     a, r = doing(asked), doing(recorded)
-    thing = _thing(recorded)
+    thing = _thing(recorded, people)
     if thing is not None:
         # "The disk usage alert" is there: "keep the alert" and "add the alert" tell it.
         return a.said if _heads_meet(_object(a.after), thing) and _keeps(a) else ()
@@ -278,11 +313,11 @@ def verb_told(asked: str, recorded: str) -> tuple[str, ...]:
     return ()
 
 
-def verb_undone(asked: str, recorded: str) -> tuple[str, ...]:
+def verb_undone(asked: str, recorded: str, people: Collection[str] = ()) -> tuple[str, ...]:
     """The words of the verb asked about (as said) when it undoes the recorded action
     (`undoes`): "Added the alert" and "The alert" tell what "remove the alert" takes away.
     Nothing when it does not."""
-    return doing(asked).said if undoes(asked, recorded) else ()
+    return doing(asked).said if undoes(asked, recorded, people) else ()
 
 
 def _same_object(a: Doing, r: Doing) -> bool:
