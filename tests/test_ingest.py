@@ -34,6 +34,13 @@ class FakeMemory:
     edges: list[tuple[str, str, str, dict[str, Any]]] = field(default_factory=list)
     sessions: list[dict[str, Any]] = field(default_factory=list)
     read_for_causes: list[dict[str, Any]] = field(default_factory=list)
+    records: dict[str, str] = field(default_factory=dict)
+
+    def files_read(self, files: list[str]) -> dict[str, str]:
+        return {f: self.records[f] for f in files if f in self.records}
+
+    def file_read(self, file: str, record: str) -> None:
+        self.records[file] = record
 
     def remember(self, text: str | None = None, kind: str = "note", **kw: Any) -> Any:
         if "messages" in kw:

@@ -3,6 +3,7 @@ episodes a trace reaches, named by the file and section they were read in."""
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
@@ -1441,3 +1442,89 @@ def test_an_old_note_that_tells_a_cause_fades_like_an_old_note_that_tells_none(
     assert tier["adr-7.md"] == tier["howto.md"] == "frozen"
     assert tier["this-week.md"] != "frozen"
     assert memory.trace_cause("we moved the queue to SQS").causes  # faded, still answers why
+
+
+def snapshot(memory: Memory) -> str:
+    out = io.StringIO()
+    memory.export_jsonl(out)
+    return out.getvalue()
+
+
+def test_a_vault_ingested_again_unchanged_reads_no_file_and_changes_nothing(
+    memory: Memory, tmp_path
+):
+    # `ebbtide ingest ~/notes` from cron every hour: an unchanged vault costs next to nothing.
+    folder = notes(tmp_path)
+    (folder / "index.md").write_text("# Index\n\nSee [[checkout-outage]] and [[queue-migration]].")
+    first = ingest_markdown_folder(memory, folder)
+    before = snapshot(memory)
+    again = ingest_markdown_folder(memory, folder)
+    assert first.unchanged == 0 and first.causal_links > 0
+    assert (again.files, again.unchanged, again.nodes, again.causal_links, again.links) == (
+        3, 3, 0, 0, 0
+    )  # fmt: skip
+    assert snapshot(memory) == before
+
+
+def test_an_edit_after_an_unchanged_ingest_is_still_read(memory: Memory, tmp_path):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    ingest_markdown_folder(memory, folder)
+    page = folder / "checkout-outage.md"
+    page.write_text(page.read_text().replace("The nightly backup job", "The log shipper"))
+    os.utime(page, (1.77e9, 1.77e9))  # the same time: its content alone tells it changed
+    summary = ingest_markdown_folder(memory, folder)
+    assert summary.unchanged == 1  # the migration note
+    (chain, *_) = memory.trace_cause_chain("the checkout outage").chains
+    assert chain.steps[0].decision == "The log shipper filled the disk on the database host."
+    ended = [e for e in memory.store.iter_edges() if e.valid_to is not None]
+    assert "The nightly backup job filled the disk on the database host." in {
+        memory.get(e.src).text for e in ended
+    }
+
+
+def test_an_ingest_killed_between_files_reads_the_unwritten_ones_next_time(
+    memory: Memory, tmp_path, monkeypatch
+):
+    folder = notes(tmp_path)
+    real = memory.remember_causes
+
+    def killed_at_the_migration(parts, **kw):
+        if any("queue-migration" in where for where, _ in parts):
+            raise KeyboardInterrupt  # the process dies while this file is half written
+        return real(parts, **kw)
+
+    monkeypatch.setattr(memory, "remember_causes", killed_at_the_migration)
+    with pytest.raises(KeyboardInterrupt):
+        ingest_markdown_folder(memory, folder)
+    monkeypatch.undo()
+    summary = ingest_markdown_folder(memory, folder)
+    assert summary.unchanged == 1  # the postmortem, committed before the kill
+    assert summary.causal_links > 0  # the migration's "because", read this time
+    assert any("Redis queue dropped jobs" in n.text for n in memory.store.iter_nodes())
+
+
+def test_an_unchanged_file_links_to_the_folder_as_it_is_now(memory: Memory, tmp_path):
+    a = tmp_path / "a.md"
+    a.write_text("# A\n\nSee [[b]].")
+    assert ingest_markdown_folder(memory, tmp_path).unresolved_links == 1
+    (tmp_path / "b.md").write_text("# B\n\nThe other note.")
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert (summary.unchanged, summary.unresolved_links, summary.links) == (1, 0, 1)
+    (doc_a,) = [n for n in memory.find(kind="document", limit=5) if n.text.startswith("A")]
+    assert [e.relation for e in memory.store.edges_of([doc_a.id], direction="out")] == ["related"]
+    (tmp_path / "b.md").unlink()
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert (summary.unchanged, summary.gone, summary.unresolved_links) == (1, 1, 1)
+    assert memory.get(doc_a.id).status == "active"  # seen, though not read again
+
+
+def test_a_touched_file_is_read_again_dated_by_its_new_time(memory: Memory, tmp_path):
+    folder = notes(tmp_path)
+    ingest_markdown_folder(memory, folder)
+    page = folder / "checkout-outage.md"
+    os.utime(page, (1.78e9, 1.78e9))  # a checkout or a sync tool: same words, a new time
+    summary = ingest_markdown_folder(memory, folder)
+    assert summary.unchanged == 1  # only the migration note was skipped
+    (doc,) = [n for n in memory.find(kind="document", limit=5) if "checkout" in n.text.lower()]
+    assert doc.last_read_at is not None and doc.last_read_at.timestamp() == 1.78e9

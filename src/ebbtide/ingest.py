@@ -62,6 +62,9 @@ PROVENANCE = INGESTED
 GONE_MAX = 1_000_000  # nodes of one folder looked at for files gone since the last ingest
 ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`text.similarity`)
 REASON_MAX = 1_000  # characters of a review reason
+# What a file's record (`Memory.file_read`) was written by: raised when reading a file stores
+# something else, so every file is read again once.
+READER = 1
 
 
 class MemoryLike(Protocol):
@@ -81,6 +84,10 @@ class MemoryLike(Protocol):
 
     def keep_links(self, *args: Any, **kwargs: Any) -> Any: ...
 
+    def files_read(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def file_read(self, *args: Any, **kwargs: Any) -> Any: ...
+
     def batch(self) -> AbstractContextManager[Any]: ...
 
 
@@ -95,6 +102,7 @@ class IngestSummary:
     known: int = 0  # messages remembered before: read again as context only
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
+    unchanged: int = 0  # files as they were when last ingested (content and time): not read
     warning: str | None = None  # what a person should know: nothing was marked gone, say
     # Sessions stored with what the rules found because the LLM extractor failed, and why.
     degraded: str | None = None
@@ -126,6 +134,33 @@ class _Doc:
     references: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
+class _Read(NamedTuple):
+    """A file of this ingest: read now or, unchanged, as its record (`Memory.file_read`)."""
+
+    rel: str
+    at: datetime  # modification time
+    record: dict[str, Any]
+
+
+def _kept(
+    homes: _Homes, stored: str | None, rel: str, digest: str, mtime: int
+) -> dict[str, Any] | None:
+    """A file's record when its file is as it was when last ingested (same bytes and time;
+    touched, what it says is dated anew, so it is read again) and still that note."""
+    try:
+        record = json.loads(stored) if stored else None
+    except ValueError:
+        return None
+    if (
+        not isinstance(record, dict)
+        or (record.get("reader"), record.get("hash"), record.get("mtime"))
+        != (READER, digest, mtime)
+        or not homes.kept(rel, record)
+    ):
+        return None
+    return record
+
+
 def ingest_markdown_folder(
     memory: MemoryLike, path: str | Path, progress: Progress | None = None
 ) -> IngestSummary:
@@ -150,56 +185,95 @@ def ingest_markdown_folder(
     files = [p for p in found if _utf8(str(p))]
     unnamed = [p for p in found if not _utf8(str(p))]
     folder = root.resolve().as_posix()
-    docs = [_read(root, p) for p in files]
-    total = 2 * len(docs)
-    summary = IngestSummary(files=len(docs))
+    rels = [p.relative_to(root).as_posix() for p in files]
+    records = memory.files_read([f"{folder}/{rel}" for rel in rels])
+    total = 2 * len(files)
+    summary = IngestSummary(files=len(files))
     node_of: dict[str, str] = {}
-    sources: dict[str, list[tuple[str, str]]] = {}  # rel -> (node id, text its links are in)
+    read: list[_Read] = []
     written: set[str] = set()
-    homes = _Homes(memory, folder, docs)
-    for doc in docs:
-        home = homes.of(doc)
-        # A file is written in one go: one commit, its new texts embedded in one call.
-        with memory.batch():
-            node_of[doc.rel], sources[doc.rel] = _remember_doc(
-                memory, dataclasses.replace(doc, rel=home.path), home, summary, written
-            )
-            if home.stem in homes.legacy:
-                _retire_numbered_sections(memory, home.stem, home.path, summary)
+    homes = _Homes(memory, folder, rels)
+    for p, rel in zip(files, rels, strict=True):
+        raw = p.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        stat = p.stat()
+        kept = _kept(homes, records.get(f"{folder}/{rel}"), rel, digest, stat.st_mtime_ns)
+        if kept is not None:  # read before as it is now, its writes committed: nothing to do
+            summary.unchanged += 1
+            node_of[rel] = kept["stem"]
+            written.update(kept["written"])
+            read.append(_Read(rel, _modified(p), kept))
+        else:
+            doc = _read(root, p, raw)
+            home = homes.of(doc)
+            # A file is written in one go: one commit, its new texts embedded in one call,
+            # with the record of what was read (so a crash before the commit leaves it unread).
+            with memory.batch():
+                stored = dataclasses.replace(doc, rel=home.path)
+                before = set(written)
+                node_of[rel], starts = _remember_doc(memory, stored, home, summary, written)
+                if home.stem in homes.legacy:
+                    _retire_numbered_sections(memory, home.stem, home.path, summary)
+                record = {
+                    "reader": READER,
+                    "hash": digest,
+                    "mtime": stat.st_mtime_ns,
+                    "stem": node_of[rel],
+                    "folder": home.folder,
+                    "path": home.path,
+                    "written": sorted(written - before),
+                    "headings": [h for h, _ in doc.sections]
+                    if len(doc.body) > SPLIT_OVER
+                    else None,
+                    "lossy": doc.lossy,
+                    "links": [[n, _link_names(t, rel, doc.references)] for n, t in starts],
+                    "linked": None,
+                }
+                memory.file_read(f"{folder}/{rel}", json.dumps(record))
+            read.append(_Read(rel, doc.at, record))
         if progress:
             progress(1, total)
-    names = _name_index(docs)
+    names = _name_index(rels)
     read_now = set(node_of.values())  # a link to a note outside this folder is not ours to end
-    for doc in docs:
-        # A file's links are written in one go too.
+    for entry in read:
+        record = entry.record
+        linked: list[list[Any]] = []
+        for node_id, said in record["links"]:
+            targets: list[str] = []
+            for target in (_target(names, name, exact) for name, exact in said):
+                if target is None:
+                    summary.unresolved_links += 1
+                elif target != entry.rel and node_of[target] not in targets:
+                    targets.append(node_of[target])
+            linked.append([node_id, targets])
+        if record["linked"] == linked:  # an unchanged file whose targets all stayed put
+            if progress:
+                progress(1, total)
+            continue
+        # A file's links are written in one go too, with the record that they were.
         with memory.batch():
-            for node_id, text in sources[doc.rel]:
-                targets: list[str] = []
-                for target in _link_targets(text, doc.rel, names, doc.references):
-                    if target is None:
-                        summary.unresolved_links += 1
-                    elif target != doc.rel and target not in targets:
-                        targets.append(target)
+            for node_id, targets in linked:
                 for target in targets:
                     memory.connect(
-                        node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+                        node_id, target, "related", 1.0, provenance=PROVENANCE, at=entry.at
                     )
                     summary.links += 1
                 # A link taken out of the note ends (the note said it; it says it no more).
                 memory.keep_links(
                     node_id,
                     "related",
-                    [node_of[t] for t in targets],
+                    targets,
                     provenance=PROVENANCE,
-                    said_in=f"{folder}/{doc.rel}",
+                    said_in=f"{folder}/{entry.rel}",
                     among=read_now,
                 )
+            memory.file_read(f"{folder}/{entry.rel}", json.dumps({**record, "linked": linked}))
         if progress:
             progress(1, total)
-    if docs:
+    if read:
         present = {
-            f"{folder}/{d.rel}": {h for h, _ in d.sections} if len(d.body) > SPLIT_OVER else None
-            for d in docs
+            f"{folder}/{e.rel}": None if e.record["headings"] is None else set(e.record["headings"])
+            for e in read
         }
         present |= {_resolved(f): v for f, v in present.items()}  # a file read through a link
         missing = []
@@ -234,7 +308,7 @@ def ingest_markdown_folder(
                 f"; {len(chats)} chat file(s) left out ({chats[0]}): a folder is read for "
                 "notes, give each chat file to ingest by itself"
             )
-    lossy = [d.rel for d in docs if d.lossy]
+    lossy = [e.rel for e in read if e.record["lossy"]]
     if lossy:
         garbled = (
             f"{len(lossy)} file(s) are not UTF-8 ({lossy[0]!a}): what could not be read is "
@@ -289,9 +363,9 @@ class _Homes:
     and what did not come along from the folder it moved from is settled too (`moved_away`).
     The documents are read once."""
 
-    def __init__(self, memory: MemoryLike, folder: str, docs: list[_Doc]) -> None:
+    def __init__(self, memory: MemoryLike, folder: str, rels: list[str]) -> None:
         self.folder = folder
-        self.reading = {f"{folder}/{d.rel}" for d in docs}
+        self.reading = {f"{folder}/{rel}" for rel in rels}
         self.ids: set[str] = set()
         self.by_file: dict[str, Any] = {}
         self.by_path: dict[str, list[Any]] = {}
@@ -316,6 +390,20 @@ class _Homes:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
         (one copied file alone does not make an unmounted folder moved)."""
         return self.moved_away[record] > 0 and 2 * self.moved_away[record] >= self.live[record]
+
+    def kept(self, rel: str, record: dict[str, Any]) -> bool:
+        """Whether a file read before as it is now is still that note, recorded where it was
+        (not hidden as gone, nor read now with a folder above it): then it is taken as is."""
+        node = self.by_file.get(f"{self.folder}/{rel}")
+        if node is None or node.id in self.taken or node.id != record.get("stem"):
+            return False
+        at, path = node.attributes["folder"], node.attributes["path"]
+        if node.status == "forgotten" or (at, path) != (record.get("folder"), record.get("path")):
+            return False  # a file that came back comes back, read again
+        if at != self.folder and at.startswith(self.folder + "/"):
+            return False  # now recorded in this folder: its notes say so
+        self.taken.add(node.id)
+        return True
 
     def of(self, doc: _Doc) -> _Home:
         file = f"{self.folder}/{doc.rel}"
@@ -500,9 +588,8 @@ def _gone_reason(
     return f"{what} '{node.attributes.get('heading', '')}' ({rel}#{anchor}) is no longer in {rel}"
 
 
-def _read(root: Path, p: Path) -> _Doc:
+def _read(root: Path, p: Path, raw: bytes) -> _Doc:
     # utf-8-sig: a byte-order mark (Windows editors write one) would hide the front matter.
-    raw = p.read_bytes()
     try:
         decoded, lossy = raw.decode("utf-8-sig"), False
     except UnicodeDecodeError:  # another encoding: read what can be, and say so
@@ -825,12 +912,12 @@ def _anchors(headings: list[str]) -> list[str]:
     return out
 
 
-def _name_index(docs: list[_Doc]) -> dict[str, str]:
+def _name_index(rels: list[str]) -> dict[str, str]:
     """Names a link may use for a file, lowercased: its path without '.md' or, when no path
     is spelled so, its bare name (the first file of that name)."""
-    index = {_link_name(doc.rel): doc.rel for doc in docs}
-    for doc in docs:
-        index.setdefault(_link_name(doc.rel).rsplit("/", 1)[-1], doc.rel)
+    index = {_link_name(rel): rel for rel in rels}
+    for rel in rels:
+        index.setdefault(_link_name(rel).rsplit("/", 1)[-1], rel)
     return index
 
 
@@ -842,22 +929,28 @@ def _link_name(path: str) -> str:
     return unicodedata.normalize("NFC", bare).lower()
 
 
-def _link_targets(
-    text: str, rel: str, names: dict[str, str], references: dict[str, Any]
-) -> list[str | None]:
-    """The files `text` links to (None for a Markdown file that is not in the folder): its
-    `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
-    `[text][label]` by the file's `references`, not in code or HTML."""
+def _target(names: dict[str, str], name: str, exact: bool) -> str | None:
+    """The file a link's name (`_link_names`) finds among `names`, or None: one by path
+    (`exact`) only when the file is at that path."""
+    found = names.get(name)
+    return found if not exact or (found is not None and _link_name(found) == name) else None
+
+
+def _link_names(text: str, rel: str, references: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The names of the files `text` links to, as `_target` finds them (by path: `exact`):
+    its `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
+    `[text][label]` by the file's `references`, not in code or HTML. Kept with what an ingest
+    read, so a file not read again still links to the files of the folder as it is now."""
     inline = [
         t for t in _MARKDOWN.parse(text, {"references": dict(references)}) if t.type == "inline"
     ]
     code_free = "\n".join(re.sub(r"`[^`\n]*`", "", t.content) for t in inline)
-    out: list[str | None] = []
+    out: list[tuple[str, bool]] = []
     for m in _WIKI.finditer(code_free):
         target = m.group(1).strip()
         if posixpath.splitext(target)[1].lower() in ATTACHMENTS:
             continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
-        out.append(names.get(_link_name(target)))
+        out.append((_link_name(target), False))
     folder = posixpath.dirname(rel)
     for link in (c for t in inline for c in t.children or [] if c.type == "link_open"):
         target = unquote(str(link.attrs.get("href", ""))).split("#", 1)[0].split("?", 1)[0]
@@ -866,9 +959,7 @@ def _link_targets(
         suffix = posixpath.splitext(target)[1].lower()
         if suffix and suffix not in MARKDOWN_SUFFIXES:
             continue  # an image or another kind of file
-        joined = posixpath.normpath(posixpath.join(folder, target))
-        found = names.get(_link_name(joined))
-        out.append(found if found is not None and _link_name(found) == _link_name(joined) else None)
+        out.append((_link_name(posixpath.normpath(posixpath.join(folder, target))), True))
     return out
 
 

@@ -37,6 +37,7 @@ from .text import normalize, paragraphs, similarity
 
 # Nodes a new episode text is compared with (the best full-text matches).
 EPISODE_CANDIDATES = 10
+FILE_READ = "file_read:"  # + a file's absolute path: what an ingest last wrote of it
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
 
@@ -283,6 +284,16 @@ class TranscriptOps:
                 alone.append(edge)
         self.store.set_meta_many(rest)
         return alone
+
+    def files_read(self, files: Sequence[str]) -> dict[str, str]:
+        """What an ingest recorded of each file (by absolute path) when it last wrote it."""
+        found = self.store.get_meta_many([FILE_READ + f for f in files])
+        return {k.removeprefix(FILE_READ): v for k, v in found.items()}
+
+    def file_read(self, file: str, record: str) -> None:
+        """Record what an ingest wrote of `file`: inside its batch, so it commits with the
+        file's writes or not at all (a crash never leaves a file recorded but unwritten)."""
+        self.store.set_meta_many({FILE_READ + file: record})
 
     def remember_causes(
         self,
