@@ -106,7 +106,8 @@ class IngestSummary:
 # ---------------------------------------------------------------------------------------------
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # target, words
+# target, heading ("Page#A#B": under A, B), words
+_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -124,6 +125,7 @@ class _Doc:
     lossy: bool = False  # not UTF-8: what could not be read is U+FFFD
     # "[label]: target" definitions anywhere in the file: a section's "[text][label]" uses them
     references: dict[str, Any] = dataclasses.field(default_factory=dict)
+    properties: str = ""  # the [[links]] its front matter's properties hold, as Obsidian's are
 
 
 def ingest_markdown_folder(
@@ -169,27 +171,33 @@ def ingest_markdown_folder(
         if progress:
             progress(1, total)
     names = _name_index(docs)
-    read_now = set(node_of.values())  # a link to a note outside this folder is not ours to end
+    by_rel = {doc.rel: doc for doc in docs}
+    sections_of = {doc.rel: _section_nodes(doc, node_of[doc.rel]) for doc in docs}
+    # A link to a note outside this folder is not ours to end.
+    read_now = set(node_of.values()) | {i for s in sections_of.values() for i in s.values()}
     for doc in docs:
         # A file's links are written in one go too.
         with memory.batch():
             for node_id, text in sources[doc.rel]:
                 targets: list[str] = []
-                for target in _link_targets(text, doc.rel, names, doc.references):
-                    if target is None:
+                for link in _link_targets(text, doc.rel, names, doc.references):
+                    if link is None:
                         summary.unresolved_links += 1
-                    elif target != doc.rel and target not in targets:
+                        continue
+                    anchor = _heading_anchor(by_rel[link.rel], link.heading)
+                    target = sections_of[link.rel].get(anchor or "", node_of[link.rel])
+                    if link.rel != doc.rel and target not in targets:
                         targets.append(target)
                 for target in targets:
                     memory.connect(
-                        node_id, node_of[target], "related", 1.0, provenance=PROVENANCE, at=doc.at
+                        node_id, target, "related", 1.0, provenance=PROVENANCE, at=doc.at
                     )
                     summary.links += 1
                 # A link taken out of the note ends (the note said it; it says it no more).
                 memory.keep_links(
                     node_id,
                     "related",
-                    [node_of[t] for t in targets],
+                    targets,
                     provenance=PROVENANCE,
                     said_in=f"{folder}/{doc.rel}",
                     among=read_now,
@@ -507,8 +515,8 @@ def _read(root: Path, p: Path) -> _Doc:
         decoded, lossy = raw.decode("utf-8-sig"), False
     except UnicodeDecodeError:  # another encoding: read what can be, and say so
         decoded, lossy = raw.decode("utf-8-sig", errors="replace"), True
-    meta, text = _front_matter(decoded)
-    lines = text.strip().splitlines()
+    meta, front, text = _front_matter(decoded)
+    lines = _uncommented(text).strip().splitlines()
     title = meta.get("title")
     env: dict[str, Any] = {}
     heads = _headings(_MARKDOWN.parse("\n".join(lines), env))  # the file is parsed once
@@ -536,6 +544,7 @@ def _read(root: Path, p: Path) -> _Doc:
         at=_modified(p),
         lossy=lossy,
         references=env.get("references", {}),
+        properties=" ".join(m.group(0) for m in _WIKI.finditer(front)),
     )
 
 
@@ -557,14 +566,15 @@ def _author(value: Any) -> str | None:
     return name if one else None
 
 
-def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
-    """Simple YAML front matter: `key: value`, `key: [a, b]` and `- item` lists."""
+def _front_matter(raw: str) -> tuple[dict[str, Any], str, str]:
+    """Simple YAML front matter (`key: value`, `key: [a, b]` and `- item` lists), the front
+    matter as written, and the text after it."""
     if not raw.startswith("---"):
-        return {}, raw
+        return {}, "", raw
     lines = raw.splitlines()
     end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
     if end is None:
-        return {}, raw
+        return {}, "", raw
     meta: dict[str, Any] = {}
     key = None
     for line in lines[1:end]:
@@ -581,7 +591,55 @@ def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
                 meta[key] = [v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip()]
             elif value:
                 meta[key] = value.strip("'\"")
-    return meta, "\n".join(lines[end + 1 :])
+    return meta, "\n".join(lines[1:end]), "\n".join(lines[end + 1 :])
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SPAN_OR_COMMENT = re.compile(r"(`+)|%%")
+
+
+def _uncommented(text: str) -> str:
+    """`text` without its Obsidian comments (`%% … %%`, in a line or across lines: hidden when
+    the note is read), each line break of one kept. A "%%" in code is code, and one never
+    closed is kept as written (a stray one does not hide the rest of the note)."""
+    out: list[str] = []
+    held: list[str] | None = None  # from an open "%%": dropped when it closes
+    fence = ""  # the open code fence's backticks or tildes
+    for line in text.splitlines(keepends=True):
+        if held is None and fence:
+            if line.strip() and set(line.strip()) == {fence[0]} and len(line.strip()) >= len(fence):
+                fence = ""
+            out.append(line)
+            continue
+        if held is None and (opened := _FENCE.match(line)):
+            fence = opened.group(1)
+            out.append(line)
+            continue
+        i = 0
+        while i < len(line):
+            if held is not None:
+                end = line.find("%%", i)
+                if end < 0:
+                    held.append(line[i:])
+                    break
+                out.append("\n" * "".join([*held, line[i:end]]).count("\n"))
+                held, i = None, end + 2
+                continue
+            m = _SPAN_OR_COMMENT.search(line, i)
+            if m is None:
+                out.append(line[i:])
+                break
+            if m.group(1):  # a code span, when its run of backticks closes on this line
+                close = re.search(rf"(?<!`){m.group(1)}(?!`)", line[m.end() :])
+                stop = m.end() + close.end() if close else m.end()
+                out.append(line[i:stop])
+                i = stop
+                continue
+            out.append(line[i : m.start()])
+            held, i = ["%%"], m.end()
+    if held is not None:
+        out.extend(held)
+    return "".join(out)
 
 
 class _Heading(NamedTuple):
@@ -655,9 +713,11 @@ def _remember_doc(
     summary.nodes += 1
     written.add(node.id)
     _read_causes(memory, doc, node.id, summary, formerly=home.moved_from)
+    # Links in front matter's properties are the document's, as its text's are.
+    own = f"{doc.properties}\n\n{body if not long else doc.lead}".strip()
     if not long:
-        return node.id, [(node.id, body)]
-    starts = [(node.id, doc.lead)]  # the opening's links are the document's
+        return node.id, [(node.id, own)]
+    starts = [(node.id, own)]  # the opening's links are the document's
     # An opening longer than the document keeps of it (a log without headings, say) is stored
     # too, as a section with no heading (anchor ""): none of a note is left unfindable.
     opening = [(None, "", doc.lead)] if len(doc.lead) > LEAD_MAX else []
@@ -759,7 +819,7 @@ def _prose(markdown: str) -> str:
             )
             for line in lines if timeline else [words]:
                 line = _CLOCK.sub("", " ".join(line.split()))
-                line = _WIKI.sub(lambda m: m.group(2) or m.group(1), line)
+                line = _WIKI.sub(lambda m: m.group(3) or m.group(1), line)
                 if line:
                     out.append(line)
     return "\n\n".join(out)
@@ -842,9 +902,14 @@ def _link_name(path: str) -> str:
     return unicodedata.normalize("NFC", bare).lower()
 
 
+class _Link(NamedTuple):
+    rel: str  # the file linked to
+    heading: str  # the heading it names after '#' ("" for none): as written, or its anchor
+
+
 def _link_targets(
     text: str, rel: str, names: dict[str, str], references: dict[str, Any]
-) -> list[str | None]:
+) -> list[_Link | None]:
     """The files `text` links to (None for a Markdown file that is not in the folder): its
     `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
     `[text][label]` by the file's `references`, not in code or HTML."""
@@ -852,15 +917,17 @@ def _link_targets(
         t for t in _MARKDOWN.parse(text, {"references": dict(references)}) if t.type == "inline"
     ]
     code_free = "\n".join(re.sub(r"`[^`\n]*`", "", t.content) for t in inline)
-    out: list[str | None] = []
+    out: list[_Link | None] = []
     for m in _WIKI.finditer(code_free):
         target = m.group(1).strip()
         if posixpath.splitext(target)[1].lower() in ATTACHMENTS:
             continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
-        out.append(names.get(_link_name(target)))
+        found = names.get(_link_name(target))
+        out.append(None if found is None else _Link(found, (m.group(2) or "").rsplit("#", 1)[-1]))
     folder = posixpath.dirname(rel)
     for link in (c for t in inline for c in t.children or [] if c.type == "link_open"):
-        target = unquote(str(link.attrs.get("href", ""))).split("#", 1)[0].split("?", 1)[0]
+        href, _, fragment = unquote(str(link.attrs.get("href", ""))).partition("#")
+        target = href.split("?", 1)[0]
         if not target or _SCHEME.match(target) or target.startswith("/"):
             continue
         suffix = posixpath.splitext(target)[1].lower()
@@ -868,8 +935,34 @@ def _link_targets(
             continue  # an image or another kind of file
         joined = posixpath.normpath(posixpath.join(folder, target))
         found = names.get(_link_name(joined))
-        out.append(found if found is not None and _link_name(found) == _link_name(joined) else None)
+        same = found is not None and _link_name(found) == _link_name(joined)
+        out.append(_Link(found, fragment) if found is not None and same else None)
     return out
+
+
+def _section_nodes(doc: _Doc, stem: str) -> dict[str, str]:
+    """A long file's section nodes (their first parts) by anchor; none for a file stored whole."""
+    if len(doc.body) <= SPLIT_OVER:
+        return {}
+    return {anchor: _section_id(stem, anchor, 0) for anchor in doc.anchors}
+
+
+def _heading_anchor(doc: _Doc, heading: str) -> str | None:
+    """The anchor of `doc`'s section a link names: by its anchor ("#root-cause--fix", as a
+    Markdown link has it) or by its words ("#Root cause & fix", as Obsidian's has it, which
+    leaves out or spaces some of a heading's signs); None when no heading is so named."""
+    if not heading:
+        return None
+    if heading in doc.anchors:
+        return heading
+    words = _words(heading)
+    return next(
+        (a for (h, _), a in zip(doc.sections, doc.anchors, strict=True) if _words(h) == words), None
+    )
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
 
 
 # ---------------------------------------------------------------------------------------------
