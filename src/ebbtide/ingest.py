@@ -2,8 +2,10 @@
 
 * `ingest_markdown_folder`: each `.md` file becomes a document node (a long one also a note per
   section, and per part of an opening longer than the document keeps, linked `about` it);
-  `[[wiki links]]` and relative `[text](other.md)` or `[text][label]` links become `related`
-  edges, and the file's modification time dates all of it. Its prose is read
+  `[[wiki links]]` (in front-matter properties too) and relative `[text](other.md)` or
+  `[text][label]` links become `related` edges (to a heading's section, when stored by
+  section), `%% comments %%` are left out, and the file's modification time dates all of
+  it. Its prose is read
   for causal claims ("the backup job filled the disk, which caused the outage"), stored as
   linked episodes whose `sources` name the file (and section), so a trace reaches them.
 * `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
