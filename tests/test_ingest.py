@@ -248,6 +248,112 @@ def test_reference_links_and_links_with_a_title_in_single_quotes_connect(tmp_pat
     assert summary.unresolved_links == 0
 
 
+def related(mem: Any, path: str) -> set[tuple[str, str | None]]:
+    """Where the notes of `path` (its document and sections) link: (path, heading or None)."""
+    return {
+        (n.node.attributes["path"], n.node.attributes.get("heading"))
+        for d in mem.find(attribute=("path", path), limit=50)
+        for n in mem.neighbors(d.id, relation="related", direction="out").neighbors
+    }
+
+
+def test_links_in_front_matter_properties_are_edges_as_obsidian_reads_them(tmp_path):
+    for name in ("ADR 0003", "Index", "Runbook", "Oncall", "Pager", "Alice"):
+        write(tmp_path, f"{name}.md", f"# {name}\n\nA note.")
+    front = (
+        '---\nrelated: "[[ADR 0003]]"\nup: [[Index]]\nsee:\n  - "[[Runbook|the runbook]]"\n'
+        '  - [[Oncall]]\nalso: ["[[Pager]]", "[[Nowhere]]"]\nauthor: "[[Alice]]"\n---\n'
+    )
+    write(tmp_path, "queues.md", f"{front}# Queues\n\nWe moved to SQS.")
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        summary = ingest_markdown_folder(mem, tmp_path)
+        assert related(mem, "queues.md") == {
+            (f"{n}.md", None) for n in ("ADR 0003", "Index", "Runbook", "Oncall", "Pager", "Alice")
+        }
+        assert summary.unresolved_links == 1  # [[Nowhere]]
+        # A property taken out of the note ends its link, as a link taken out of its text does.
+        write(tmp_path, "queues.md", f"{front.replace('up: [[Index]]', 'up: none')}# Queues\n")
+        ingest_markdown_folder(mem, tmp_path)
+        assert ("Index.md", None) not in related(mem, "queues.md")
+        assert ("ADR 0003.md", None) in related(mem, "queues.md")
+
+
+def test_an_obsidian_comment_is_hidden_text_no_link_and_no_prose(tmp_path):
+    for name in ("b", "c", "d", "e"):
+        write(tmp_path, f"{name}.md", f"# {name}\n\nA note.")
+    write(
+        tmp_path,
+        "a.md",
+        "# A\n\nSee [[b]]. %% once: [[c]] %% Done.\n\n"
+        "%%\nDraft: [[d]]\nThe nightly backup job caused the checkout outage.\n%%\n\n"
+        "```sql\nSELECT '%%' FROM t\n```\n\nAlso see [[e]]. `%%` is a literal.\n",
+    )
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        summary = ingest_markdown_folder(mem, tmp_path)
+        assert related(mem, "a.md") == {("b.md", None), ("e.md", None)}
+        (doc,) = mem.find(attribute=("path", "a.md"), limit=5)
+        assert "once" not in doc.text and "Draft" not in doc.text
+        assert "SELECT '%%'" in doc.text and "`%%` is a literal" in doc.text
+        assert summary.causal_links == 0  # the commented-out sentence is not read for causes
+        assert not [n for n in mem.find(limit=100) if "backup" in n.text]
+
+
+def test_a_link_to_a_heading_reaches_that_section_of_a_long_note(tmp_path):
+    filler = "We went through it minute by minute. " * 30
+    write(
+        tmp_path,
+        "Postmortem.md",
+        f"# Postmortem\n\nThe outage.\n\n## Timeline\n\n{filler}\n\n"
+        f"## Root cause & fix\n\n{filler}\n\n## Follow-ups\n\n{filler}\n",
+    )
+    write(tmp_path, "Short.md", "# Short\n\n## Only\n\nA short note is stored whole.")
+    write(tmp_path, "cause.md", "Why: [[Postmortem#Root cause & fix|the cause]].")
+    write(tmp_path, "nested.md", "Then [[Postmortem#Timeline#Follow-ups]].")
+    write(tmp_path, "anchor.md", "When: [the timeline](Postmortem.md#timeline).")
+    write(tmp_path, "nowhere.md", "See [[Postmortem#Lessons]] and [[Short#Only]].")
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_markdown_folder(mem, tmp_path)
+        assert related(mem, "cause.md") == {("Postmortem.md", "Root cause & fix")}
+        assert related(mem, "nested.md") == {("Postmortem.md", "Follow-ups")}
+        assert related(mem, "anchor.md") == {("Postmortem.md", "Timeline")}
+        # No such heading, or a note too short to be stored by section: its document.
+        assert related(mem, "nowhere.md") == {("Postmortem.md", None), ("Short.md", None)}
+        # The heading renamed: the link falls back to the document, and its old edge ends.
+        write(tmp_path, "cause.md", "Why: [[Postmortem#Root cause]].")
+        ingest_markdown_folder(mem, tmp_path)
+        assert related(mem, "cause.md") == {("Postmortem.md", None)}
+
+
+def test_an_unchanged_file_still_links_to_a_section_and_follows_its_heading(tmp_path):
+    # `cause.md` is never touched: it is not read again, its recorded [[Page#Heading]] and
+    # front-matter link are resolved against the postmortem as it is at each ingest.
+    filler = "We went through it minute by minute. " * 30
+
+    def postmortem(heading: str) -> None:
+        write(
+            tmp_path,
+            "Postmortem.md",
+            f"# Postmortem\n\nThe outage.\n\n## Timeline\n\n{filler}\n\n## {heading}\n\n{filler}\n",
+        )
+
+    postmortem("Root cause")
+    write(tmp_path, "Index.md", "# Index\n\nAll notes.")
+    write(tmp_path, "cause.md", '---\nup: "[[Index]]"\n---\nWhy: [[Postmortem#Root cause]].')
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        ingest_markdown_folder(mem, tmp_path)
+        assert related(mem, "cause.md") == {("Postmortem.md", "Root cause"), ("Index.md", None)}
+        again = ingest_markdown_folder(mem, tmp_path)
+        assert again.unchanged == 3
+        assert related(mem, "cause.md") == {("Postmortem.md", "Root cause"), ("Index.md", None)}
+        postmortem("What went wrong")  # no heading of that name: the document
+        renamed = ingest_markdown_folder(mem, tmp_path)
+        assert renamed.unchanged == 2  # cause.md and Index.md, not read again
+        assert related(mem, "cause.md") == {("Postmortem.md", None), ("Index.md", None)}
+        postmortem("Root cause")  # the heading back: its section again
+        ingest_markdown_folder(mem, tmp_path)
+        assert related(mem, "cause.md") == {("Postmortem.md", "Root cause"), ("Index.md", None)}
+
+
 def test_a_vault_is_written_a_file_at_a_time_not_a_write_at_a_time(tmp_path):
     # Each commit waits for the disk (synchronous=FULL): one per write made a vault of a few
     # thousand notes take minutes, and a reader could see a note without its sections.

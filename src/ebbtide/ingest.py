@@ -2,8 +2,10 @@
 
 * `ingest_markdown_folder`: each `.md` file becomes a document node (a long one also a note per
   section, and per part of an opening longer than the document keeps, linked `about` it);
-  `[[wiki links]]` and relative `[text](other.md)` or `[text][label]` links become `related`
-  edges, and the file's modification time dates all of it. Its prose is read
+  `[[wiki links]]` (in front-matter properties too) and relative `[text](other.md)` or
+  `[text][label]` links become `related` edges (to a heading's section, when stored by
+  section), `%% comments %%` are left out, and the file's modification time dates all of
+  it. Its prose is read
   for causal claims ("the backup job filled the disk, which caused the outage"), stored as
   linked episodes whose `sources` name the file (and section), so a trace reaches them.
 * `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
@@ -64,7 +66,7 @@ ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`tex
 REASON_MAX = 1_000  # characters of a review reason
 # What a file's record (`Memory.file_read`) was written by: raised when reading a file stores
 # something else, so every file is read again once.
-READER = 1
+READER = 2  # 2: links keep the heading they name, records their file's anchors
 
 
 class MemoryLike(Protocol):
@@ -114,7 +116,8 @@ class IngestSummary:
 # ---------------------------------------------------------------------------------------------
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
-_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # target, words
+# target, heading ("Page#A#B": under A, B), words
+_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -132,6 +135,7 @@ class _Doc:
     lossy: bool = False  # not UTF-8: what could not be read is U+FFFD
     # "[label]: target" definitions anywhere in the file: a section's "[text][label]" uses them
     references: dict[str, Any] = dataclasses.field(default_factory=dict)
+    properties: str = ""  # the [[links]] its front matter's properties hold, as Obsidian's are
 
 
 class _Read(NamedTuple):
@@ -142,17 +146,22 @@ class _Read(NamedTuple):
     record: dict[str, Any]
 
 
-def _kept(
-    homes: _Homes, stored: str | None, rel: str, digest: str, mtime: int
-) -> dict[str, Any] | None:
-    """A file's record when its file is as it was when last ingested (same bytes and time;
-    touched, what it says is dated anew, so it is read again) and still that note."""
+def _record(stored: str | None) -> dict[str, Any] | None:
+    """A file's record as `Memory.file_read` kept it, or None (none, or not one)."""
     try:
         record = json.loads(stored) if stored else None
     except ValueError:
         return None
+    return record if isinstance(record, dict) else None
+
+
+def _kept(
+    homes: _Homes, record: dict[str, Any] | None, rel: str, digest: str, mtime: int
+) -> dict[str, Any] | None:
+    """A file's record when its file is as it was when last ingested (same bytes and time;
+    touched, what it says is dated anew, so it is read again) and still that note."""
     if (
-        not isinstance(record, dict)
+        record is None
         or (record.get("reader"), record.get("hash"), record.get("mtime"))
         != (READER, digest, mtime)
         or not homes.kept(rel, record)
@@ -192,18 +201,22 @@ def ingest_markdown_folder(
     node_of: dict[str, str] = {}
     read: list[_Read] = []
     written: set[str] = set()
+    replaced: set[str] = set()  # what the files read again had written before
     homes = _Homes(memory, folder, rels)
     for p, rel in zip(files, rels, strict=True):
         raw = p.read_bytes()
         digest = hashlib.sha256(raw).hexdigest()
         stat = p.stat()
-        kept = _kept(homes, records.get(f"{folder}/{rel}"), rel, digest, stat.st_mtime_ns)
+        former = _record(records.get(f"{folder}/{rel}"))
+        kept = _kept(homes, former, rel, digest, stat.st_mtime_ns)
         if kept is not None:  # read before as it is now, its writes committed: nothing to do
             summary.unchanged += 1
             node_of[rel] = kept["stem"]
             written.update(kept["written"])
             read.append(_Read(rel, _modified(p), kept))
         else:
+            if former is not None:  # a section it had (a heading renamed): its links may end
+                replaced.update(i for i in former.get("written", []) if isinstance(i, str))
             doc = _read(root, p, raw)
             home = homes.of(doc)
             # A file is written in one go: one commit, its new texts embedded in one call,
@@ -214,6 +227,7 @@ def ingest_markdown_folder(
                 node_of[rel], starts = _remember_doc(memory, stored, home, summary, written)
                 if home.stem in homes.legacy:
                     _retire_numbered_sections(memory, home.stem, home.path, summary)
+                long = len(doc.body) > SPLIT_OVER
                 record = {
                     "reader": READER,
                     "hash": digest,
@@ -222,9 +236,9 @@ def ingest_markdown_folder(
                     "folder": home.folder,
                     "path": home.path,
                     "written": sorted(written - before),
-                    "headings": [h for h, _ in doc.sections]
-                    if len(doc.body) > SPLIT_OVER
-                    else None,
+                    # A long file's sections, as a link names them: stored whole, None.
+                    "headings": [h for h, _ in doc.sections] if long else None,
+                    "anchors": doc.anchors if long else None,
                     "lossy": doc.lossy,
                     "links": [[n, _link_names(t, rel, doc.references)] for n, t in starts],
                     "linked": None,
@@ -234,17 +248,24 @@ def ingest_markdown_folder(
         if progress:
             progress(1, total)
     names = _name_index(rels)
-    read_now = set(node_of.values())  # a link to a note outside this folder is not ours to end
+    records_of = {e.rel: e.record for e in read}
+    sections_of = {e.rel: _section_nodes(e.record) for e in read}
+    # A link to a note outside this folder is not ours to end.
+    read_now = set(node_of.values()) | written | replaced
     for entry in read:
         record = entry.record
         linked: list[list[Any]] = []
         for node_id, said in record["links"]:
             targets: list[str] = []
-            for target in (_target(names, name, exact) for name, exact in said):
-                if target is None:
+            for name, exact, heading in said:
+                rel = _target(names, name, exact)
+                if rel is None:
                     summary.unresolved_links += 1
-                elif target != entry.rel and node_of[target] not in targets:
-                    targets.append(node_of[target])
+                    continue
+                anchor = _heading_anchor(records_of[rel], heading)
+                target = sections_of[rel].get(anchor or "", node_of[rel])
+                if rel != entry.rel and target not in targets:
+                    targets.append(target)
             linked.append([node_id, targets])
         if record["linked"] == linked:  # an unchanged file whose targets all stayed put
             if progress:
@@ -594,8 +615,8 @@ def _read(root: Path, p: Path, raw: bytes) -> _Doc:
         decoded, lossy = raw.decode("utf-8-sig"), False
     except UnicodeDecodeError:  # another encoding: read what can be, and say so
         decoded, lossy = raw.decode("utf-8-sig", errors="replace"), True
-    meta, text = _front_matter(decoded)
-    lines = text.strip().splitlines()
+    meta, front, text = _front_matter(decoded)
+    lines = _uncommented(text).strip().splitlines()
     title = meta.get("title")
     env: dict[str, Any] = {}
     heads = _headings(_MARKDOWN.parse("\n".join(lines), env))  # the file is parsed once
@@ -623,6 +644,7 @@ def _read(root: Path, p: Path, raw: bytes) -> _Doc:
         at=_modified(p),
         lossy=lossy,
         references=env.get("references", {}),
+        properties=" ".join(m.group(0) for m in _WIKI.finditer(front)),
     )
 
 
@@ -644,14 +666,15 @@ def _author(value: Any) -> str | None:
     return name if one else None
 
 
-def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
-    """Simple YAML front matter: `key: value`, `key: [a, b]` and `- item` lists."""
+def _front_matter(raw: str) -> tuple[dict[str, Any], str, str]:
+    """Simple YAML front matter (`key: value`, `key: [a, b]` and `- item` lists), the front
+    matter as written, and the text after it."""
     if not raw.startswith("---"):
-        return {}, raw
+        return {}, "", raw
     lines = raw.splitlines()
     end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
     if end is None:
-        return {}, raw
+        return {}, "", raw
     meta: dict[str, Any] = {}
     key = None
     for line in lines[1:end]:
@@ -668,7 +691,55 @@ def _front_matter(raw: str) -> tuple[dict[str, Any], str]:
                 meta[key] = [v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip()]
             elif value:
                 meta[key] = value.strip("'\"")
-    return meta, "\n".join(lines[end + 1 :])
+    return meta, "\n".join(lines[1:end]), "\n".join(lines[end + 1 :])
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SPAN_OR_COMMENT = re.compile(r"(`+)|%%")
+
+
+def _uncommented(text: str) -> str:
+    """`text` without its Obsidian comments (`%% … %%`, in a line or across lines: hidden when
+    the note is read), each line break of one kept. A "%%" in code is code, and one never
+    closed is kept as written (a stray one does not hide the rest of the note)."""
+    out: list[str] = []
+    held: list[str] | None = None  # from an open "%%": dropped when it closes
+    fence = ""  # the open code fence's backticks or tildes
+    for line in text.splitlines(keepends=True):
+        if held is None and fence:
+            if line.strip() and set(line.strip()) == {fence[0]} and len(line.strip()) >= len(fence):
+                fence = ""
+            out.append(line)
+            continue
+        if held is None and (opened := _FENCE.match(line)):
+            fence = opened.group(1)
+            out.append(line)
+            continue
+        i = 0
+        while i < len(line):
+            if held is not None:
+                end = line.find("%%", i)
+                if end < 0:
+                    held.append(line[i:])
+                    break
+                out.append("\n" * "".join([*held, line[i:end]]).count("\n"))
+                held, i = None, end + 2
+                continue
+            m = _SPAN_OR_COMMENT.search(line, i)
+            if m is None:
+                out.append(line[i:])
+                break
+            if m.group(1):  # a code span, when its run of backticks closes on this line
+                close = re.search(rf"(?<!`){m.group(1)}(?!`)", line[m.end() :])
+                stop = m.end() + close.end() if close else m.end()
+                out.append(line[i:stop])
+                i = stop
+                continue
+            out.append(line[i : m.start()])
+            held, i = ["%%"], m.end()
+    if held is not None:
+        out.extend(held)
+    return "".join(out)
 
 
 class _Heading(NamedTuple):
@@ -742,9 +813,11 @@ def _remember_doc(
     summary.nodes += 1
     written.add(node.id)
     _read_causes(memory, doc, node.id, summary, formerly=home.moved_from)
+    # Links in front matter's properties are the document's, as its text's are.
+    own = f"{doc.properties}\n\n{body if not long else doc.lead}".strip()
     if not long:
-        return node.id, [(node.id, body)]
-    starts = [(node.id, doc.lead)]  # the opening's links are the document's
+        return node.id, [(node.id, own)]
+    starts = [(node.id, own)]  # the opening's links are the document's
     # An opening longer than the document keeps of it (a log without headings, say) is stored
     # too, as a section with no heading (anchor ""): none of a note is left unfindable.
     opening = [(None, "", doc.lead)] if len(doc.lead) > LEAD_MAX else []
@@ -846,7 +919,7 @@ def _prose(markdown: str) -> str:
             )
             for line in lines if timeline else [words]:
                 line = _CLOCK.sub("", " ".join(line.split()))
-                line = _WIKI.sub(lambda m: m.group(2) or m.group(1), line)
+                line = _WIKI.sub(lambda m: m.group(3) or m.group(1), line)
                 if line:
                     out.append(line)
     return "\n\n".join(out)
@@ -936,31 +1009,60 @@ def _target(names: dict[str, str], name: str, exact: bool) -> str | None:
     return found if not exact or (found is not None and _link_name(found) == name) else None
 
 
-def _link_names(text: str, rel: str, references: dict[str, Any]) -> list[tuple[str, bool]]:
-    """The names of the files `text` links to, as `_target` finds them (by path: `exact`):
-    its `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
+def _link_names(text: str, rel: str, references: dict[str, Any]) -> list[tuple[str, bool, str]]:
+    """The names of the files `text` links to, as `_target` finds them (by path: `exact`), each
+    with the heading it names after '#' ("" for none: as written, or its anchor): its
+    `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
     `[text][label]` by the file's `references`, not in code or HTML. Kept with what an ingest
-    read, so a file not read again still links to the files of the folder as it is now."""
+    read, so a file not read again still links to the files and sections of the folder as it
+    is now."""
     inline = [
         t for t in _MARKDOWN.parse(text, {"references": dict(references)}) if t.type == "inline"
     ]
     code_free = "\n".join(re.sub(r"`[^`\n]*`", "", t.content) for t in inline)
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[str, bool, str]] = []
     for m in _WIKI.finditer(code_free):
         target = m.group(1).strip()
         if posixpath.splitext(target)[1].lower() in ATTACHMENTS:
             continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
-        out.append((_link_name(target), False))
+        out.append((_link_name(target), False, (m.group(2) or "").rsplit("#", 1)[-1]))
     folder = posixpath.dirname(rel)
     for link in (c for t in inline for c in t.children or [] if c.type == "link_open"):
-        target = unquote(str(link.attrs.get("href", ""))).split("#", 1)[0].split("?", 1)[0]
+        href, _, fragment = unquote(str(link.attrs.get("href", ""))).partition("#")
+        target = href.split("?", 1)[0]
         if not target or _SCHEME.match(target) or target.startswith("/"):
             continue
         suffix = posixpath.splitext(target)[1].lower()
         if suffix and suffix not in MARKDOWN_SUFFIXES:
             continue  # an image or another kind of file
-        out.append((_link_name(posixpath.normpath(posixpath.join(folder, target))), True))
+        out.append((_link_name(posixpath.normpath(posixpath.join(folder, target))), True, fragment))
     return out
+
+
+def _section_nodes(record: dict[str, Any]) -> dict[str, str]:
+    """A long file's section nodes (their first parts) by anchor, from its record (`_kept`);
+    none for a file stored whole."""
+    return {anchor: _section_id(record["stem"], anchor, 0) for anchor in record["anchors"] or []}
+
+
+def _heading_anchor(record: dict[str, Any], heading: str) -> str | None:
+    """The anchor of the section of a long file (its record) a link names: by its anchor
+    ("#root-cause--fix", as a Markdown link has it) or by its words ("#Root cause & fix", as
+    Obsidian's has it, which leaves out or spaces some of a heading's signs); None when no
+    heading is so named, or the file is stored whole."""
+    anchors = record["anchors"]
+    if not heading or anchors is None:
+        return None
+    if heading in anchors:
+        return heading
+    words = _words(heading)
+    return next(
+        (a for h, a in zip(record["headings"], anchors, strict=True) if _words(h) == words), None
+    )
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
 
 
 # ---------------------------------------------------------------------------------------------
