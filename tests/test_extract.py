@@ -1102,6 +1102,44 @@ def test_no_causal_claim(line):
     assert causal_links(run(line)) == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "After the code, see [[e]].",
+        "After the deploy, check the dashboard.",
+        "After the deploy finished, please check the dashboard.",
+        "After the deploy, don't touch the dashboard.",
+        "After the upgrade, note that the config moved.",
+        "After the upgrade, make sure the cache warmed up.",
+        "Check the dashboard after the deploy finished.",
+        "Once the migration finishes, run the smoke tests.",
+        "If it fails, see the runbook.",
+        "When paged, follow the escalation policy.",
+    ],
+)
+def test_what_a_note_tells_the_reader_to_do_next_is_no_effect(said):
+    ex = extract([Message("m0", "", said)], None)
+    assert causal_links(ex) == []
+    assert [it.kind for it in ex.items if it.kind == "outcome"] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "link"),
+    [
+        ("After the deploy, checkout errors spiked.",
+         ("The deploy", "caused", "Checkout errors spiked.")),
+        ("After the deploy, test runs failed.", ("The deploy", "caused", "Test runs failed.")),
+        ("After the upgrade, page loads slowed.", ("The upgrade", "caused", "Page loads slowed.")),
+        ("Test runs failed after we upgraded Postgres.",
+         ("We upgraded Postgres.", "caused", "Test runs failed")),
+        ("After we upgraded Postgres, the planner caused a slowdown.",
+         ("We upgraded Postgres", "caused", "The planner caused a slowdown.")),
+    ],
+)  # fmt: skip
+def test_what_happened_after_an_event_still_follows_from_it(said, link):
+    assert causal_links(extract([Message("m0", "", said)], None)) == [link]
+
+
 def test_a_person_acting_by_doing_something_credits_the_doing():
     ex = run("Ana: We prevented the outage by adding a circuit breaker.")
     breaker, outage = find(ex, "adding a circuit breaker"), find(ex, "The outage")

@@ -1528,3 +1528,38 @@ def test_a_touched_file_is_read_again_dated_by_its_new_time(memory: Memory, tmp_
     assert summary.unchanged == 1  # only the migration note was skipped
     (doc,) = [n for n in memory.find(kind="document", limit=5) if "checkout" in n.text.lower()]
     assert doc.last_read_at is not None and doc.last_read_at.timestamp() == 1.78e9
+
+
+RUNBOOK = """\
+# Deploy runbook
+
+After the deploy, check the dashboard. Once the migration finishes, run the smoke tests.
+If it fails, see the runbook. When paged, follow the escalation policy.
+
+After the upgrade, note that the config moved. After the code, see [[e]].
+"""
+
+
+def test_a_runbooks_instructions_are_no_causes_and_no_outcomes(memory: Memory, tmp_path):
+    (tmp_path / "runbook.md").write_text(RUNBOOK, encoding="utf-8")
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert summary.causal_links == 0
+    assert memory.trace_cause("check the dashboard").causes == []
+    assert memory.trace_cause("see e").causes == []
+    assert [n.kind for n in memory.store.find_nodes(limit=100)] == ["document"]
+
+
+def test_what_happened_after_a_deploy_is_still_traced_to_it(memory: Memory, tmp_path):
+    (tmp_path / "incident.md").write_text(
+        "# Incident\n\nAfter the deploy, checkout errors spiked.\n\n"
+        "After we upgraded Postgres, the planner caused a slowdown.\n",
+        encoding="utf-8",
+    )
+    summary = ingest_markdown_folder(memory, tmp_path)
+    assert summary.causal_links == 2
+    assert [c.lesson.decision for c in memory.trace_cause("checkout errors spiked").causes] == [
+        "The deploy"
+    ]
+    assert [c.lesson.decision for c in memory.trace_cause("the planner slowdown").causes] == [
+        "We upgraded Postgres"
+    ]

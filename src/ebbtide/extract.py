@@ -428,6 +428,59 @@ _PREVENTED_FROM = _Cue(
     "np",
 )
 
+# "The pool ran dry after we raised the limit": told in order, so only weakly a cause
+_AFTER = _Cue(
+    rf"after(?=\s+{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?\s+(?:\w+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
+    "caused",
+    "backward",
+    "full",
+    WEAK,
+    False,
+)
+# Verbs a note tells its reader to do: "(After the deploy,) check the dashboard".
+_INSTRUCTION_VERBS = word_set(
+    """see check run rerun follow note read make ensure verify confirm restart reboot call ping
+    page open go use try add remove update ask wait look refer consult contact review revert
+    roll file create set tell remember avoid start stop watch monitor test bump raise lower clear
+    delete drop send post write let expect escalate notify email rotate redeploy deploy scale
+    disable enable flush purge kill retry reset reopen close merge announce document double"""
+)
+# Where a subject that opens a clause would have ended before its verb: "check the dashboard",
+# "note that …", "make sure …", not "test runs failed".
+_NO_SUBJECT_ON = word_set(
+    """the a an this that these those my your our their his her its some any all every each no
+    to in on at for with from of by into about it them him me us if whether when where what why
+    how which who once before after until because so and but or then sure"""
+)
+_FINITE = word_set(
+    "is are was were has have had will would can could should may might must do does did am"
+)
+_TO_THE_READER = word_set("please then just also first now")
+
+
+def _is_instruction(clause: str) -> bool:
+    """'Check the dashboard', 'please see [[runbook]]', 'don't touch it': a bare verb opens the
+    clause, with no subject, so it tells the reader what to do and is no event. 'Test runs
+    failed' opens on its subject."""
+    words = re.findall(r"[a-z]+(?:['’][a-z]+)?", clause.lower())
+    while words and words[0] in _TO_THE_READER:
+        words = words[1:]
+    if words[:1] in (["don't"], ["don’t"]) or words[:2] == ["do", "not"]:
+        return True
+    if words[:1] == ["never"]:
+        words = words[1:]
+    if not words or words[0] not in _INSTRUCTION_VERBS:
+        return False
+    for word in words[1:]:
+        if word in _NO_SUBJECT_ON:
+            return True
+        if is_past(word) or word in _FINITE:
+            return False
+    return True
+
+
 # "We should add a breaker so that on-call can sleep": a purpose, whose cause is often a plan
 _SO_THAT = _Cue(
     r"so\s+that(?=(?:\s+\w+){1,4}?\s+(?:can|could|would|will|might)\b)",
@@ -634,16 +687,7 @@ _CUES = [
         verb=False,
     ),
     _Cue(r"thanks\s+to", "enabled", "backward", "full", verb=False),
-    _Cue(
-        rf"after(?=\s+{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?\s+(?:\w+ed|"
-        + "|".join(sorted(IRREGULAR_PAST))
-        + r")\b)",
-        "caused",
-        "backward",
-        "full",
-        WEAK,
-        False,
-    ),
+    _AFTER,
     _Cue(
         rf"(?:,|;|\band)\s*so(?!\s+that\b)(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|"
         r"are|were|has|had|will|would|can|could)\b))",
@@ -1348,6 +1392,8 @@ class _Extractor:
         x, y = _clean(m["x"]), _clean(m["y"])
         if not re.search(r"\w", y):
             return None  # "after Ed, -": nothing follows to be the effect
+        if cue == "after" and _is_instruction(y):
+            return None  # "After the deploy, check the dashboard": told in order, not a cause
         if cue == "without":
             if not _COUNTERFACTUAL.search(y):
                 return None
@@ -1555,6 +1601,8 @@ class _Extractor:
                 cause_text, f.weight = doer[1], min(f.weight, doer[2])
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
+            if f.cue is _AFTER and _is_instruction(effect_text):
+                continue  # "Check the dashboard after the deploy finished": what to do then
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
                 continue  # "If the deploy was the root cause …", "Neither X nor Y caused …"
             if (
