@@ -194,15 +194,17 @@ def test_customers_doing_less_and_bad_things_happening_less_often(text, expected
 
 BAD_DOINGS = ["complained", "crashed", "failed", "timed out", "got paged", "stalled"]
 GOOD_DOINGS = ["worked", "helped", "passed", "improved", "shipped"]
-
-
-@settings(max_examples=200, deadline=None)
-@given(
+# a doing, how much ("much less"), how often, and what follows it
+AMOUNTS = (
     st.sampled_from(BAD_DOINGS + GOOD_DOINGS),
     st.sampled_from(["", "much ", "far ", "a lot "]),
     st.sampled_from(["", " often", " frequently"]),
     st.sampled_from(["", " after the redesign", " than before", " this week"]),
 )
+
+
+@settings(max_examples=200, deadline=None)
+@given(*AMOUNTS)
 def test_a_doing_done_less_has_the_opposite_sign_of_the_doing(doing, more, often, tail):
     plain = outcome_polarity(f"The service {doing}{tail}").score
     less = outcome_polarity(f"The service {doing} {more}less{often}{tail}").score
@@ -236,12 +238,7 @@ def test_a_good_thing_done_more_is_good_and_a_bad_thing_done_more_is_bad(text, e
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    st.sampled_from(BAD_DOINGS + GOOD_DOINGS),
-    st.sampled_from(["", "much ", "far ", "a lot "]),
-    st.sampled_from(["", " often", " frequently"]),
-    st.sampled_from(["", " after the redesign", " than before", " this week"]),
-)
+@given(*AMOUNTS)
 def test_a_doing_done_more_has_the_sign_of_the_doing(doing, more, often, tail):
     plain = outcome_polarity(f"The service {doing}{tail}").score
     done_more = outcome_polarity(f"The service {doing} {more}more{often}{tail}").score

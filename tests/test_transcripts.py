@@ -351,33 +351,23 @@ def test_a_window_without_ids_or_times_grown_on_its_date_stores_only_what_is_new
     assert [after[n["id"]] for n in before] == before  # learned from once, sources as they were
 
 
-def test_ids_a_caller_gives_are_kept_beside_messages_without_ids(memory):
+@pytest.mark.parametrize(
+    "given",
+    # "m2" is what the second message, sent without an id, would be numbered: it is the
+    # conversation's "….m2", not "m2", so the two do not clash
+    ["t1", "m2"],
+)
+def test_ids_a_caller_gives_are_kept_beside_messages_without_ids(memory, given):
     memory.remember(
         messages=[
-            {"id": "t1", "speaker": "Ana", "text": "I love hiking in the Alps."},
+            {"id": given, "speaker": "Ana", "text": "I love hiking in the Alps."},
             {"speaker": "Ben", "text": "My pottery class starts on Monday."},
         ],
         date="2026-03-01T10:00:00+00:00",
     )
     (hiking,) = [n for n in memory.find(limit=50) if "hiking" in n.text]
     (pottery,) = [n for n in memory.find(limit=50) if "pottery" in n.text]
-    assert hiking.sources == ["t1"]
-    (source,) = pottery.sources
-    assert source.endswith(".m2") and source != "m2"
-
-
-def test_a_given_id_that_a_message_without_one_would_be_numbered_is_no_clash(memory):
-    """The second message, sent without an id, is the conversation's "….m2", not "m2"."""
-    memory.remember(
-        messages=[
-            {"id": "m2", "speaker": "Ana", "text": "I love hiking in the Alps."},
-            {"speaker": "Ben", "text": "My pottery class starts on Monday."},
-        ],
-        date="2026-03-01T10:00:00+00:00",
-    )
-    (hiking,) = [n for n in memory.find(limit=50) if "hiking" in n.text]
-    (pottery,) = [n for n in memory.find(limit=50) if "pottery" in n.text]
-    assert hiking.sources == ["m2"]
+    assert hiking.sources == [given]
     (source,) = pottery.sources
     assert source.endswith(".m2") and source != "m2"
 
