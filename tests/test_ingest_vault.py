@@ -113,6 +113,25 @@ def test_a_note_renamed_and_moved_in_the_vault_keeps_its_node_history_claims_and
         assert len(mem.find(kind="document", limit=50)) == 3
 
 
+def test_a_long_note_moved_to_another_folder_keeps_its_sections_and_their_links(tmp_path, capsys):
+    vault, store = tmp_path / "vault", tmp_path / "m.db"
+    write(vault, "Runbook.md", runbook("If in doubt see [[#Deploy]]."))
+    ingest(vault, store, capsys)
+    with open_memory(store) as mem:
+        before = {n.id for n in mem.store.iter_nodes()}
+    (vault / "ops").mkdir()
+    (vault / "Runbook.md").rename(vault / "ops" / "Runbook.md")
+    assert ingest(vault, store, capsys)["gone"] == 0
+    with open_memory(store) as mem:
+        assert {n.id for n in mem.store.iter_nodes()} == before
+        assert sections_linked(mem, "ops/Runbook.md") == {
+            ("Troubleshooting", "Deploy"),
+            (None, "Rollback"),
+        }
+        deploy = mem.find(attribute=("heading", "Deploy"), limit=1)[0]
+        assert deploy.sources == ["ops/Runbook.md#deploy"]
+
+
 def test_a_renamed_note_edited_later_retracts_what_it_no_longer_says(vault, tmp_path, capsys):
     store = tmp_path / "m.db"
     ingest(vault, store, capsys)
