@@ -66,6 +66,19 @@ def names(note: Node, formerly: Sequence[str] = ()) -> frozenset[str]:
     return frozenset([where(note), *bare, *formerly])
 
 
+def renamed_from(note: Node, formerly: Sequence[str]) -> tuple[str, ...]:
+    """The paths in its own folder that a note's file had before (of `formerly`: renamed or
+    moved within the folder), as its claims' sources name them ("old.md#fix")."""
+    folder = note.attributes.get("folder")
+    if not isinstance(folder, str):
+        return ()
+    return tuple(
+        f.removeprefix(f"{folder}/")
+        for f in formerly
+        if f.startswith(f"{folder}/") and f != where(note)
+    )
+
+
 def said_in(note: Node) -> str:
     """The context of a link only `note` says."""
     return f"{SAID_IN} {_escaped(where(note))}"
@@ -113,10 +126,12 @@ def restored(edge: Edge) -> Edge:
     return edge.model_copy(update={"valid_to": None, "context": _PARTS.join(kept) or None})
 
 
-def from_note(note: Node | None, sources: Sequence[str]) -> Callable[[str], bool]:
+def from_note(
+    note: Node | None, sources: Sequence[str], renamed: Sequence[str] = ()
+) -> Callable[[str], bool]:
     """Whether a source is this note's: one of `sources` or within one of the note's own (its
-    file, or a section of it: "pm.md", "pm.md#fix")."""
-    roots = tuple(note.sources) if note is not None else ()
+    file, or a section of it: "pm.md", "pm.md#fix"), or of the paths it was `renamed` from."""
+    roots = (*(note.sources if note is not None else ()), *renamed)
     told = frozenset(sources)
 
     def mine(source: str) -> bool:

@@ -275,7 +275,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             bar.update(task, advance=advance, total=total)
 
         if path.is_dir():
-            summary = ingest_markdown_folder(memory, path, progress=progress)
+            summary = ingest_markdown_folder(memory, path, progress=progress, reread=args.reread)
         else:
             summary = ingest_chat(memory, path, progress=progress)
     if args.json:
@@ -504,6 +504,13 @@ def build_parser() -> argparse.ArgumentParser:
         "ingest", parents=[common], help="a Markdown folder or a chat transcript (JSON/JSONL)"
     )
     p.add_argument("path")
+    p.add_argument(
+        "--reread",
+        action="store_true",
+        help="read every Markdown file again even if unchanged since the last ingest (after "
+        "changing extraction settings, say); it rewrites the same notes and claims, never "
+        "copies them. A chat file is always read whole",
+    )
     p.set_defaults(fn=cmd_ingest)
     p = sub.add_parser(
         "reembed", parents=[common], help="embed nodes that lack a vector for the current model"

@@ -4,10 +4,11 @@
   section, and per part of an opening longer than the document keeps, linked `about` it);
   `[[wiki links]]` (in front-matter properties too) and relative `[text](other.md)` or
   `[text][label]` links become `related` edges (to a heading's section, when stored by
-  section), `%% comments %%` are left out, and the file's modification time dates all of
-  it. Its prose is read
-  for causal claims ("the backup job filled the disk, which caused the outage"), stored as
-  linked episodes whose `sources` name the file (and section), so a trace reaches them.
+  section; "[[#Heading]]" or "[text](#heading)" links another section of its own note),
+  `%% comments %%` are left out, and the file's modification time dates all of it. Its prose
+  is read for causal claims ("the backup job filled the disk, which caused the outage"),
+  stored as linked episodes whose `sources` name the file (and section), so a trace reaches
+  them.
 * `ingest_chat`: JSON (a list of messages, `{"messages": [...], "date": ...}`,
   `{"sessions": [{"messages": [...], "date": ...}, ...]}`, LoCoMo-style
   `{"conversation": {"session_1": [...], "session_1_date_time": "..."}}`, or a list of those)
@@ -15,10 +16,11 @@
   `memory.remember(messages=[Message, ...], date=...)`.
 
 Each file is one stored note (`_Homes`), updated in place when ingested again: known by its
-file's path, so two folders' README.md are two notes, and kept when its folder moves. A file
-gone from the folder since, or a section gone from its file, is hidden and put to a person for
-deletion, and what it said of causes is retracted; if it comes back, so does all of it. A
-folder ingested before that cannot be found now is left as it is.
+file's path, so two folders' README.md are two notes, and kept when its folder moves, or when
+the file is renamed or moved within the folder with its bytes unchanged. A file gone from the
+folder since, or a section gone from its file, is hidden and put to a person for deletion,
+and what it said of causes is retracted; if it comes back, so does all of it. A folder
+ingested before that cannot be found now is left as it is.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`tex
 REASON_MAX = 1_000  # characters of a review reason
 # What a file's record (`Memory.file_read`) was written by: raised when reading a file stores
 # something else, so every file is read again once.
-READER = 2  # 2: links keep the heading they name, records their file's anchors
+READER = 3  # 2: links keep the heading they name, records their file's anchors; 3: and
+# links to a section of their own note ("[[#Heading]]", "[text](#anchor)")
 
 
 class MemoryLike(Protocol):
@@ -117,7 +120,8 @@ class IngestSummary:
 
 _MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 # target, heading ("Page#A#B": under A, B), words
-_WIKI = re.compile(r"\[\[([^\]|#\n]+)(?:#([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]")
+# ("[[#Heading]]": a section of the same note, no target)
+_WIKI = re.compile(r"\[\[([^\]|#\n]*)(?:#([^\]|\n]*))?(?:\|([^\]\n]*))?\]\]")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -171,10 +175,13 @@ def _kept(
 
 
 def ingest_markdown_folder(
-    memory: MemoryLike, path: str | Path, progress: Progress | None = None
+    memory: MemoryLike, path: str | Path, progress: Progress | None = None, *, reread: bool = False
 ) -> IngestSummary:
     """Remember every Markdown file under `path` (hidden files and folders skipped), then the
-    links between them: two passes, so a link may point at a file read later. Last, what
+    links between them: two passes, so a link may point at a file read later. A file as it was
+    when last ingested is not read again, unless `reread` (extraction settings changed, say):
+    read again, it rewrites the same nodes and claims. A file whose note's path vanished in
+    this run, with the very same bytes, is that note renamed (`_Homes.renamed`). Last, what
     earlier ingests recorded in this folder, in folders inside it or (within this one) above
     it, and in a folder that moved here, and this one did not write, is settled
     (`_settle_gone`). A folder ingested before that cannot be found now is left as it is."""
@@ -203,12 +210,18 @@ def ingest_markdown_folder(
     written: set[str] = set()
     replaced: set[str] = set()  # what the files read again had written before
     homes = _Homes(memory, folder, rels)
+    if homes.vanished():  # a file no note is recorded at may be one of them renamed
+        homes.unplaced.update(
+            hashlib.sha256(p.read_bytes()).hexdigest()
+            for p, rel in zip(files, rels, strict=True)
+            if f"{folder}/{rel}" not in homes.by_file
+        )
     for p, rel in zip(files, rels, strict=True):
         raw = p.read_bytes()
         digest = hashlib.sha256(raw).hexdigest()
         stat = p.stat()
         former = _record(records.get(f"{folder}/{rel}"))
-        kept = _kept(homes, former, rel, digest, stat.st_mtime_ns)
+        kept = None if reread else _kept(homes, former, rel, digest, stat.st_mtime_ns)
         if kept is not None:  # read before as it is now, its writes committed: nothing to do
             summary.unchanged += 1
             node_of[rel] = kept["stem"]
@@ -218,7 +231,7 @@ def ingest_markdown_folder(
             if former is not None:  # a section it had (a heading renamed): its links may end
                 replaced.update(i for i in former.get("written", []) if isinstance(i, str))
             doc = _read(root, p, raw)
-            home = homes.of(doc)
+            home = homes.of(doc, digest)
             # A file is written in one go: one commit, its new texts embedded in one call,
             # with the record of what was read (so a crash before the commit leaves it unread).
             with memory.batch():
@@ -264,7 +277,11 @@ def ingest_markdown_folder(
                     continue
                 anchor = _heading_anchor(records_of[rel], heading)
                 target = sections_of[rel].get(anchor or "", node_of[rel])
-                if rel != entry.rel and target not in targets:
+                # Within a note only a link to another of its sections is one: to itself, or
+                # to its own document (stored whole, or no such heading), it would be a loop.
+                if rel == entry.rel and target in (node_id, node_of[rel]):
+                    continue
+                if target not in targets:
                     targets.append(target)
             linked.append([node_id, targets])
         if record["linked"] == linked:  # an unchanged file whose targets all stayed put
@@ -382,9 +399,11 @@ class _Homes:
     renamed), or stored before folders were recorded, is the same note when it has the same
     path in its folder, the same title and most of the same words; the best such is adopted,
     and what did not come along from the folder it moved from is settled too (`moved_away`).
-    The documents are read once."""
+    A file renamed or moved within the folder is found by its bytes (`renamed`). The documents
+    are read once."""
 
     def __init__(self, memory: MemoryLike, folder: str, rels: list[str]) -> None:
+        self.memory = memory
         self.folder = folder
         self.reading = {f"{folder}/{rel}" for rel in rels}
         self.ids: set[str] = set()
@@ -406,6 +425,8 @@ class _Homes:
         self.moved_away: Counter[str] = Counter()  # folder -> its notes adopted here
         self._led: dict[str, Any] | None = None
         self.legacy: set[str] = set()  # notes adopted from before folders were recorded
+        self._vanished: dict[str, list[Any]] | None = None
+        self.unplaced: Counter[str] = Counter()  # digests of the files no note is recorded at
 
     def moved_here(self, record: str) -> bool:
         """Whether a folder that cannot be found moved here: most of its notes were adopted
@@ -426,7 +447,7 @@ class _Homes:
         self.taken.add(node.id)
         return True
 
-    def of(self, doc: _Doc) -> _Home:
+    def of(self, doc: _Doc, digest: str) -> _Home:
         file = f"{self.folder}/{doc.rel}"
         node = self.by_file.get(file)
         if node is not None and node.id not in self.taken:
@@ -438,6 +459,9 @@ class _Homes:
         if node is not None and node.id not in self.taken:  # recorded where a link now stands
             old = f"{node.attributes['folder']}/{node.attributes['path']}"
             return self._take(node.id, self.folder, doc.rel, [old])
+        renamed = self.renamed(doc, digest)
+        if renamed is not None:
+            return renamed
         adopted = self._adopted(doc)
         if adopted is not None:
             return adopted
@@ -449,6 +473,45 @@ class _Homes:
             if c not in self.ids and c not in self.taken
         )
         return self._take(stem, self.folder, doc.rel, [])
+
+    def vanished(self) -> dict[str, list[Any]]:
+        """The notes recorded in this folder (or a folder in or above it, at a path in it)
+        whose file is gone since, not read now and not hidden before, by the digest of their
+        file as it was last read (its record): what a rename in this run may have left."""
+        if self._vanished is None:
+            gone = {
+                f: n
+                for f, n in self.by_file.items()
+                if f not in self.reading
+                and n.status != "forgotten"
+                and _within(f, self.folder) is not None
+                and not _is_link(f)
+                and _exists(f) is False
+            }
+            self._vanished = {}
+            for f, stored in self.memory.files_read(sorted(gone)).items():
+                record = _record(stored)
+                if record is not None and record.get("stem") == gone[f].id:
+                    self._vanished.setdefault(str(record.get("hash")), []).append(gone[f])
+        return self._vanished
+
+    def renamed(self, doc: _Doc, digest: str) -> _Home | None:
+        """The note a file is when it is another note's file renamed or moved in this folder
+        (as a vault does it): that note's file vanished in this run and the file has its very
+        bytes. Only when no other vanished note and no other new file has those bytes (two
+        empty "Untitled" notes are not guessed apart). Its claims, said under its old path,
+        stay its own (`moved_from`)."""
+        old = self.vanished().get(digest, [])
+        if len(old) != 1 or self.unplaced[digest] != 1 or old[0].id in self.taken:
+            return None
+        node = old[0]
+        at = node.attributes["folder"]
+        was = [f"{at}/{node.attributes['path']}"]
+        above = _within(f"{self.folder}/{doc.rel}", at)
+        if _within(at, self.folder) is None and above is not None:
+            # recorded in a folder above: it stays recorded there, as a file not renamed would
+            return self._take(node.id, at, above, was)
+        return self._take(node.id, self.folder, doc.rel, was)
 
     def _through_links(self) -> dict[str, Any]:
         """Notes recorded in, above or below this folder, or in a folder that leads into it
@@ -919,10 +982,16 @@ def _prose(markdown: str) -> str:
             )
             for line in lines if timeline else [words]:
                 line = _CLOCK.sub("", " ".join(line.split()))
-                line = _WIKI.sub(lambda m: m.group(3) or m.group(1), line)
+                line = _WIKI.sub(_link_words, line)
                 if line:
                     out.append(line)
     return "\n\n".join(out)
+
+
+def _link_words(m: re.Match[str]) -> str:
+    """What a [[wiki link]] reads as: its words, else its target, else ("[[#Heading]]") the
+    heading it names."""
+    return m.group(3) or m.group(1) or (m.group(2) or "").rsplit("#", 1)[-1]
 
 
 def _inline_words(inline: Token, *, struck: bool = False) -> str:
@@ -1013,23 +1082,31 @@ def _link_names(text: str, rel: str, references: dict[str, Any]) -> list[tuple[s
     """The names of the files `text` links to, as `_target` finds them (by path: `exact`), each
     with the heading it names after '#' ("" for none: as written, or its anchor): its
     `[[wiki links]]` and the links CommonMark reads in it, `[text](target 'title')` or
-    `[text][label]` by the file's `references`, not in code or HTML. Kept with what an ingest
-    read, so a file not read again still links to the files and sections of the folder as it
-    is now."""
+    `[text][label]` by the file's `references`, not in code or HTML; "[[#Heading]]" and
+    "[text](#anchor)" name the file itself (`rel`). Kept with what an ingest read, so a file
+    not read again still links to the files and sections of the folder as it is now."""
     inline = [
         t for t in _MARKDOWN.parse(text, {"references": dict(references)}) if t.type == "inline"
     ]
     code_free = "\n".join(re.sub(r"`[^`\n]*`", "", t.content) for t in inline)
     out: list[tuple[str, bool, str]] = []
+    itself = _link_name(rel)
     for m in _WIKI.finditer(code_free):
-        target = m.group(1).strip()
+        target, heading = m.group(1).strip(), (m.group(2) or "").rsplit("#", 1)[-1]
+        if not target:
+            if heading.strip():
+                out.append((itself, True, heading))
+            continue
         if posixpath.splitext(target)[1].lower() in ATTACHMENTS:
             continue  # an attachment: ![[diagram.png]], [[budget.pdf]]; "[[Node.js]]" is a note
-        out.append((_link_name(target), False, (m.group(2) or "").rsplit("#", 1)[-1]))
+        out.append((_link_name(target), False, heading))
     folder = posixpath.dirname(rel)
     for link in (c for t in inline for c in t.children or [] if c.type == "link_open"):
         href, _, fragment = unquote(str(link.attrs.get("href", ""))).partition("#")
         target = href.split("?", 1)[0]
+        if not href and fragment:
+            out.append((itself, True, fragment))
+            continue
         if not target or _SCHEME.match(target) or target.startswith("/"):
             continue
         suffix = posixpath.splitext(target)[1].lower()

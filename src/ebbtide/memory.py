@@ -197,13 +197,18 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                 same = self.store.find_nodes(kind=kind, text=text, scope=scope, limit=1)
                 existing = same[0] if same else None
             if existing is not None:
+                # A file's note read again from its file is where that file is now: renamed in
+                # its vault, it names the new path, not both.
+                refiled = sources and provenance == existing.provenance == INGESTED
                 told = {
                     "text": text,
                     "kind": kind,
                     "attributes": {**existing.attributes, **attrs},
                     "pinned": existing.pinned or pinned,
                     "task_tag": task_tag or existing.task_tag,
-                    "sources": list(dict.fromkeys([*existing.sources, *(sources or [])])),
+                    "sources": list(
+                        dict.fromkeys([*([] if refiled else existing.sources), *(sources or [])])
+                    ),
                 }
                 changed = any(getattr(existing, k) != v for k, v in told.items())
                 # A file read again as it was (wherever its folder is now) is no use of it:

@@ -325,8 +325,9 @@ class TranscriptOps:
         that no note says any more ends (`valid_to`, kept for the record), and a sentence
         edited is a new claim, not the old one told again. What a person ended
         (`invalidate_decision`) stays ended when the note is read again. `formerly` names the
-        note had before (its file's path before its folder moved): what it said under them is
-        its own, listed under its name now."""
+        note had before (its file's path before its folder moved, or before it was renamed):
+        what it said under them is its own, listed under its name now; renamed within its
+        folder, the claims it makes name its new path only."""
         note = self._require({"about": about})["about"] if about is not None else None
         if isinstance(formerly, str) or not isinstance(formerly, Sequence):
             raise ValidationError("formerly", "must be a list of names")
@@ -360,6 +361,13 @@ class TranscriptOps:
                 # what others still say, so the last of them to go retracts it.
                 gone = claims.from_note(note, []) if not said else None
                 self._settle_claims(note, nodes, edges, before, owned, formerly, gone, said_at=now)
+                # Its file renamed within its folder: what it says is said under the new path.
+                if renamed := claims.renamed_from(note, formerly):
+                    old = claims.from_note(None, [], renamed)
+                    for node in self.store.get_nodes([n.id for n in nodes]).values():
+                        kept = [s for s in node.sources if not old(s)]
+                        if kept != node.sources:
+                            self.store.update_node(node.model_copy(update={"sources": kept}))
         return TranscriptResult(messages=len(said), nodes=nodes, edges=edges)
 
     def _settle_claims(
