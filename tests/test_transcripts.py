@@ -933,3 +933,58 @@ def test_what_we_use_is_not_ended_by_a_change_of_something_else_or_someone_elses
 ):
     nodes = _what_we_use_then(memory, said, told)
     assert nodes and all(n.valid_to is None for n in nodes), f"{told!r} ended {said!r}"
+
+
+def _danas_editor_then(tmp_path, clock, told_by, told):
+    """Dana says which editor and OS she uses; Maya says what the team uses for CI; weeks later
+    `told_by` tells `told`. What editor does recall say Dana uses?"""
+    memory = open_memory(tmp_path / "own.db", clock=clock, embeddings="none")
+    memory.remember(
+        messages=[
+            said_at("d1", "Dana", "I use vim for editing.", "2024-03-01T09:00:00Z"),
+            said_at("d2", "Maya", "We use Jenkins for CI.", "2024-03-01T09:01:00Z"),
+            said_at("d3", "Dana", "I'm on Arch.", "2024-03-01T09:02:00Z"),
+            said_at("d4", "Ben", "I use vim too.", "2024-03-01T09:03:00Z"),
+        ]
+    )
+    memory.remember(messages=[said_at("d5", told_by, told, "2024-03-20T09:00:00Z")])
+    return memory
+
+
+@pytest.mark.parametrize(
+    "told", ["I switched from vim to VS Code.", "I moved to VS Code.", "I use VS Code now."]
+)
+def test_a_speakers_own_tool_is_ended_by_their_own_change(tmp_path, clock, told):
+    with _danas_editor_then(tmp_path, clock, "Dana", told) as memory:
+        (old,) = memory.store.find_nodes(text="Dana uses vim for editing.", valid_only=False)
+        assert old.superseded_by is not None, "kept for the record, pointing at the change"
+        hits = memory.recall("what editor does Dana use?", k=5).hits
+        assert "VS Code" in hits[0].node.text
+        assert old.id not in {h.node.id for h in hits}
+        current = current_texts(memory)
+        assert "Dana is on Arch." in current, "her OS is another thing"
+        assert "Maya and others use Jenkins for CI." in current, "the team's CI is not hers"
+        assert "Ben uses vim too." in current, "Ben's editor is his own"
+
+
+@pytest.mark.parametrize(
+    ("told_by", "told"),
+    [
+        ("Ben", "I switched from vim to VS Code."),
+        ("Maya", "We moved to VS Code."),
+        ("Maya", "I use VS Code for editing."),
+    ],
+)
+def test_another_persons_change_leaves_a_speakers_own_tool_standing(tmp_path, clock, told_by, told):
+    with _danas_editor_then(tmp_path, clock, told_by, told) as memory:
+        assert "Dana uses vim for editing." in current_texts(memory)
+        top = memory.recall("what editor does Dana use?", k=5).hits[0]
+        assert top.node.text == "Dana uses vim for editing."
+        assert top.why.replaces is None
+
+
+def test_a_speakers_own_os_is_ended_by_their_own_move(tmp_path, clock):
+    with _danas_editor_then(tmp_path, clock, "Dana", "I moved to Fedora last week.") as memory:
+        (old,) = memory.store.find_nodes(text="Dana is on Arch.", valid_only=False)
+        assert old.superseded_by is not None
+        assert "Dana uses vim for editing." in current_texts(memory)

@@ -24,13 +24,15 @@ spread one hop through the graph, blended with activation.
    project's) own item, which is just a name, keeps a third of its score unless the query
    asks for no more than that name: for "which cities has Jon visited?" it is no answer.
 5. Live, well-used knowledge gets up to `activation_blend` more.
-6. An ended item the words match that names its successor (a setting a change ended, a fact
-   told anew: `superseded_by`) is no answer itself, but what replaced it is: the current item
-   at the end of its chain of successors, if the query may return it, takes its place in the
-   word list at the ended item's score (or its own, when that is better), and
-   `why.replaces` names what it stands in for. "What do we use for CI?" after "We use Jenkins
-   for CI" and "We switched from Jenkins to GitHub Actions" finds the switch. The word search
-   finds these items with the others, in the same query.
+6. An ended item the words or the meaning match that names its successor (a setting a change
+   ended, a fact told anew: `superseded_by`) is no answer itself, but what replaced it is: the
+   current item at the end of its chain of successors, if the query may return it, takes its
+   place in the word (or vector) list at the ended item's score (or its own, when that is
+   better), and `why.replaces` names what it stands in for. "What do we use for CI?" (or
+   "which build server do we run?") after "We use Jenkins for CI" and "We switched from
+   Jenkins to GitHub Actions" finds the switch. Each search finds these items with the
+   others, in the same query; when they crowd a full list, the current matches are sought
+   again on their own.
 7. An item that only repeats the messages a better hit came from (one message often gives a
    fact, an event and a preference) keeps a third of its score, so ten hits tell of about
    ten messages rather than seven; `why.repeats` names the better hit. In a question about
@@ -65,7 +67,7 @@ from .model import (
     Why,
     creation_key,
 )
-from .store import EdgeRow, NodeBrief, SearchFilter, Store
+from .store import EdgeRow, Matches, NodeBrief, SearchFilter, Store
 from .store.base import dated_within, item_dates, window
 from .timeparse import TimeSpan, query_window, years_earlier
 
@@ -109,6 +111,9 @@ INDEX_ASIDE = 0.3
 # The longest chain of successors followed from an ended item a query matched (a value told
 # anew that many times in a row); it also ends a chain that loops.
 MAX_SUCCESSION = 16
+# Ended matches over this share of a full list are set apart: the current matches are sought
+# again on their own, so versions of one key told anew dozens of times take no list's places.
+CROWDED = 0.1
 # Entities are matched by name, not reached by spreading.
 NO_SPREAD = frozenset({"about", "supersedes"})
 # Query embeddings run here, beside the calling thread; a few at once for concurrent recalls.
@@ -214,6 +219,8 @@ def _candidates(
     matches = store.text_search_read(words, n, seek, read=pool_size, relations=relations)
     text_hits, replaces, read = matches.hits, {}, dict(matches.nodes)
     if matches.replaced:
+        if _crowded(matches, n):
+            text_hits = _live_apart(matches, store.text_search(words, n, flt))
         text_hits, replaces = _standing_in(store, text_hits, matches.replaced, flt, read)
     lists: dict[str, list[str]] = {
         "text": [i for _, i in _best_first([(s, i) for i, s in text_hits])]
@@ -242,24 +249,25 @@ def _candidates(
         try:
             # The vector matches that could join the pool and were not read with the words,
             # their links and what those reach are read with the search.
+            asked = pending.result()[0]
             near = store.vector_search_read(
-                model,
-                pending.result()[0],
-                n,
-                flt,
-                read=pool_size,
-                relations=relations,
-                words=lists["text"],
+                model, asked, n, seek, read=pool_size, relations=relations, words=lists["text"]
             )
         except EmbeddingUnavailable as exc:
             # An unreachable model (or one whose vectors no longer fit) costs the vector list,
             # not the answer.
             degraded = f"no vector search: {exc}"
         else:
+            near_hits = near.hits
+            if near.replaced:
+                if _crowded(near, n):
+                    near_hits = _live_apart(near, store.vector_search(model, asked, n, flt))
+                near_hits, standing = _standing_in(store, near_hits, near.replaced, flt, read)
+                replaces = {**standing, **replaces}
             # Equal cosines (one text stored as two kinds) rank as equal words do, newest
             # first, whatever order the store's index gave them in.
             lists["vector"] = [
-                i for _, i in _best_first([(cos, i) for i, cos in near.hits if cos >= MIN_COSINE])
+                i for _, i in _best_first([(cos, i) for i, cos in near_hits if cos >= MIN_COSINE])
             ]
             vector_read = near.nodes
             briefs.update(near.briefs)
@@ -286,6 +294,18 @@ def _candidates(
     return _Found(
         lists, fused, dict(text_hits), pool, nodes, relations, ahead, briefs, degraded, replaces
     )
+
+
+def _crowded(found: Matches, n: int) -> bool:
+    """Whether ended matches (a key told anew many times over) fill so much of a full list
+    that they may have pushed current ones out of it."""
+    return len(found.hits) >= n and len(found.replaced) > CROWDED * n
+
+
+def _live_apart(found: Matches, live: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The current matches of a search without ended items, and the ended ones `found` holds:
+    one search's scores, so they rank together."""
+    return live + [(i, s) for i, s in found.hits if i in found.replaced]
 
 
 def _standing_in(

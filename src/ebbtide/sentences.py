@@ -100,9 +100,12 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
         return True
     if _STATUS.search(sentence) or (answered and _names(sentence, rest)):
         return False  # "Prod is back up.", and "Nope, Redis." to a question: not a nickname
-    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!"
+    # A lone leftover capitalised word next to a comma or an end is a nickname: "Thanks, Mel!";
+    # unless it is what one is on or uses: "I'm on Arch."
     if len(rest) == 1 and len(words) <= 6 and sentence[rest[0].start()].isupper():
-        before = sentence[: rest[0].start()].rstrip().lower()
+        before = sentence[: rest[0].start()].rstrip().lower().replace("’", "'")
+        if _ON_OR_USING.search(before):
+            return False
         after = sentence[rest[0].end() :].lstrip()
         return (
             not before
@@ -111,6 +114,13 @@ def is_acknowledgement(sentence: str, names: frozenset[str], *, answer: bool = F
             or after[0] in ",!?."
         )
     return False
+
+
+# What one is on or uses, told before the name of it: "I'm on", "we use", "I'm now using".
+_ON_OR_USING = re.compile(
+    r"(?:^|\s)(?:i'm|i\s+am|we're|we\s+are|i|we)\s+(?:now\s+|still\s+|also\s+)?"
+    r"(?:on|use|using|run|running)$"
+)
 
 
 def _names(sentence: str, rest: list[re.Match[str]]) -> bool:

@@ -50,13 +50,17 @@ _NAMED_AS = re.compile(
 _SINCE = r"(?:and\b|now\b|today\b|currently\b|these\s+days\b|at\s+the\s+moment\b)"
 # What we use, as a team ("we", rewritten as "Ana and others"): "We use Jenkins for CI",
 # "We run Redis 6 for caching", "We're on Postgres 15", "We deploy with Argo CD", "We host on
-# AWS". The thing is what it is for, or what the verb says, or the kind of the tool named.
+# AWS"; or what one uses oneself ("I use vim for editing", "I'm on Arch", rewritten as
+# "Dana uses …", "Dana is on …"). The thing is what it is for, or what the verb says, or the
+# kind of the tool named. A value in lower case is one only when it is a known tool ("vim").
 _WE_USE = re.compile(
-    r"(?:we|(?-i:[A-Z])[\w'’-]*\s+and\s+others)(?:['’]re|\s+are)?\s+"
+    r"(?P<who>we|i|(?-i:[A-Z])[\w'’-]*(?P<others>\s+and\s+others)?)"
+    r"(?:['’]re|['’]m|\s+are|\s+am|\s+is)?\s+"
     r"(?:(?:now|currently|still|also|mostly|mainly|already)\s+)?"
-    r"(?P<verb>use|using|run|running|rely\s+on|on|deploy\s+(?:with|via|using|through|on|to)"
-    r"|host\s+(?:(?:it|everything|our\s+\w+|the\s+\w+)\s+)?(?:on|with|in|at))\s+"
-    r"(?P<value>(?-i:[A-Z0-9])(?:(?!\s+for\s)[^.!?,;]|\.(?=\w))*?)"
+    r"(?P<verb>uses?|using|runs?|running|rel(?:y|ies)\s+on|on"
+    r"|deploys?\s+(?:with|via|using|through|on|to)"
+    r"|hosts?\s+(?:(?:it|everything|our\s+\w+|the\s+\w+)\s+)?(?:on|with|in|at))\s+"
+    r"(?P<value>[A-Za-z0-9](?:(?!\s+for\s)[^.!?,;]|\.(?=\w))*?)"
     r"(?:\s+for\s+(?:our\s+|all\s+(?:of\s+)?our\s+)?"
     rf"(?P<thing>{_WORD}(?:\s+(?!{_SINCE}){_WORD}){{0,2}}))?"
     rf"(?:\s+{_SINCE})?\s*(?:[.!?]+\s*)?$",
@@ -102,6 +106,23 @@ _KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "monitoring": (
         frozenset({"monitoring", "observability", "metrics", "alerting"}),
         ("datadog", "grafana", "prometheus", "new relic", "honeycomb"),
+    ),
+    # One's own tools, mostly: "I use vim for editing", "I'm on Arch"
+    "editor": (
+        frozenset({"editor", "editing", "text editor", "code editor", "ide", "coding"}),
+        ("neovim", "nvim", "vim", "emacs", "vs code", "vscode", "visual studio code",
+         "sublime text", "intellij", "pycharm", "webstorm", "goland", "helix", "zed", "xcode",
+         "android studio", "notepad++"),
+    ),
+    "os": (
+        frozenset({"os", "operating system", "distro", "linux distro"}),
+        ("arch linux", "arch", "ubuntu", "debian", "fedora", "nixos", "manjaro", "gentoo",
+         "linux mint", "macos", "mac os", "os x", "windows", "freebsd"),
+    ),
+    "shell": (frozenset({"shell"}), ("zsh", "bash", "fish shell", "powershell", "nushell")),
+    "browser": (
+        frozenset({"browser", "web browser"}),
+        ("firefox", "chrome", "google chrome", "safari", "chromium", "vivaldi"),
     ),
 }  # fmt: skip
 # Longest first, so "azure pipelines" is CI before "azure" is hosting.
@@ -182,6 +203,9 @@ class Setting:
     subject: str  # casefolded, without its determiner: "staging db", "ana's laptop"
     value: str  # casefolded: "postgres 15", "thinkpad x1"
     owner: str | None  # whose thing, when named ("ana"; "my laptop" is its speaker's)
+    # a tool its owner, the speaker, told they use themselves ("I use vim for editing"):
+    # another's of the same thing is another thing, and only the owner's own change ends it
+    own: bool = False
 
 
 @dataclass(frozen=True)
@@ -192,6 +216,9 @@ class Change:
     owner: str | None  # whose thing it is, when named ("Ana's", "Bob upgraded his"); "?": unnamed
     # told with a pronoun ("his", "their"): of that owner's own thing, and of no other
     theirs: bool = False
+    # who made it, when one name told before its verb says so ("Dana switched …", "Dana and
+    # others moved …": "I" and "we" as rewritten), casefolded
+    by: str | None = None
 
 
 def _words(text: str) -> str:
@@ -231,7 +258,13 @@ def setting(text: str, speaker: str | None) -> Setting | None:
     m = _WE_USE.match(text)
     if m is None:
         return None
+    who = m["who"].casefold()
+    own = not m["others"] and who != "we"
+    if own and (speaker is None or who not in ("i", speaker.casefold())):
+        return None  # what someone else uses, told by another: "Ana uses vim", said by Ben
     value = _value(m["value"])
+    if m["value"][0].islower() and _tool_kind(value) is None:
+        return None  # "We use it for CI", "I'm on vacation"
     verb = m["verb"].casefold()
     if verb.startswith("deploy"):
         thing = "deploys" if verb.split()[-1] in ("with", "via", "using", "through") else "hosting"
@@ -241,16 +274,21 @@ def setting(text: str, speaker: str | None) -> Setting | None:
         thing = _words(m["thing"])
     elif (kind := _tool_kind(value)) is not None:
         thing = kind
-    elif _versioned(value) and _thing(value.split()[0]) not in _KINDS:
+    elif _versioned(value) and value[0].isalpha() and _thing(value.split()[0]) not in _KINDS:
         thing = value.split()[0]  # "We're on Foo 2": the product is the thing
     else:
-        return None  # "We use Slack": no thing said or known
+        return None  # "We use Slack", "I run 5 miles a day": no thing said or known
+    if own:
+        return Setting(thing, value, speaker.casefold() if speaker else None, own=True)
     return Setting(thing, value, None)
 
 
 def same_thing(a: Setting, b: Setting) -> bool:
     """Whether two settings are of one thing: the same name, or words for the same kind of
-    thing ("Our CI is Jenkins", "We use GitHub Actions for CI", "We're on CircleCI")."""
+    thing ("Our CI is Jenkins", "We use GitHub Actions for CI", "We're on CircleCI"); one's own
+    tool is of one's own thing ("I use vim" and "I use VS Code now", said by one person)."""
+    if (a.own, a.own and a.owner) != (b.own, b.own and b.owner):
+        return False
     return _thing(a.subject) == _thing(b.subject)
 
 
@@ -301,13 +339,14 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
             owner, theirs = _actor(text, m, speaker, people)
         raw = _THEIRS.sub("", raw)
         old = _value(m["old"]) if m["old"] else None
-        return Change(_subject(raw, speaker), old, _value(m["value"]), owner, theirs)
+        by = _by(text, m, speaker)
+        return Change(_subject(raw, speaker), old, _value(m["value"]), owner, theirs, by)
     m = _TO.search(text)
     if m is not None:
         if not _done(text, m):
             return None
         owner, theirs = _actor(text, m, speaker, people)
-        return Change(None, None, _value(m["value"]), owner, theirs)
+        return Change(None, None, _value(m["value"]), owner, theirs, _by(text, m, speaker))
     m = _SWAP.search(text) or _SWAPPED_PASSIVE.search(text)
     if m is None or not _done(text, m):
         return None
@@ -318,10 +357,27 @@ def _swap(text: str, m: re.Match[str], speaker: str | None, people: Collection[s
     """A change that names the old value and the new, not the thing that had it."""
     old = m["old"].strip()
     owner, theirs = _owner(old, text, m.start(), None)
-    if owner is None and not _possessed(old) and m.re is not _SWAPPED_PASSIVE:
-        owner, theirs = _actor(text, m, speaker, people)
+    by = None
+    if m.re is not _SWAPPED_PASSIVE:
+        by = _by(text, m, speaker)
+        if owner is None and not _possessed(old):
+            owner, theirs = _actor(text, m, speaker, people)
     old = re.sub(r"^(?:(?:the|our|my|their|its|his|her|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
-    return Change(None, _value(old), _value(m["value"]), owner, theirs)
+    return Change(None, _value(old), _value(m["value"]), owner, theirs, by)
+
+
+def _by(text: str, m: re.Match[str], speaker: str | None) -> str | None:
+    """Who made the change `m` matched, when one name (or "I", "we": the speaker) is told
+    just before its verb."""
+    before, _ = _sentence(text, m.start(), m.end())
+    clause = re.split(r"[,:(]\s*|\)\s*", before)[-1]
+    if re.fullmatch(r"\s*(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+|also\s+)*", clause, re.I):
+        return speaker.casefold() if speaker else None
+    found = _ACTOR.search(clause)
+    if found is None or not found["names"]:
+        return None
+    names = [w for w in found["names"].split() if w.casefold() not in _NOT_NAMES]
+    return names[0].casefold() if len(names) == 1 else None
 
 
 def _possessed(raw: str) -> bool:
@@ -388,6 +444,8 @@ def changes(done: Change, before: Setting) -> bool:
     old value a swap names) now has another value."""
     if before.value == done.value or before.value.startswith(done.value + " "):
         return False  # told again, not changed
+    if before.own and done.by != before.owner:
+        return False  # one's own tool: another's change leaves it standing
     if done.owner == _SOMEONE or (done.theirs and before.owner != done.owner):
         return False  # someone else's own thing: "Acme upgraded their staging DB"
     if done.owner is not None and before.owner not in (None, done.owner):

@@ -24,8 +24,9 @@ class SearchFilter:
     # Bookkeeping nodes (logged predictions) never come back from a search.
     exclude_kinds: frozenset[str] = frozenset({"prediction"})
     include_invalid: bool = False
-    # Ended nodes that name their successor (`superseded_by`) pass too: recall's word search
-    # finds what a query names by an item's old words, and stands the successor in for it.
+    # Ended nodes that name their successor (`superseded_by`) pass too: recall's word and
+    # vector searches find what a query names by an item's old words or meaning, and stand
+    # the successor in for it.
     with_successors: bool = False
     kinds: frozenset[str] | None = None
     scope: str | None = None
@@ -495,7 +496,8 @@ class Store(Protocol):
         the `read` best once fused with `words` (the word matches as recall ranks them, the
         first `read` of them read already by `text_search_read`), in the same round trip: those
         also found by words, and those found by vectors alone that fewer than `read` matches
-        of either list rank above, in full, with their links and what those reach."""
+        of either list rank above, in full, with their links and what those reach; and which
+        matches are ended (`with_successors`), naming their successors."""
         ...
 
     def time_search(

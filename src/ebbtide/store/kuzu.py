@@ -731,7 +731,10 @@ class KuzuStore:
         relations: frozenset[str],
         words: Sequence[str],
     ) -> Matches:
-        return matches_only(self.vector_search(model, query, k, flt))  # in process: nothing to save
+        hits = self.vector_search(model, query, k, flt)  # in process: nothing to read ahead
+        nodes = self.index().nodes
+        ended = ((i, nodes[i].successor) for i, _ in hits)
+        return matches_only(hits, {i: after for i, after in ended if after})
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         have = self._vectors(model).row

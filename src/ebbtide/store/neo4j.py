@@ -127,8 +127,14 @@ _PATTERN = {"out": "(n)-[r:LINK]->()", "in": "(n)<-[r:LINK]-()", "both": "(n)-[r
 _OWN_VECTORS = "MATCH (v:EbbVector {tenant: $t, model: $model}) WITH v LIMIT $cap "
 
 
-def _passes(cond: str) -> str:
-    return f"EXISTS {{ MATCH (n:EbbNode {{tenant: $t, id: v.node_id}}) WHERE {cond} }}"
+def _passing(cond: str) -> str:
+    """Each vector `v` whose node passes `cond` as [its node's id, its cosine (as Neo4j gives
+    it), the node's successor when it is ended]."""
+    return (
+        f"MATCH (n:EbbNode {{tenant: $t, id: v.node_id}}) WHERE {cond} "
+        "WITH v.node_id AS id, vector.similarity.cosine(v.embedding, $q) AS s, "
+        "CASE WHEN n.valid_to IS NULL THEN null ELSE n.superseded_by END AS after "
+    )
 
 
 def _exact_head(cond: str) -> str:
@@ -137,9 +143,8 @@ def _exact_head(cond: str) -> str:
     return (
         f"CALL () {{ {_OWN_VECTORS} RETURN collect(v) AS vs }} "
         "CALL (vs) { WITH vs WHERE size(vs) < $cap AND size(vs[0].embedding) = size($q) "
-        f"  UNWIND vs AS v WITH v WHERE {_passes(cond)} "
-        "  WITH v.node_id AS id, vector.similarity.cosine(v.embedding, $q) AS s "
-        "  ORDER BY s DESC LIMIT $k RETURN collect([id, s]) AS best } "
+        f"  UNWIND vs AS v {_passing(cond)}"
+        "  ORDER BY s DESC LIMIT $k RETURN collect([id, s, after]) AS best } "
         "WITH size(vs) AS own, size(vs) AS seen, "
         "CASE WHEN vs = [] OR size(vs[0].embedding) = size($q) THEN best END AS hits "
     )
@@ -153,8 +158,9 @@ def _index_head(cond: str) -> str:
         "WITH count(*) AS seen, collect(CASE WHEN v.tenant = $t AND v.model = $model "
         "THEN v END) AS mine "
         f"CALL () {{ {_OWN_VECTORS} RETURN count(v) AS own }} "
-        f"WITH own, seen, [v IN mine WHERE {_passes(cond)} | "
-        "[v.node_id, vector.similarity.cosine(v.embedding, $q)]] AS hits "
+        f"CALL (mine) {{ UNWIND mine AS v {_passing(cond)}"
+        "  RETURN collect([id, s, after]) AS hits } "
+        "WITH own, seen, hits "
     )
 
 
@@ -996,14 +1002,16 @@ class Neo4jStore:
         # trips after it. A match found by vectors alone, ranked j-th, is below j vector and
         # the first j word matches (its fused score is below all of theirs): when those are
         # `read` or more, it cannot be among the `read` best.
-        far, _ = search_filter(flt, "m")
+        # Links only between nodes the query may return: an ended match is not read ahead.
+        far, _ = search_filter(replace(flt, with_successors=False), "m")
         return self._vector_search(
             model,
             query,
             k,
             flt,
             # recall's order (`creation_key`), so what is read is what it would ask for
-            "CALL (hits) { UNWIND hits AS h WITH h ORDER BY h[1] DESC, split(h[0], '_')[-1] DESC "
+            "CALL (hits) { UNWIND hits AS h WITH h WHERE h[2] IS NULL "
+            "  ORDER BY h[1] DESC, split(h[0], '_')[-1] DESC "
             "  RETURN collect(h[0])[..$k] AS ranked } "
             "WITH own, seen, hits, ranked, [j IN range(0, size(ranked) - 1) WHERE "
             "  CASE WHEN $place[ranked[j]] IS NULL "
@@ -1054,18 +1062,21 @@ class Neo4jStore:
             self._own_vectors[model] = rows[0][0]
         _, _, hits, *ahead = rows[0]
         # Neo4j reports cosine as (1 + cos) / 2; callers expect the cosine itself.
-        ranked = sorted(((i, 2.0 * float(s) - 1.0) for i, s in hits), key=lambda h: -h[1])
+        ranked = sorted(((i, 2.0 * float(s) - 1.0) for i, s, _ in hits), key=lambda h: -h[1])
+        ranked = ranked[:k]
+        kept = {i for i, _ in ranked}
+        replaced = {i: after for i, _, after in hits if after and i in kept}
         if not ahead:
-            return matches_only(ranked[:k])
+            return matches_only(ranked, replaced)
         best, links, briefs = ahead
         nodes = {p["id"]: props_node(p) for p in best}
         return Matches(
-            ranked[:k],
+            ranked,
             nodes,
             frozenset(nodes),
             [EdgeRow(*r) for r in links],
             {i: NodeBrief(float(a or 0.0), qv) for i, a, qv in briefs},
-            {},
+            replaced,
         )
 
     def _index_search(

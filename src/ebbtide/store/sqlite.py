@@ -891,14 +891,19 @@ class SQLiteStore:
         return next((i for i, (a, b) in enumerate(spans) if self.time_search(a, b, 1, flt)), None)
 
     def filter_ids(self, ids: Iterable[str], flt: SearchFilter) -> set[str]:
+        return set(self._passing(ids, flt))
+
+    def _passing(self, ids: Iterable[str], flt: SearchFilter) -> dict[str, str | None]:
+        """The ids passing `flt`, each with its successor when it is ended."""
         cond, params = self._filter_sql(flt)
-        out: set[str] = set()
+        out: dict[str, str | None] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             rows = self._read(
-                f"SELECT n.id FROM nodes n WHERE n.id IN ({_marks(len(chunk))}) AND {cond}",
+                "SELECT n.id, CASE WHEN n.valid_to IS NULL THEN NULL ELSE n.superseded_by END "
+                f"FROM nodes n WHERE n.id IN ({_marks(len(chunk))}) AND {cond}",
                 (*chunk, *params),
             )
-            out.update(r[0] for r in rows)
+            out.update((r[0], r[1]) for r in rows)
         return out
 
     def briefs(self, ids: Iterable[str]) -> dict[str, NodeBrief]:
@@ -930,21 +935,27 @@ class SQLiteStore:
     def vector_search(
         self, model: str, query: np.ndarray, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]:
+        return [(i, s) for i, s, _ in self._nearest(model, query, k, flt)]
+
+    def _nearest(
+        self, model: str, query: np.ndarray, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float, str | None]]:
+        """`vector_search`, each match with its successor when it is ended."""
         ids, matrix = self._vectors.refresh(self, model)
         if not ids:
             return []
         if matrix.shape[1] != np.asarray(query).size:
             raise EmbeddingUnavailable(wrong_size(model, np.asarray(query).size, matrix.shape[1]))
         scores = cosines(matrix, np.asarray(query, dtype=np.float32))
-        out: list[tuple[str, float]] = []
+        out: list[tuple[str, float, str | None]] = []
         # Over-fetch, then filter: most top candidates usually pass.
         want = k
         while True:
             top = np.argpartition(-scores, min(want, len(ids)) - 1)[: min(want, len(ids))]
             top = top[np.argsort(-scores[top])]
-            candidates = [ids[i] for i in top]
-            allowed = self.filter_ids(candidates, flt)
-            out = [(ids[i], float(scores[i])) for i in top if ids[i] in allowed][:k]
+            allowed = self._passing([ids[i] for i in top], flt)
+            out = [(ids[i], float(scores[i]), allowed[ids[i]]) for i in top if ids[i] in allowed]
+            out = out[:k]
             if len(out) >= k or want >= len(ids):
                 break
             want *= 4
@@ -961,7 +972,8 @@ class SQLiteStore:
         relations: frozenset[str],
         words: Sequence[str],
     ) -> Matches:
-        return matches_only(self.vector_search(model, query, k, flt))  # in process: nothing to save
+        found = self._nearest(model, query, k, flt)  # in process: nothing to read ahead
+        return matches_only([(i, s) for i, s, _ in found], {i: r for i, _, r in found if r})
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         return [
