@@ -32,6 +32,7 @@ from .model import (
 )
 from .polarity import outcome_polarity
 from .sameness import (
+    absent,
     other_object,
     same_choice,
     told,
@@ -490,7 +491,9 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     prevented the outage") is a seed too, with negative activation and along what it
     prevented only: what it prevented follows its undoing. What it caused is not said to stop
     with it (something else may bring it about), as the opposite of a cause is not judged on
-    what that cause led to.
+    what that cause led to. A thing told as missing ("No disk usage alert") is the exception:
+    that it was missing is told as what let its consequences happen (it would have prevented
+    them), so putting it there ("add the alert") is spread from negatively along all of them.
     """
     # Of the nodes that name the action, those with a recorded consequence (an outcome that
     # matches better but led nowhere does not crowd them out).
@@ -510,7 +513,7 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         ctx,
         action,
         k=SEEDS,
-        eligible=lambda ids: {e.src for e in causal_edges(ctx, ids, "out", PREVENTING)},
+        eligible=lambda ids: _undoable(ctx, ids),
         keep=lambda n: undoes(action, n.text, people),
         action=True,
     )
@@ -521,9 +524,9 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
         best = max(s for _, s in [*done, *undone])
         done = [(n, s) for n, s in done if s >= SEED_RELATIVE * best]
         undone = [(n, s) for n, s in undone if s >= SEED_RELATIVE * best]
-    undone_ids = {n.id for n, _ in undone}
+    undone_ids = {n.id for n, _ in undone if absent(n.text) is None}
     out = causal_edges(ctx, [n.id for n, _ in [*done, *undone]], "out")
-    # An undone measure's other lessons are not followed (see above).
+    # An undone measure's other lessons are not followed (see above); a lack's all are.
     unfollowed = {e.id for e in out if e.src in undone_ids and e.relation not in PREVENTING}
     recorded = [e for e in out if e.id not in unfollowed]
     other_tasks: frozenset[str] = frozenset()
@@ -586,6 +589,15 @@ def effects(ctx: Ctx, action: str, task_tag: str | None, max_depth: int, limit: 
     )
 
 
+def _undoable(ctx: Ctx, ids: list[str]) -> set[str]:
+    """Of `ids`, those an action can undo with a recorded consequence: measures that prevented
+    something, and things told as missing that led to anything."""
+    out = causal_edges(ctx, ids, "out")
+    kept = {e.src for e in out if e.relation in PREVENTING}
+    nodes = ctx.store.get_nodes(list({e.src for e in out} - kept))
+    return kept | {i for i, n in nodes.items() if absent(n.text) is not None}
+
+
 def _path(ctx: Ctx, sub: Subgraph, by_id: dict, node_id: str) -> list[Lesson]:
     rows = []
     current = by_id.get(node_id)
@@ -607,7 +619,12 @@ def verdict(fx: Effects) -> tuple[Verdict, float, list[str]]:
         return "UNKNOWN", 0.5, ["no recorded consequence with a good or bad outcome"]
     risk = harmful / total
     # What the action was read as undoing comes first: it is why what it prevented follows.
-    evidence = [f"undoes: {shorten(n.text, 80)} (what it prevented follows)" for n in fx.undone]
+    evidence = [
+        f"undoes: {shorten(n.text, 80)} (what it prevented follows)"
+        if absent(n.text) is None
+        else f"ends: {shorten(n.text, 80)} (what that let happen is prevented)"
+        for n in fx.undone
+    ]
     for c in fx.consequences[:5]:
         p = node_polarity(c.node)
         state = "prevented" if c.activation < 0 else "followed"

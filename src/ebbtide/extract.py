@@ -439,6 +439,15 @@ _AFTER = _Cue(
     WEAK,
     False,
 )
+# "Checkout broke because the deploy shipped a bad config"
+_BECAUSE = _Cue(
+    r"(?<!\bnot\s)\b(?:(?:all|partly|mostly|mainly|largely|simply|only|just)\s+)?(?:because|"
+    r"['’]cause|cuz|coz)(?:\s+of)?|(?:due|owing)\s+to|as\s+a\s+(?:result|consequence)\s+of",
+    "caused",
+    "backward",
+    "full",
+    verb=False,
+)
 # Verbs a note tells its reader to do: "(After the deploy,) check the dashboard".
 _INSTRUCTION_VERBS = word_set(
     """see check run rerun follow note read make ensure verify confirm restart reboot call ping
@@ -678,14 +687,7 @@ _CUES = [
         "full",
         verb=False,
     ),
-    _Cue(
-        r"(?<!\bnot\s)\b(?:(?:all|partly|mostly|mainly|largely|simply|only|just)\s+)?(?:because|"
-        r"['’]cause|cuz|coz)(?:\s+of)?|(?:due|owing)\s+to|as\s+a\s+(?:result|consequence)\s+of",
-        "caused",
-        "backward",
-        "full",
-        verb=False,
-    ),
+    _BECAUSE,
     _Cue(r"thanks\s+to", "enabled", "backward", "full", verb=False),
     _AFTER,
     _Cue(
@@ -829,9 +831,23 @@ _COUNTERFACTUAL = re.compile(
 _NEGATED_COUNTERFACTUAL = re.compile(
     r"\b(?:would|could|might)(?:n't|\s+not)\s+(?:have|'ve)\b|\bnever\b", re.IGNORECASE
 )
+# "If we had had a disk usage alert, the outage would not have happened": the outage happened
+# for want of the alert, which would have prevented it.
+_HAD_IT = re.compile(
+    r"^if\s+(?:there\s+(?:had|['’]d)\s+been|(?:[\w'’]+\s+){1,4}?(?:had|['’]d)\s+had)\s+"
+    r"(?P<x>(?:a|an|the|any|some)\s+[^,;]{2,120}?),\s*(?:then\s+)?(?P<y>[^,;]{2,200}?)\s+"
+    r"(?:would|could|might)(?:n['’]t|\s+not|\s+never)\s+have\s+(?P<v>[^,;]*?)[.!]*$",
+    re.IGNORECASE,
+)
+_JUST_HAPPENED = re.compile(r"(?:happened|occurred|taken\s+place)", re.IGNORECASE)
+# A measure as a thing ("A disk usage alert") or as a doing ("Running a canary"): what was
+# missing when it would have prevented something.
+_A_MEASURE = re.compile(
+    r"^(?:(?:a|an|the|any|some)\s+(?P<thing>\w.*)|(?P<doing>[a-z]+ing\s+\w.*))$", re.I
+)
 _EDGE_WORDS = re.compile(
     r"^(?:(?:and|but|then|which|also|and\s+then|or)\b[\s,]*)+|"
-    r"(?:[\s,]+\b(?:and|but|which|that|so|or))+$",
+    r"(?:[\s,]+\b(?:and|but|which|that|so|or|since))+$",
     re.IGNORECASE,
 )
 # A verb cue after these is a noun ("for the cause", "a good result") or an infinitive of purpose
@@ -890,6 +906,14 @@ _RELATIVE_END = re.compile(r"\b(?:that|who|whom|which)\s+\w+(?:\s+and\s+others)?
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|(?<!\d):|:(?!\d)|[—–]|\s-\s|,\s*(?=(?:but|and|although|though|while|yet)\b)|"
     r"\bbut\b)\s*",
+    re.IGNORECASE,
+)
+# "since" before a clause that tells what happened starts the subject of its verb: in "Roll
+# back since the deploy broke checkout" it is the deploy that broke checkout.
+_SINCE_CLAUSE = re.compile(
+    rf"\bsince\s+(?={_SUBJ}(?:\s+\w+){{0,3}}?\s+(?:\w+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
     re.IGNORECASE,
 )
 # "It", "that", or what the thing was: "that decision", "the switch", "this fix".
@@ -1161,6 +1185,7 @@ class _Extractor:
         self.by_text: dict[str, int] = {}
         self.focus: list[tuple[int, int]] = []  # (message, item) each statement ends on
         self.tried: set[int] = set()  # causes of a "did not fix it" claim: measures
+        self.lacks: set[int] = set()  # "No disk usage alert": what was missing, no measure
         self.people: dict[str, dict[str, Any]] = {s: {"role": "speaker"} for s in self.speakers}
         self.name_words = frozenset(w for s in self.speakers for w in tokens(s))
         # Capitalised where no sentence starts: a name (or a thing) by its spelling.
@@ -1338,6 +1363,9 @@ class _Extractor:
         last = _RESULT_LAST.match(text)
         if last is not None and not self._find_cues(text):
             return self._result_last(k, msg, last["y"], spans)
+        had_it = _HAD_IT.match(text)
+        if had_it is not None:
+            return self._had_it(k, msg, had_it, spans)
         when = _WHEN_CLAUSE.match(text)
         if when is not None and self._find_cues(when["x"]):
             # "When the migration caused the outage, we rolled back": the claim is the clause
@@ -1374,6 +1402,41 @@ class _Extractor:
         self._link(cause, effect, relation, weight)
         return effect
 
+    def _had_it(
+        self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'If we had had X, Y would not have happened': X would have prevented Y, which
+        happened for want of it."""
+        measure = self._segment(_clean(m["x"]), k, msg, spans)
+        if measure is None:
+            return None
+        told = _clean(m["y"]) if _JUST_HAPPENED.fullmatch(m["v"]) else f"{m['y']} had {m['v']}"
+        effect, _ = self._effect(told, k, msg, spans, "prevented")
+        weight = EXPLICIT * HYPOTHETICAL
+        self._link(measure, effect, "prevented", weight)
+        self._lacked(measure, effect, weight, k, msg, spans)
+        return effect
+
+    def _lacked(
+        self,
+        measure: int,
+        effect: int,
+        weight: float,
+        k: int,
+        msg: Message,
+        spans: Sequence[TimeSpan],
+    ) -> None:
+        """What would have prevented `effect` was missing ("A disk usage alert would have
+        prevented the outage"): its lack ("No disk usage alert") let the effect happen, and is
+        what tracing the effect back finds."""
+        m = _A_MEASURE.match(self.drafts[measure].item.text.rstrip(".!?").strip())
+        if m is None:
+            return
+        lack = f"No {m['thing']}" if m["thing"] else f"Not {m['doing'][0].lower()}{m['doing'][1:]}"
+        item = self._add("event", lack, k, msg, {}, spans)
+        self.lacks.add(item)
+        self._link(item, effect, "enabled", weight)
+
     def _judges_a_doing(self, text: str, k: int) -> bool:
         """A verdict ("That was a mistake") judges something done: not "Bob is my brother" or
         "The server crashed"."""
@@ -1392,8 +1455,9 @@ class _Extractor:
         x, y = _clean(m["x"]), _clean(m["y"])
         if not re.search(r"\w", y):
             return None  # "after Ed, -": nothing follows to be the effect
-        if cue == "after" and _is_instruction(y):
-            return None  # "After the deploy, check the dashboard": told in order, not a cause
+        if cue != "without" and _is_instruction(y):
+            return None  # "After the deploy, check the dashboard": told in order, not a cause;
+            # "Because the deploy broke checkout, roll back": what to do, and why
         if cue == "without":
             if not _COUNTERFACTUAL.search(y):
                 return None
@@ -1601,8 +1665,9 @@ class _Extractor:
                 cause_text, f.weight = doer[1], min(f.weight, doer[2])
             if f.cue.verb and not cause_text:
                 continue  # no subject: an imperative or a fragment
-            if f.cue is _AFTER and _is_instruction(effect_text):
-                continue  # "Check the dashboard after the deploy finished": what to do then
+            if f.cue in (_AFTER, _BECAUSE) and _is_instruction(effect_text):
+                continue  # "Check the dashboard after the deploy finished": what to do then;
+                # "Roll back because the deploy broke checkout": what to do, and why
             if forward and _NO_CLAIM_SUBJECT.search(cause_text):
                 continue  # "If the deploy was the root cause …", "Neither X nor Y caused …"
             if (
@@ -1681,6 +1746,8 @@ class _Extractor:
             if effect == cause:
                 continue  # "That was the reason behind it": both ends are what was just told
             self._link(cause, effect, relation, f.weight)
+            if relation == "prevented" and _COUNTERFACTUAL.search(text, f.start, f.end):
+                self._lacked(cause, effect, f.weight, k, msg, spans)
             if f.cue.tried:
                 self.tried.add(cause)
             used.append((cause_lo, max(right_hi, f.end)))
@@ -1892,6 +1959,7 @@ class _Extractor:
             for s, _, r in self.links
             if r in ("prevented", "enabled")
             and outcome_polarity(self.drafts[s].item.text).score >= 0
+            and s not in self.lacks
         } | self.tried
         names = [*self.people]
         for i, d in enumerate(self.drafts):
@@ -2022,8 +2090,10 @@ def _head_phrase(words: list[str]) -> list[str]:
 
 def _last_clause(text: str, lo: int, hi: int) -> int:
     """Where the last clause of text[lo:hi] starts ("Sorry, but her positivity ..." -> "her")."""
-    breaks = list(_CLAUSE_BREAK.finditer(text, lo, hi))
-    return breaks[-1].end() if breaks else lo
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, lo, hi)]
+    # what follows "since" is read to the end of the text: its verb may be the cue at `hi`
+    breaks += [m.end() for m in _SINCE_CLAUSE.finditer(text, lo) if m.end() <= hi]
+    return max(breaks) if breaks else lo
 
 
 def _first_clause(text: str, lo: int, hi: int) -> int:

@@ -95,6 +95,36 @@ _GROUP = re.compile(r"\b([^\W_]+)(?:['’]s)? and others\b", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$")
 
 
+# A thing told as not there: "No disk usage alert", "There was no alert", "Ana and others had no
+# alert", "We didn't have a canary", "The lack of an alert", "A missing alert", "The alert was
+# missing". Its being missing let happen what it is linked to, so putting the thing there
+# undoes it and taking the thing away is that choice again.
+_ABSENT = re.compile(
+    r"""^(?:
+        (?:(?:there|it)\s+(?:was|were|is|are|had\s+been)\s+|(?:[\w'’]+\s+){1,4}?(?:had|has|have)\s+)?no(?!\s+(?:one|longer|more|matter|doubt|way|idea)\b)
+      | (?:[\w'’]+\s+){1,4}?(?:did|do|does)(?:n['’]t|\s+not)\s+have
+      | (?:the\s+|a\s+)?(?:lack|absence)\s+of
+      | not\s+having
+      | (?:an?\s+|the\s+)?missing
+    )\s+(?:(?:a|an|any)\s+)?(?P<thing>\w.*)$
+    | ^(?:the|our|their|its|a|an)\s+(?P<named>.+?)\s+(?:was|were|is|are)\s+(?:missing|absent)\b
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def absent(text: str) -> list[str] | None:
+    """The roots of the thing `text` tells as missing (`_ABSENT`), if it tells one."""
+    m = _ABSENT.match(told(text).strip())
+    if m is None:
+        return None
+    said = _WORDS.findall(m["thing"] or m["named"])
+    # "No deploy broke it": a thing that did something, which is no lack.
+    if any(is_past(w.casefold()) for w in said):
+        return None
+    return _object(said) or None
+
+
 @dataclass(frozen=True)
 class Mention:
     """What decides sameness, read once from a description."""
@@ -190,6 +220,10 @@ def same_choice(asked: str, recorded: str, people: Collection[str] = ()) -> bool
     if undoes(asked, recorded, people) or undoes(recorded, asked, people):
         return False
     a, r = doing(asked), doing(recorded)
+    missing = absent(recorded)
+    if missing is not None:
+        # "No disk usage alert": taking the alert away ("remove the alert") leaves it missing.
+        return _heads_meet(_object(a.after), missing) and _takes(a)
     if _thing(recorded, people) is not None:
         # A measure told as a thing ("The disk usage alert") is there: an action on it that
         # does not take it away is that choice, and so is one not done that would have.
@@ -213,6 +247,10 @@ def undoes(asked: str, recorded: str, people: Collection[str] = ()) -> bool:
     a = doing(asked)
     if a.verb is None:
         return False
+    missing = absent(recorded)
+    if missing is not None:
+        # "add the alert", "keep the alert" / "No disk usage alert": the alert is there now.
+        return _heads_meet(_object(a.after), missing) and _keeps(a)
     thing = _thing(recorded, people)
     if thing is not None:
         return _heads_meet(_object(a.after), thing) and _takes(a)
@@ -300,6 +338,10 @@ def verb_told(asked: str, recorded: str, people: Collection[str] = ()) -> tuple[
     measure told as a thing, for a verb that keeps it there ("The alert" for "keep the
     alert"). Nothing when it does not."""
     a, r = doing(asked), doing(recorded)
+    missing = absent(recorded)
+    if missing is not None:
+        # "No disk usage alert" tells what "remove the alert" leaves.
+        return a.said if _heads_meet(_object(a.after), missing) and _takes(a) else ()
     thing = _thing(recorded, people)
     if thing is not None:
         # "The disk usage alert" is there: "keep the alert" and "add the alert" tell it.

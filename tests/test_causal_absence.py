@@ -1,0 +1,95 @@
+"""A measure that was missing is a cause of what it would have prevented: a postmortem that says
+"a disk usage alert would have prevented the outage" (or that the outage happened because
+there was no alert) traces the outage back to the missing alert, while adding the alert stays
+safe and removing it stays dangerous."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import Memory
+from ebbtide.extract import extract
+from ebbtide.transcript import Message
+
+# What each telling names as the cause of the outage: the alert, missing.
+NO_ALERT = "No disk usage alert"
+TOLD_MISSING = [
+    ("A disk usage alert would have prevented the outage.", NO_ALERT),
+    ("The outage would have been prevented by a disk usage alert.", NO_ALERT),
+    ("A disk usage alert could have prevented the outage.", NO_ALERT),
+    ("If we had had a disk usage alert, the outage would not have happened.", NO_ALERT),
+    ("If there had been a disk usage alert, the outage would not have happened.", NO_ALERT),
+    ("The outage happened because we had no disk usage alert.",
+     "Ana and others had no disk usage alert."),
+    ("The outage happened because the disk usage alert was missing.",
+     "The disk usage alert was missing."),
+]  # fmt: skip
+SAID = [said for said, _ in TOLD_MISSING]
+
+
+def tell(memory: Memory, said: str) -> None:
+    memory.remember(messages=[{"speaker": "Ana", "text": said}])
+
+
+@pytest.mark.parametrize(("said", "missing"), TOLD_MISSING)
+def test_the_outage_traces_back_to_the_missing_alert(memory: Memory, said, missing):
+    tell(memory, said)
+    chains = memory.trace_cause_chain("the outage").chains
+    roots = [c.steps[0] for c in chains]
+    assert missing in [r.decision for r in roots], [(r.decision, r.relation) for r in roots]
+
+
+@pytest.mark.parametrize("said", SAID)
+@pytest.mark.parametrize("ask", ["add a disk usage alert", "keep the disk usage alert"])
+def test_putting_the_missing_alert_in_place_is_safe(memory: Memory, said, ask):
+    tell(memory, said)
+    answer = memory.intervention_query(ask)
+    assert answer.verdict == "SAFE", answer.evidence
+    outage = next(c for c in answer.consequences if "outage" in c.node.text.lower())
+    assert outage.activation < 0, "the outage is prevented, not brought about"
+
+
+@pytest.mark.parametrize("said", SAID)
+def test_removing_the_alert_whose_lack_let_the_outage_happen_is_danger(memory: Memory, said):
+    tell(memory, said)
+    answer = memory.intervention_query("remove the disk usage alert")
+    assert answer.verdict == "DANGER", answer.evidence
+    outage = next(c for c in answer.consequences if "outage" in c.node.text.lower())
+    assert outage.activation > 0
+
+
+def test_a_postmortem_traces_the_outage_to_what_happened_and_to_the_alert_that_was_missing(
+    memory: Memory,
+):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "The nightly backup job filled the disk, which caused the "
+             "checkout outage."},
+            {"speaker": "Ana", "text": "A disk usage alert would have prevented the outage."},
+        ]
+    )  # fmt: skip
+    roots = {c.steps[0].decision for c in memory.trace_cause_chain("the checkout outage").chains}
+    assert roots == {"The nightly backup job filled the disk", NO_ALERT}
+    assert memory.intervention_query("add a disk usage alert").verdict == "SAFE"
+    assert memory.intervention_query("remove the disk usage alert").verdict == "DANGER"
+
+
+def test_nothing_alerting_us_traces_back_to_the_alert_there_was_not(memory: Memory):
+    tell(memory, "Nothing alerted us because there was no disk usage alert.")
+    (chain,) = memory.trace_cause_chain("nothing alerted us").chains
+    assert chain.steps[0].decision == "There was no disk usage alert."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "A disk usage alert would prevent outages.",
+        "A disk usage alert prevented the outage.",
+        "A disk usage alert would not have prevented the outage.",
+    ],
+)
+def test_no_alert_is_said_missing_where_none_was(said):
+    """Only what would have prevented a failure that happened was missing: a measure that
+    would prevent one (a plan), one that did, and one that would not have are no lack."""
+    ex = extract([Message("m0", "Ana", said)], None)
+    assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
