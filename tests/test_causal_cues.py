@@ -136,11 +136,17 @@ def test_each_cue_is_a_weaker_link_than_because_as_it_often_tells_only_when(said
         "It was two years since we shipped the last release.",
         "It was the worst outage since we moved to AWS.",
         "Since I was a kid, I loved trains.",
+        # since: the last time people talked, in chat
+        "A lot's happened since we talked.",
+        "Since we last spoke, I took my kids to a park.",
+        "Hey John, been a while since we chatted.",
+        "It made me reflect on how far I've come since I started transitioning.",
         # as: a manner, an aside, a comparison, a time, a role
         "As expected, the deploy failed.",
         "As usual, the build broke.",
         "As I said, the deploy failed.",
         "The deploy failed, as we feared.",
+        "The disk was full, as it turned out.",
         "We use tools such as Grafana.",
         "Writes were as fast as the reads were.",
         "The cluster stayed as stable as it was before.",
@@ -156,6 +162,7 @@ def test_each_cue_is_a_weaker_link_than_because_as_it_often_tells_only_when(said
         "Once again, the build broke.",
         "For once, the build passed.",
         "The alerts all fired at once when the deploy finished.",
+        "I'll let you know once I'm done reading it.",
     ],
 )
 def test_a_time_a_manner_or_how_often_is_no_cause(said):
