@@ -490,6 +490,111 @@ def _is_instruction(clause: str) -> bool:
     return True
 
 
+# "Since the cache was cold", "as the disk filled up", "once we added the index": a cue that
+# opens a clause, a subject and its verb, tells why; before a time ("since Monday"), a manner
+# ("as expected") or how often ("once a week") it tells none.
+_PAST_VERB = rf"(?:\w+ed|(?:did|was|were|had|could)n['’]t|{'|'.join(sorted(IRREGULAR_PAST))})"
+# What someone said or knew: "as I said", "as we feared", "as it turned out" (an aside).
+_SAYING = (
+    r"(?:said|mentioned|discussed|noted|expected|suspected|feared|predicted|planned|promised|"
+    r"agreed|thought|guessed|knew|told|explained|suggested|requested|asked|described|reported|"
+    r"warned|hoped|wanted|intended|advertised|documented|pointed|saw|learned|learnt|noticed|"
+    r"figured|imagined|assumed|announced|proposed|recommended|designed|wrote|showed|shown|put|"
+    r"turned|instructed|specified)\b"
+)
+
+
+def _opens_a_clause(verb: str, between: str = "") -> str:
+    """A subject, up to three words, then `verb`; no clause of its own ("when …") in between."""
+    words = rf"(?:\s+(?!(?:because|so|but|which|when|while|where{between})\b)[\w'’]+){{0,3}}?"
+    return rf"(?=\s+{_SUBJ}{words}\s+{verb}\b)"
+
+
+_SINCE = _Cue(
+    r"\b(?<!\bever\s)since"
+    + _opens_a_clause(rf"(?:{_PAST_VERB}|is|are|has|have|(?:is|are|does|do|can)n['’]t)"),
+    "caused",
+    "backward",
+    "full",
+    WEAK + 0.1,
+    False,
+)
+# Not a role ("as a kid"), an aside ("as I said"), nor what went on meanwhile ("as we were
+# leaving"); comparisons ("as fast as the reads were") are read before it (`_gate_passes`).
+_AS = _Cue(
+    r"\bas(?!\s+(?:a|an)\b|\s+it\s+were\b)"
+    + _opens_a_clause(rf"(?!{_SAYING}|(?:was|were)\s+\w+ing\b){_PAST_VERB}", "|" + _SAYING),
+    "caused",
+    "backward",
+    "full",
+    WEAK,
+    False,
+)
+_ONCE = _Cue(
+    r"\b(?<!\bat\s)(?<!\bfor\s)(?<!\bthan\s)once(?!\s+(?:a|an)\b)" + _opens_a_clause(_PAST_VERB),
+    "enabled",
+    "backward",
+    "full",
+    WEAK,
+    False,
+)
+_CLAUSE_CUES = {"since": _SINCE, "as": _AS, "once": _ONCE}
+# "Since the cache was cold, latency spiked": the clause opened comes first (its verb is checked
+# by the cue's own pattern).
+_CLAUSE_LEAD = re.compile(
+    r"^(?P<cue>since|as|once)\s+(?P<x>[^,;]{2,200}?),\s*(?P<y>\S.*)$", re.IGNORECASE
+)
+# Participles not spelt as a past tense ("how far I've come since …")
+_PARTICIPLES = word_set(
+    """come become run grown gotten begun fallen risen driven flown eaten forgotten hidden ridden
+    spoken stolen chosen frozen torn worn woken"""
+)
+# A span up to now ("errors have dropped since …", "a lot's happened since …", "(it's) been a
+# while since …"): since when.
+_PERFECT = re.compile(
+    rf"\b(?:(?:has|have|had)(?:n['’]t)?|['’]ve|['’]d|['’]s)\s+(?:(?:not|never|\w+ly|also|just|"
+    rf"still)\s+)*?(?:\w+ed|{'|'.join(sorted(IRREGULAR_PAST | _PARTICIPLES))})\b|\bbeen\b",
+    re.IGNORECASE,
+)
+# "It was two years since …", "the worst outage since …": how long, or how it ranks, since when.
+_SINCE_WHEN = re.compile(
+    r"(?:^(?:it|that|this)\s+(?:was|is)\s+(?:[\w-]+\s+){0,2}(?:years?|months?|weeks?|days?|hours?|"
+    r"minutes?|decades?|while|ages|forever|time)|\b(?:first|last|best|worst|biggest|longest|most|"
+    r"only)(?:\s+[\w'’-]+){0,2}|\b(?:passed|elapsed))$",
+    re.IGNORECASE,
+)
+# "Since I was a kid", "since we (last) talked": an age, or the last time people talked
+_SINCE_YOUNG = re.compile(
+    r"^\S+(?:\s+and\s+others)?\s+(?:(?:was|were)\s+(?:(?:a|an)\s+)?(?:kid|child|baby|boy|girl|"
+    r"teen|teenager|little|young|small|born|student|in\s+(?:high\s+)?school|in\s+college)|"
+    r"(?:last\s+)?(?:talked|spoke|chatted|met|caught\s+up|hung\s+out|saw\s+each\s+other)|"
+    r"last\s+\w+)\b",
+    re.IGNORECASE,
+)
+# "I'll let you know once I'm done": a plan, told in order, not what came of it
+_FUTURE = re.compile(r"\b(?:will|would|shall|going\s+to|gonna)\b|['’]ll\b", re.IGNORECASE)
+# "as fast as …", "the same time as …", "such as …", "as well as …": a comparison or a list
+_COMPARED = re.compile(
+    r"(?:\b(?:as|same|such|twice|half)\s+(?:[\w'’-]+\s+){0,2}|\b(?:well|just|soon|long|far|much|"
+    r"many|more|less)\s+)$",
+    re.IGNORECASE,
+)
+
+
+def _clause_cue_holds(cue: _Cue, cause: str, effect: str) -> bool:
+    """Whether 'since', 'as' or 'once' before `cause` tells why `effect` happened: the effect
+    is a clause that says what happened, not what to do ("check the dashboard"); after 'as' or
+    'once' not what will be done then ("I'll tell you once I'm done"); after 'since' no span up
+    to now ("errors have dropped"), no span of time ("it was a while"), no age ("since I was a
+    kid") and not the last time people talked."""
+    words = re.findall(r"[a-z]+(?:['’][a-z]+)?", effect.lower())
+    if _is_instruction(effect) or not any(is_past(w) or w in _FINITE for w in words[1:]):
+        return False
+    if cue is not _SINCE:
+        return not _FUTURE.search(effect)
+    return not (_PERFECT.search(effect) or _SINCE_WHEN.search(effect) or _SINCE_YOUNG.match(cause))
+
+
 # "We should add a breaker so that on-call can sleep": a purpose, whose cause is often a plan
 _SO_THAT = _Cue(
     r"so\s+that(?=(?:\s+\w+){1,4}?\s+(?:can|could|would|will|might)\b)",
@@ -690,6 +795,9 @@ _CUES = [
     _BECAUSE,
     _Cue(r"thanks\s+to", "enabled", "backward", "full", verb=False),
     _AFTER,
+    _SINCE,
+    _AS,
+    _ONCE,
     _Cue(
         rf"(?:,|;|\band)\s*so(?!\s+that\b)(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|"
         r"are|were|has|had|will|would|can|could)\b))",
@@ -745,7 +853,7 @@ _CUE_WORDS = word_set(
     triggers stemmed stems stem stemming traced blocked blocks broke breaks fixed fixes resolved
     resolves solved solves slowed slows slow sped speeds speed took takes take paid pays backfired
     backfires mistake call choice decision move blunder bet win success failure disaster idea
-    approach"""
+    approach since once"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -1348,6 +1456,9 @@ class _Extractor:
         lead = _LEAD_CLAUSE.match(_OPENER.sub("", text))  # "Without a doubt, …" is no lead
         if lead is not None:
             return self._lead_clause(k, msg, text, lead, spans)
+        opening = _CLAUSE_LEAD.match(_OPENER.sub("", text))
+        if opening is not None and (focus := self._clause_lead(k, msg, opening, spans)) is not None:
+            return focus
         alone = _LEAD_ALONE.match(text)
         if alone is not None and alone["so"] is not None and self._claims_from_start(alone["y"]):
             alone = None  # "So the deploy caused the outage": "so" only carries the talk on
@@ -1471,6 +1582,26 @@ class _Extractor:
             return None
         effect, relation = self._effect(y, k, msg, spans, relation)
         self._link(cause, effect, relation, weight)
+        return effect
+
+    def _clause_lead(
+        self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'Since the cache was cold, latency spiked', 'Once we added the index, latency
+        dropped': the clause the cue opens caused (or enabled) the one after the comma."""
+        cue = _CLAUSE_CUES[m["cue"].lower()]
+        x, y = _clean(m["x"]), _clean(m["y"])
+        if not re.match(cue.pattern, m.group(), re.IGNORECASE) or not _clause_cue_holds(cue, x, y):
+            return None
+        if cue is _ONCE and self._find_cues(x):
+            return None  # "Once the migration caused the outage, …": as after "when", that claim
+        cause = self._segment(x, k, msg, spans)
+        if cause is None:
+            return None
+        effect, relation = self._effect(y, k, msg, spans, cue.relation)
+        if effect == cause:
+            return None
+        self._link(cause, effect, relation, cue.weight)
         return effect
 
     def _claims_from_start(self, text: str) -> bool:
@@ -1614,6 +1745,12 @@ class _Extractor:
         if f.cue is _STEMMED:
             origin = text[f.end : _first_clause(text, f.end, len(text))]
             return not _A_TIME_AGO.match(origin)
+        if f.cue in (_SINCE, _AS, _ONCE):
+            told = _last_clause(text, max(0, f.start - WINDOW), f.start)
+            cause = text[f.end : _first_clause(text, f.end, len(text))]
+            return not (f.cue is _AS and _COMPARED.search(text, 0, f.start)) and (
+                _clause_cue_holds(f.cue, _clean(cause), _clean(text[told : f.start]))
+            )
         if f.cue is _JUDGED:
             done = _clean(text[_last_clause(text, lo, f.start) : f.start])
             return not _NO_VERDICT_BEFORE.search(text, 0, f.start) and bool(
