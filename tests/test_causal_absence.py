@@ -93,3 +93,114 @@ def test_no_alert_is_said_missing_where_none_was(said):
     would prevent one (a plan), one that did, and one that would not have are no lack."""
     ex = extract([Message("m0", "Ana", said)], None)
     assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
+
+
+# -- a measure with no article, and "without" ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "missing", "add", "remove"),
+    [
+        ("Rate limiting would have prevented the outage.", "No rate limiting",
+         "add rate limiting", "remove rate limiting"),
+        ("Disk usage alerts would have prevented the outage.", "No disk usage alerts",
+         "add disk usage alerts", "remove the disk usage alerts"),
+        ("Disk usage alerts would have caught the outage earlier.", "No disk usage alerts",
+         "add disk usage alerts", "remove the disk usage alerts"),
+    ],
+)  # fmt: skip
+def test_a_measure_told_with_no_article_is_missing_where_it_would_have_prevented_the_outage(
+    memory: Memory, said, missing, add, remove
+):
+    tell(memory, said)
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the outage").chains]
+    assert missing in roots
+    assert memory.intervention_query(add).verdict == "SAFE"
+    assert memory.intervention_query(remove).verdict == "DANGER"
+
+
+def test_alerts_that_would_have_caught_it_earlier_were_missing_for_the_outage_told_before(
+    memory: Memory,
+):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "The checkout outage lasted an hour."},
+            {"speaker": "Ana", "text": "Disk usage alerts would have caught it earlier."},
+        ]
+    )
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the checkout outage").chains]
+    assert roots == ["No disk usage alerts"]
+    assert memory.intervention_query("add disk usage alerts").verdict == "SAFE"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The disk usage alert caught the outage.",
+        "Disk usage alerts wouldn't have caught the outage.",
+        "Nothing would have caught the outage.",
+        "More testing would have prevented the outage.",
+        "Ben would have caught the outage.",
+    ],
+)
+def test_no_lack_where_a_measure_caught_it_would_not_have_or_is_none(said):
+    """An alert that did catch the outage, one that would not have, "nothing" and a person are
+    no missing measure; "more testing" is more of what was there, not a lack of it."""
+    ex = extract([Message("m0", "Ana", said)], None)
+    assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
+
+
+OUTAGE_WITHOUT = [
+    "Without a disk usage alert, the outage went unnoticed for an hour.",
+    "The outage went unnoticed without a disk usage alert.",
+]
+
+
+@pytest.mark.parametrize("said", OUTAGE_WITHOUT)
+def test_an_outage_that_went_unnoticed_without_an_alert_traces_back_to_the_missing_alert(
+    memory: Memory, said
+):
+    tell(memory, said)
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the outage").chains]
+    assert roots == [NO_ALERT]
+    assert memory.intervention_query("add a disk usage alert").verdict == "SAFE"
+    assert memory.intervention_query("remove the disk usage alert").verdict == "DANGER"
+
+
+def test_an_api_that_fell_over_without_rate_limiting_traces_back_to_its_lack(memory: Memory):
+    tell(memory, "Without rate limiting, the public API fell over.")
+    roots = [
+        c.steps[0].decision for c in memory.trace_cause_chain("the public API fell over").chains
+    ]
+    assert roots == ["No rate limiting"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a manner
+        "Without warning, the server crashed.",
+        "The server crashed without warning.",
+        "Without a doubt, the deploy failed.",
+        "The deploy failed without a doubt.",
+        "Without delay, the cluster went down.",
+        "The migration finished without a hitch.",
+        "The build failed without errors.",
+        # a person
+        "The server crashed without me.",
+        "Without you, I was lost.",
+        "Without the kids, I felt lost.",
+        "Without my wife, I felt lost.",
+        # a time
+        "Without lunch, I was exhausted.",
+        # nothing that went wrong, what to do, or what will be
+        "Without the kids, we went to dinner.",
+        "Without a disk usage alert, check the dashboard.",
+        "Without a disk usage alert, the outage will go unnoticed.",
+        "Did the outage go unnoticed without a disk usage alert?",
+    ],
+)
+def test_without_a_manner_a_person_or_a_time_nothing_was_missing(said):
+    ex = extract([Message("m0", "Ana", said)], None)
+    assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
+    assert [ln for ln in ex.links if ln.relation in ("enabled", "prevented")] == []

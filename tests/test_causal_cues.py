@@ -118,6 +118,34 @@ def test_each_cue_is_a_weaker_link_than_because_as_it_often_tells_only_when(said
     assert link.weight < 0.8
 
 
+@pytest.mark.parametrize(
+    ("said", "outcome", "cause", "relation"),
+    [
+        ("As checkout traffic grew, checkout latency rose.", "checkout latency rose",
+         "Checkout traffic grew", "caused"),
+        ("Checkout latency rose as checkout traffic grew.", "checkout latency rose",
+         "Checkout traffic grew", "caused"),
+        ("Since checkout errors spiked, the deploy was rolled back.", "the deploy was rolled back",
+         "Checkout errors spiked", "caused"),
+        ("The deploy was rolled back since checkout errors spiked.", "the deploy was rolled back",
+         "Checkout errors spiked", "caused"),
+        ("After checkout traffic doubled, the session cache fell over.",
+         "the session cache fell over", "Checkout traffic doubled", "caused"),
+        ("The session cache fell over after checkout traffic doubled.",
+         "the session cache fell over", "Checkout traffic doubled", "caused"),
+        ("Once checkout traffic dropped, checkout latency recovered.", "checkout latency recovered",
+         "Checkout traffic dropped", "enabled"),
+    ],
+)  # fmt: skip
+def test_a_cue_clause_whose_subject_has_no_article_is_the_cause(
+    memory, clock, said, outcome, cause, relation
+):
+    _postmortem(memory, clock, said)
+    ((root, told, _),) = _steps(memory, outcome)
+    assert root.startswith(cause)
+    assert told == relation
+
+
 # -- what stays a time, a manner, or how often ---------------------------------------------------
 
 
@@ -163,6 +191,20 @@ def test_each_cue_is_a_weaker_link_than_because_as_it_often_tells_only_when(said
         "For once, the build passed.",
         "The alerts all fired at once when the deploy finished.",
         "I'll let you know once I'm done reading it.",
+        # a time with no article before what happened
+        "Since last week we rolled back the deploy.",
+        "Since lunch errors spiked.",
+        "Once again we rolled back the deploy.",
+        "Once again latency rose.",
+        "After lunch we rolled back the deploy.",
+        "After work everyone left.",
+        "As time went on, the queries got slower.",
+        "As years passed, the codebase rotted.",
+        "As usual things broke.",
+        "As expected latency rose.",
+        "Since starting therapy things improved.",
+        "After the weekend, errors spiked.",
+        "After this morning, latency rose.",
     ],
 )
 def test_a_time_a_manner_or_how_often_is_no_cause(said):
@@ -242,3 +284,28 @@ def test_since_telling_when_never_makes_a_link(told, lead, speaker):
     tells when, not why."""
     before, said, ever = told
     assert causal_links(_since(before, said, lead, ever), speaker) == []
+
+
+BARE_TIMES = [
+    "last week", "lunch", "Monday", "then", "again", "yesterday", "a while", "dinner", "work",
+    "this morning", "school", "March", "last night", "the weekend", "2019", "today", "summer",
+    "a few days", "two weeks ago", "early May",
+]  # fmt: skip
+HAPPENED = [
+    "we rolled back the deploy", "errors spiked", "latency rose", "the cache fell over",
+    "Ben left", "traffic doubled", "checkout broke",
+]  # fmt: skip
+
+
+@given(
+    st.sampled_from(["since", "as", "once", "after", "ever since"]),
+    st.sampled_from(BARE_TIMES),
+    st.sampled_from(HAPPENED),
+    st.sampled_from(["", ","]),
+    st.sampled_from(["", "Ana"]),
+)
+def test_a_time_after_a_cue_never_makes_a_link(cue, time, happened, comma, speaker):
+    """'Since last week we rolled back', 'After lunch, errors spiked', 'Once again latency
+    rose': a time after the cue tells when what follows happened, with or without a comma."""
+    said = f"{cue.capitalize()} {time}{comma} {happened}."
+    assert causal_links(said, speaker) == []

@@ -49,7 +49,7 @@ from .text import (
     stem,
     tokens,
 )
-from .timeparse import TimeSpan, describe, resolve
+from .timeparse import MONTHS, SEASONS, WEEKDAYS, TimeSpan, describe, resolve
 from .transcript import Message
 
 __all__ = ["CAUSAL", "Extraction", "Item", "ItemLink", "actor", "causal_only", "extract"]
@@ -309,6 +309,50 @@ _SUBJ = (
     r"(?:i|we|you|he|she|they|it|there|the|a|an|our|my|his|her|their|its|your|this|that|these|"
     r"those|every|each|all|no|some|any|both|most|(?-i:[A-Z])\w*)\b"
 )
+# Words that tell a time: "since lunch we …", "since last week", "once again", "after the
+# weekend", "after Monday".
+_TIME_WORDS = (
+    word_set(
+        """now then again ever today tonight yesterday tomorrow ago forever earlier later early
+        late soon last next past first lately recently time times while moment ages morning
+        afternoon evening night noon midnight day days week weeks weekend weekends month months
+        year years decade decades hour hours minute minutes second seconds lunch dinner
+        breakfast brunch supper work school class college practice church bedtime graduation
+        childhood birth retirement vacation holidays christmas"""
+    )
+    | frozenset(WEEKDAYS)
+    | frozenset(MONTHS)
+    | frozenset(SEASONS)
+)
+# "this morning", "the weekend", "a few days", "early May", "2019": a time told alone.
+_A_TIME = re.compile(
+    r"(?:(?:the|this|that|these|those|a|an|one|two|three|few|couple|of|every|each|all|whole|"
+    r"mid|end|start|\d+(?:st|nd|rd|th)?)[\s-]+)*"
+    rf"(?:{'|'.join(sorted(_TIME_WORDS))}|\d+)(?:\s+(?:{'|'.join(sorted(_TIME_WORDS))}|\d+))*",
+    re.IGNORECASE,
+)
+# Words a subject with no article ("traffic", "disk usage", "rate limiting") is never made of:
+# a time, a word that is or opens a subject of its own ("we", "the", "everyone"), or a manner
+# ("as usual").
+_NOT_IN_A_BARE_SUBJECT = (
+    STOPWORDS
+    | ADVERBS
+    | _TIME_WORDS
+    | word_set(
+        """everyone everybody someone somebody anyone anybody nobody nothing something everything
+        anything here usual well long far much many less several upon per though like not no
+        yes once since as"""
+    )
+)
+# One word of it, lowercase (a capitalised one is a name, read by `_SUBJ`): no past form
+# ("as expected latency rose") and no adverb, but "supply" and "family" are nouns.
+_BARE_WORD = (
+    r"(?-i:(?:supply|family|assembly|anomaly|reply|monopoly)\b|"
+    rf"(?!(?:{'|'.join(sorted(_NOT_IN_A_BARE_SUBJECT))})\b)[a-z][a-z-]*\b(?<![^e]ed)(?<!ly))"
+)
+# "traffic", "disk usage alerts", "rate limiting": up to three words, a gerund only as the last
+# ("since starting therapy things improved" is a time).
+_BARE_SUBJ = rf"(?:{_BARE_WORD}(?<!ing)\s+){{0,2}}{_BARE_WORD}"
 
 
 @dataclass(frozen=True)
@@ -428,9 +472,25 @@ _PREVENTED_FROM = _Cue(
     "np",
 )
 
-# "The pool ran dry after we raised the limit": told in order, so only weakly a cause
+# "Disk usage alerts would have caught it earlier": what was missing would have stopped it
+# sooner; only as what would have been (an alert that caught the outage prevented nothing).
+_CAUGHT = _Cue(
+    r"(?:(?<=\bhave\s)|(?<=['’]ve\s))(?:caught|detected|spotted|flagged)",
+    "prevented",
+    "forward",
+    "np",
+)
+# ... and when: what was caught is "it", not "it earlier"
+_SOONER = re.compile(
+    r"\s+(?:(?:much|a\s+lot|way|far)\s+)?(?:earlier|sooner|faster|quicker|in\s+time|right\s+away|"
+    r"immediately|before\s+.+)$",
+    re.IGNORECASE,
+)
+
+# "The pool ran dry after we raised the limit", "… after traffic doubled": told in order, so
+# only weakly a cause
 _AFTER = _Cue(
-    rf"after(?=\s+{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?\s+(?:\w+ed|"
+    rf"after(?=\s+(?:{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?|{_BARE_SUBJ})\s+(?:\w+ed|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b)",
     "caused",
@@ -505,9 +565,10 @@ _SAYING = (
 
 
 def _opens_a_clause(verb: str, between: str = "") -> str:
-    """A subject, up to three words, then `verb`; no clause of its own ("when …") in between."""
+    """A subject, up to three words, then `verb`; no clause of its own ("when …") in between.
+    A subject with no article ("as traffic grew") is followed by its verb right away."""
     words = rf"(?:\s+(?!(?:because|so|but|which|when|while|where{between})\b)[\w'’]+){{0,3}}?"
-    return rf"(?=\s+{_SUBJ}{words}\s+{verb}\b)"
+    return rf"(?=\s+(?:{_SUBJ}{words}|{_BARE_SUBJ})\s+{verb}\b)"
 
 
 _SINCE = _Cue(
@@ -702,6 +763,7 @@ _CUES = [
     _PREVENTED_FROM,
     _Cue(r"(?:prevented|prevents|prevent|preventing)", "prevented", "forward", "np"),
     _Cue(r"(?:averted|averts|avert|avoided|avoids|avoid)", "prevented", "forward", "np"),
+    _CAUGHT,
     _Cue(
         r"(?:saved|saves|save|spared|spares)\s+(?:\w+\s+){0,3}?from", "prevented", "forward", "np"
     ),
@@ -853,7 +915,7 @@ _CUE_WORDS = word_set(
     triggers stemmed stems stem stemming traced blocked blocks broke breaks fixed fixes resolved
     resolves solved solves slowed slows slow sped speeds speed took takes take paid pays backfired
     backfires mistake call choice decision move blunder bet win success failure disaster idea
-    approach since once"""
+    approach since once caught detected spotted flagged"""
 )
 _BEFORE_VERB_CUE = re.compile(
     rf"(?P<neg>\b{_NEG}\s+(?:\w+\s+)?)?(?P<aux>\b{_AUX}{{0,2}})?$", re.IGNORECASE
@@ -953,6 +1015,22 @@ _JUST_HAPPENED = re.compile(r"(?:happened|occurred|taken\s+place)", re.IGNORECAS
 _A_MEASURE = re.compile(
     r"^(?:(?:a|an|the|any|some)\s+(?P<thing>\w.*)|(?P<doing>[a-z]+ing\s+\w.*))$", re.I
 )
+# "Without a disk usage alert, the outage went unnoticed for an hour" / "The outage went
+# unnoticed without a disk usage alert": the alert was missing, and its lack let that happen.
+_WITHOUT_LAST = re.compile(
+    r"^(?P<y>\S[^,;]*?),?\s+without\s+(?P<x>[^,;]{2,80}?)[.!]*$", re.IGNORECASE
+)
+_MISSING = re.compile(
+    rf"(?:(?:a|an|any|the|some|proper|enough)\s+)?(?P<thing>{_BARE_SUBJ})", re.IGNORECASE
+)
+# ... but not a manner ("without warning", "without a hitch", "without delay") nor a person
+# ("without the kids"), whose absence lets nothing happen
+_MANNERS = word_set(
+    """warning warnings doubt doubts delay delays question questions hesitation fail notice word
+    words hitch hitches trace fight fuss problem problems issue issues incident incidents error
+    errors success luck end permission break breaks pause stop complaint complaints exception
+    exceptions thinking asking saying telling looking knowing realizing realising stopping"""
+)
 _EDGE_WORDS = re.compile(
     r"^(?:(?:and|but|then|which|also|and\s+then|or)\b[\s,]*)+|"
     r"(?:[\s,]+\b(?:and|but|which|that|so|or|since))+$",
@@ -1019,7 +1097,7 @@ _CLAUSE_BREAK = re.compile(
 # "since" before a clause that tells what happened starts the subject of its verb: in "Roll
 # back since the deploy broke checkout" it is the deploy that broke checkout.
 _SINCE_CLAUSE = re.compile(
-    rf"\bsince\s+(?={_SUBJ}(?:\s+\w+){{0,3}}?\s+(?:\w+ed|"
+    rf"\bsince\s+(?=(?:{_SUBJ}(?:\s+\w+){{0,3}}?|{_BARE_SUBJ})\s+(?:\w+ed|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b)",
     re.IGNORECASE,
@@ -1177,6 +1255,10 @@ def _says_what_it_did(text: str) -> bool:
 
 def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _decapitalise(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 # Extraction
@@ -1477,6 +1559,11 @@ class _Extractor:
         had_it = _HAD_IT.match(text)
         if had_it is not None:
             return self._had_it(k, msg, had_it, spans)
+        lacking = _WITHOUT_LAST.match(text)
+        if lacking is not None and not self._find_cues(text):
+            focus = self._went_without(k, msg, _clean(lacking["x"]), _clean(lacking["y"]), spans)
+            if focus is not None:
+                return focus
         when = _WHEN_CLAUSE.match(text)
         if when is not None and self._find_cues(when["x"]):
             # "When the migration caused the outage, we rolled back": the claim is the clause
@@ -1540,13 +1627,58 @@ class _Extractor:
         """What would have prevented `effect` was missing ("A disk usage alert would have
         prevented the outage"): its lack ("No disk usage alert") let the effect happen, and is
         what tracing the effect back finds."""
-        m = _A_MEASURE.match(self.drafts[measure].item.text.rstrip(".!?").strip())
-        if m is None:
+        lack = self._lack_of(self.drafts[measure].item.text.rstrip(".!?").strip())
+        if lack is None:
             return
-        lack = f"No {m['thing']}" if m["thing"] else f"Not {m['doing'][0].lower()}{m['doing'][1:]}"
         item = self._add("event", lack, k, msg, {}, spans)
         self.lacks.add(item)
         self._link(item, effect, "enabled", weight)
+
+    def _went_without(
+        self, k: int, msg: Message, x: str, y: str, spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'Without a disk usage alert, the outage went unnoticed': the alert, a thing that was
+        missing, would have prevented what went wrong, and its lack let it happen. Not a
+        manner or a person ("without warning", "without the kids"), nor what was not bad
+        ("without the kids, we went to dinner"), nor what is to be done or will be."""
+        thing = _MISSING.fullmatch(x)
+        if thing is None:
+            return None
+        head = thing["thing"].split()[-1]
+        if head in _MANNERS or re.fullmatch(rf"(?:{_REL_NOUN}|{_ROLE_NOUN}|children)s?", head):
+            return None
+        words = re.findall(r"[a-z]+(?:['’][a-z]+)?", y.lower())
+        if (
+            _is_instruction(y)
+            or _FUTURE.search(y)
+            or not any(is_past(w) for w in words[1:])
+            or outcome_polarity(y).label != "negative"
+        ):
+            return None
+        measure = self._segment(x, k, msg, spans)
+        if measure is None:
+            return None
+        effect, _ = self._effect(y, k, msg, spans, "prevented")
+        if effect == measure:
+            return None
+        weight = EXPLICIT * HYPOTHETICAL
+        self._link(measure, effect, "prevented", weight)
+        self._lacked(measure, effect, weight, k, msg, spans)
+        return effect
+
+    def _lack_of(self, measure: str) -> str | None:
+        """How a missing `measure` is told: "No disk usage alert", "No rate limiting", "Not
+        running a canary"; none for a person ("Ben would have caught it") or for what no
+        measure is ("Nothing would have prevented it", "More testing …")."""
+        m = _A_MEASURE.match(measure)
+        if m is not None:
+            return f"No {m['thing']}" if m["thing"] else f"Not {_decapitalise(m['doing'])}"
+        first = measure.split()[0] if measure else ""
+        if first in self.name_words or any(first in p.split() for p in self.people):
+            return None
+        # "Rate limiting", "Disk usage alerts": a thing with no article; a name keeps its case.
+        bare = measure if first in self.mid_sentence else _decapitalise(measure)
+        return f"No {bare}" if re.fullmatch(_BARE_SUBJ, _decapitalise(measure)) else None
 
     def _judges_a_doing(self, text: str, k: int) -> bool:
         """A verdict ("That was a mistake") judges something done: not "Bob is my brother" or
@@ -1571,13 +1703,15 @@ class _Extractor:
             # "Because the deploy broke checkout, roll back": what to do, and why
         if cue == "without":
             if not _COUNTERFACTUAL.search(y):
-                return None
+                return self._went_without(k, msg, x, y, spans)
             relation: Relation = "enabled" if _NEGATED_COUNTERFACTUAL.search(y) else "prevented"
             weight = EXPLICIT
         else:
             relation = _LEAD_RELATION[cue]  # type: ignore[assignment]
             weight = WEAK if cue == "after" else EXPLICIT
         cause = self._segment(x, k, msg, spans)
+        if cue == "after" and _A_TIME.fullmatch(x):
+            return None  # "After the weekend, errors spiked": told in order, after a time
         if cause is None or (cue == "after" and self._is_new_np(x, k)):
             return None
         effect, relation = self._effect(y, k, msg, spans, relation)
@@ -1786,6 +1920,8 @@ class _Extractor:
             left, right = _clean(text[left_lo : f.start]), _clean(text[f.end : right_hi])
             relation: Relation = "no_effect" if f.negated else f.cue.relation
             cause_text, effect_text = (left, right) if forward else (right, left)
+            if f.cue is _CAUGHT:
+                effect_text = _SOONER.sub("", effect_text.rstrip(".!"))
             if f.cue is _PREVENTED_FROM:  # "from overloading", not "from Wyoming"
                 effect_text = re.sub(r"\bfrom\s+(?=[a-z]\w*ing\b)", "", effect_text, count=1)
             if f.cue.passive:
