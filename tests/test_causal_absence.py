@@ -204,3 +204,14 @@ def test_without_a_manner_a_person_or_a_time_nothing_was_missing(said):
     ex = extract([Message("m0", "Ana", said)], None)
     assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
     assert [ln for ln in ex.links if ln.relation in ("enabled", "prevented")] == []
+
+
+def test_a_missing_measure_named_after_a_product_keeps_the_products_name(memory: Memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "We keep checkout sessions in Redis."},
+            {"speaker": "Ana", "text": "Redis caching would have prevented the outage."},
+        ]
+    )
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the outage").chains]
+    assert roots == ["No Redis caching"]

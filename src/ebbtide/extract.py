@@ -1668,15 +1668,13 @@ class _Extractor:
 
     def _lack_of(self, measure: str) -> str | None:
         """How a missing `measure` is told: "No disk usage alert", "No rate limiting", "Not
-        running a canary"; none for a person ("Ben would have caught it") or for what no
-        measure is ("Nothing would have prevented it", "More testing …")."""
+        running a canary"; none for what no measure is ("Nothing would have prevented it",
+        "More testing …"). A person is no cause to begin with ("Ben would have caught it")."""
         m = _A_MEASURE.match(measure)
         if m is not None:
             return f"No {m['thing']}" if m["thing"] else f"Not {_decapitalise(m['doing'])}"
-        first = measure.split()[0] if measure else ""
-        if first in self.name_words or any(first in p.split() for p in self.people):
-            return None
         # "Rate limiting", "Disk usage alerts": a thing with no article; a name keeps its case.
+        first = measure.split()[0] if measure else ""
         bare = measure if first in self.mid_sentence else _decapitalise(measure)
         return f"No {bare}" if re.fullmatch(_BARE_SUBJ, _decapitalise(measure)) else None
 
