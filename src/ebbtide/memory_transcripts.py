@@ -795,7 +795,7 @@ class TranscriptOps:
                     self._superseded(other, node)
             return
         for other, before in self._settings_named(settings.sought(said), node, scope):
-            if not settings.same_thing(before, said) or before.value == said.value:
+            if not settings.replaces(said, before):
                 continue
             # The later telling stands: one told now of an earlier time is the superseded one.
             old, new = (other, node) if _said_no_later(other, node) else (node, other)
