@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ebbtide.settings import Change, Setting, change, changes, same_thing, setting
+from ebbtide.settings import (
+    _KINDS,
+    Change,
+    Setting,
+    change,
+    changes,
+    replaces,
+    same_thing,
+    setting,
+)
 
 
 def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
@@ -200,6 +209,8 @@ def test_a_change_a_named_other_made_is_of_their_own_thing(text, expected):
         ("We're on Foo 2.", Setting("foo", "foo 2", None)),  # the product, by its version
         ("We run Redis 6 for caching.", Setting("caching", "redis 6", None)),
         ("We use Kafka.", Setting("queue", "kafka", None)),
+        ("We use Slack.", Setting("chat", "slack", None)),
+        ("We use Postgres for the orders service.", Setting("orders service", "postgres", None)),
     ],
 )
 def test_what_we_use_or_a_thing_runs_on_is_a_setting(text, expected):
@@ -217,7 +228,7 @@ def test_what_we_use_or_a_thing_runs_on_is_a_setting(text, expected):
         "I run 5 miles every day.",
         "Ana is on vacation.",
         "We use it for CI.",
-        "We use Slack.",  # no thing said, and no kind known
+        "We use Notion.",  # no thing said, and no kind known
         "We're on Maui.",
         "Ana is my sister.",
         "Acme is our biggest customer.",
@@ -327,3 +338,91 @@ def test_ones_own_tool_is_not_the_teams_nor_another_persons():
     assert same_thing(DANAS_VIM, danas_again)
     assert not same_thing(DANAS_VIM, bens)
     assert not same_thing(DANAS_VIM, teams)
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "speaker"),
+    [
+        ("We use Postgres for the orders service.", "We use Redis for the orders service.", "Ana"),
+        ("We use VS Code for work.", "We use Slack for work.", "Ana"),
+        ("I use vim for the backend.", "I use Postman for the backend.", "Ana"),
+        # the same thing, told as what it runs on or as what we use for it
+        ("The orders service runs on Postgres.", "We use Redis for the orders service.", "Ana"),
+        ("The orders service runs on Kubernetes.", "The orders service runs on AWS.", "Ana"),
+    ],
+)
+def test_a_thing_of_many_tools_keeps_a_tool_of_another_kind(before, later, speaker):
+    said, told = setting(before, speaker), setting(later, speaker)
+    assert said is not None and told is not None
+    assert same_thing(said, told)
+    assert not replaces(told, said)
+    assert not replaces(said, told)
+
+
+@pytest.mark.parametrize(
+    ("before", "later"),
+    [
+        # a tool of the same kind
+        ("We use Postgres for the orders service.", "We use MySQL for the orders service."),
+        ("We use VS Code for work.", "We use Neovim for work."),
+        ("I use vim for the backend.", "I use Emacs for the backend now."),
+        # a value of no known kind may be of the same kind: it replaces, as before
+        ("We use Postgres for the orders service.", "We use Supabase for the orders service."),
+        ("I use Obsidian for notes.", "I use Notion for notes now."),
+        ("Ana's laptop is a ThinkPad.", "Ana's laptop is a MacBook Air."),
+        # a thing that is itself of a kind holds one value, whatever the kind of the next
+        ("Our staging DB is Postgres 15.", "The staging DB is now Redis 7."),
+        ("We use Redis for caching.", "We use Postgres for caching."),
+        ("Our CI runs on Jenkins.", "We use Kubernetes for CI."),
+    ],
+)
+def test_a_later_setting_of_a_tool_of_the_same_or_no_known_kind_replaces_it(before, later):
+    said, told = setting(before, "Ana"), setting(later, "Ana")
+    assert said is not None and told is not None
+    assert replaces(told, said)
+
+
+_TOOLS_BY_KIND = [(tool, kind) for kind, (_, tools) in _KINDS.items() for tool in tools]
+_THINGS = ["orders service", "backend", "mobile app", "billing API", "side project", "homelab"]
+
+
+@given(
+    st.sampled_from(_TOOLS_BY_KIND),
+    st.sampled_from(_TOOLS_BY_KIND),
+    st.sampled_from(_THINGS),
+    st.sampled_from(["We use", "I use"]),
+)
+def test_for_a_thing_not_of_a_kind_only_a_known_tool_of_the_same_kind_replaces(a, b, thing, use):
+    (tool, kind), (other, other_kind) = a, b
+    said = setting(f"{use} {tool} for the {thing}.", "Ana")
+    told = setting(f"{use} {other} for the {thing}.", "Ana")
+    assert said is not None and told is not None
+    assert (said.value, told.value) == (tool, other)
+    assert replaces(told, said) is (kind == other_kind and tool != other)
+
+
+ORDERS_DB = Setting("orders service", "postgres", None)
+ORDERS_QUEUE = Setting("orders service", "kafka", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "expected"),
+    [
+        # a told change ends the tool it names as old, whatever the kinds
+        ("We switched the orders service from Postgres to Redis.", ORDERS_DB, True),
+        ("We replaced Postgres with Redis in the orders service.", ORDERS_DB, True),
+        ("We switched the orders service from Postgres to Redis.", ORDERS_QUEUE, False),
+        ("We switched the orders service from Postgres to MySQL.", ORDERS_QUEUE, False),
+        # naming only the new tool, it ends the one of its kind
+        ("We moved the orders service to MySQL.", ORDERS_DB, True),
+        ("We moved the orders service to MySQL.", ORDERS_QUEUE, False),
+        ("We moved the orders service to GCP.", ORDERS_DB, False),
+        ("We moved the orders service to Foo.", ORDERS_DB, True),  # of no known kind
+    ],
+)
+def test_a_change_of_a_thing_of_many_tools_ends_the_tool_it_names_or_one_of_its_kind(
+    text, before, expected
+):
+    done = change(text, "Ana", people=["Ana"])
+    assert done is not None
+    assert changes(done, before) is expected

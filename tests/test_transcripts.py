@@ -988,3 +988,96 @@ def test_a_speakers_own_os_is_ended_by_their_own_move(tmp_path, clock):
         (old,) = memory.store.find_nodes(text="Dana is on Arch.", valid_only=False)
         assert old.superseded_by is not None
         assert "Dana uses vim for editing." in current_texts(memory)
+
+
+def _told_weeks_apart(memory, speaker, *texts):
+    """`speaker` tells each of `texts` a week after the one before. Returns what each left,
+    current or ended, by its text as told."""
+    for n, text in enumerate(texts):
+        memory.remember(
+            messages=[said_at(f"k{n}", speaker, text, f"2026-02-{1 + 7 * n:02}T09:00Z")]
+        )
+    return {
+        n.text: n
+        for n in memory.store.find_nodes(valid_only=False, limit=100)
+        if n.kind != "person"
+    }
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("We use Postgres for the orders service.", "We use Redis for the orders service."),
+        ("We use VS Code for work.", "We use Slack for work."),
+        ("I use vim for the backend.", "I use Postman for the backend."),
+    ],
+)
+def test_a_thing_uses_tools_of_different_kinds_side_by_side(memory, first, then):
+    told = _told_weeks_apart(memory, "Dana", first, then)
+    assert told and all(n.valid_to is None for n in told.values()), "both still stand"
+
+
+def test_recall_of_what_a_service_uses_gives_each_of_its_tools(memory):
+    _told_weeks_apart(
+        memory,
+        "Dana",
+        "We use Postgres for the orders service.",
+        "We use Redis for the orders service.",
+    )
+    recalled = [h.node.text for h in memory.recall("what do we use for the orders service?").hits]
+    assert "Dana and others use Postgres for the orders service." in recalled
+    assert "Dana and others use Redis for the orders service." in recalled
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("We use Postgres for the orders service.", "We use MySQL for the orders service."),
+        ("We use VS Code for work.", "We use Neovim for work."),
+        (
+            "We use Postgres for the orders service.",
+            "We switched the orders service from Postgres to Redis.",
+        ),
+        (
+            "We use Postgres for the orders service.",
+            "We replaced Postgres with Redis in the orders service.",
+        ),
+        # Supabase is of no known kind: it may well be another database
+        ("We use Postgres for the orders service.", "We use Supabase for the orders service."),
+    ],
+)
+def test_a_tool_of_the_same_kind_or_a_told_change_ends_a_things_tool(memory, first, then):
+    told = _told_weeks_apart(memory, "Dana", first, then)
+    (old,) = [n for n in told.values() if "k0" in n.sources]
+    assert old.valid_to is not None, f"{then!r} should end {old.text!r}"
+    assert old.superseded_by is not None  # kept for the record
+
+
+@pytest.mark.parametrize(
+    ("change", "ended"),
+    [
+        ("We switched the orders service from Postgres to MySQL.", {"Postgres"}),
+        ("We use MySQL for the orders service.", {"Postgres"}),
+        ("We moved the orders service to GCP.", set()),  # hosting: none of its tools
+    ],
+)
+def test_a_change_of_one_of_a_services_tools_leaves_the_others(memory, change, ended):
+    told = _told_weeks_apart(
+        memory,
+        "Dana",
+        "We use Postgres for the orders service.",
+        "We use Redis for the orders service.",
+        "We use Kafka for the orders service.",
+        change,
+    )
+    tools = {"Postgres", "Redis", "Kafka"}
+    standing = {
+        t
+        for t in tools
+        if told[f"Dana and others use {t} for the orders service."].valid_to is None
+    }
+    assert standing == tools - ended
+    recalled = " ".join(
+        h.node.text for h in memory.recall("what do we use for the orders service?").hits
+    )
+    assert all(t in recalled for t in standing)

@@ -779,7 +779,9 @@ class TranscriptOps:
         or as a change (an event or a note: "We upgraded the staging DB to Postgres 16"); one
         made by someone not of this memory's speakers is of their own thing unless told as
         ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing). What
-        we use is a setting too, told as a fact or a note ("We use Jenkins for CI")."""
+        we use is a setting too, told as a fact or a note ("We use Jenkins for CI"). A thing
+        of many tools keeps one of another kind ("We use Redis for the orders service" leaves
+        its Postgres standing: `settings.replaces`)."""
         speaker = node.attributes.get("speaker")
         told = node.kind in ("fact", "note")
         said = settings.setting(node.text, speaker) if told else None
@@ -795,7 +797,7 @@ class TranscriptOps:
                     self._superseded(other, node)
             return
         for other, before in self._settings_named(settings.sought(said), node, scope):
-            if not settings.same_thing(before, said) or before.value == said.value:
+            if not settings.replaces(said, before):
                 continue
             # The later telling stands: one told now of an earlier time is the superseded one.
             old, new = (other, node) if _said_no_later(other, node) else (node, other)

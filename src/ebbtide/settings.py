@@ -12,7 +12,16 @@ GitHub Actions", "Jenkins was replaced with GitHub Actions"). Either way the old
 longer holds; the memory keeps it for the record and stops recalling it. A change another
 company or team made ("Acme replaced Jenkins with GitHub Actions", "Priya's team moved the CI
 to GitHub Actions", "Acme moved to GitHub Actions") is of their thing, not ours, unless it
-says ours ("Priya moved our CI …", "… in our pipeline"). Pure text: no store, no clock.
+says ours ("Priya moved our CI …", "… in our pipeline").
+
+A thing that is not itself of a kind (a service, a project, work) may use several tools at
+once, so only a tool of the same kind sets it anew: "We use Redis for the orders service" (a
+cache) leaves "We use Postgres for the orders service" standing, "We use MySQL for the orders
+service" ends it. A value of no known kind ("Supabase") is taken to be of the same kind as the
+one before, as for a thing of one value ("Ana's laptop"). A change of such a thing ends the
+tool it names as old ("We switched the orders service from Postgres to Redis"), else the one
+of the new tool's kind ("We moved the orders service to MySQL" ends Postgres, "… to GCP"
+none). Pure text: no store, no clock.
 """
 
 from __future__ import annotations
@@ -21,7 +30,16 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-__all__ = ["Change", "Setting", "change", "changes", "same_thing", "setting", "sought"]
+__all__ = [
+    "Change",
+    "Setting",
+    "change",
+    "changes",
+    "replaces",
+    "same_thing",
+    "setting",
+    "sought",
+]
 
 _OWNER = r"(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)"
 # A word of a name, dots only inside it ("fly.io", not the full stop after "CI")
@@ -53,6 +71,7 @@ _SINCE = r"(?:and\b|now\b|today\b|currently\b|these\s+days\b|at\s+the\s+moment\b
 # AWS"; or what one uses oneself ("I use vim for editing", "I'm on Arch", rewritten as
 # "Dana uses …", "Dana is on …"). The thing is what it is for, or what the verb says, or the
 # kind of the tool named. A value in lower case is one only when it is a known tool ("vim").
+# A use told with its purpose ("We use Slack to talk to Acme") names no thing: no setting.
 _WE_USE = re.compile(
     r"(?P<who>we|i|(?-i:[A-Z])[\w'’-]*(?P<others>\s+and\s+others)?)"
     r"(?:['’]re|['’]m|\s+are|\s+am|\s+is)?\s+"
@@ -60,7 +79,7 @@ _WE_USE = re.compile(
     r"(?P<verb>uses?|using|runs?|running|rel(?:y|ies)\s+on|on"
     r"|deploys?\s+(?:with|via|using|through|on|to)"
     r"|hosts?\s+(?:(?:it|everything|our\s+\w+|the\s+\w+)\s+)?(?:on|with|in|at))\s+"
-    r"(?P<value>[A-Za-z0-9](?:(?!\s+for\s)[^.!?,;]|\.(?=\w))*?)"
+    r"(?P<value>[A-Za-z0-9](?:(?!\s+(?:for|to)\s)[^.!?,;]|\.(?=\w))*?)"
     r"(?:\s+for\s+(?:our\s+|all\s+(?:of\s+)?our\s+)?"
     rf"(?P<thing>{_WORD}(?:\s+(?!{_SINCE}){_WORD}){{0,2}}))?"
     rf"(?:\s+{_SINCE})?\s*(?:[.!?]+\s*)?$",
@@ -123,6 +142,24 @@ _KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "browser": (
         frozenset({"browser", "web browser"}),
         ("firefox", "chrome", "google chrome", "safari", "chromium", "vivaldi"),
+    ),
+    "chat": (
+        frozenset({"chat", "team chat", "chat app", "instant messaging"}),
+        ("slack", "microsoft teams", "ms teams", "discord", "mattermost", "zulip",
+         "rocket.chat", "google chat"),
+    ),
+    "api client": (
+        frozenset({"api client", "api testing", "http client"}),
+        ("postman", "insomnia", "hoppscotch", "httpie"),
+    ),
+    "search": (
+        frozenset({"search", "search engine", "full-text search"}),
+        ("elasticsearch", "opensearch", "meilisearch", "typesense", "solr", "algolia"),
+    ),
+    "object storage": (
+        frozenset({"object storage", "blob storage", "file storage"}),
+        ("s3", "amazon s3", "aws s3", "google cloud storage", "gcs", "azure blob storage",
+         "minio", "cloudflare r2", "backblaze b2"),
     ),
 }  # fmt: skip
 # Longest first, so "azure pipelines" is CI before "azure" is hosting.
@@ -271,7 +308,7 @@ def setting(text: str, speaker: str | None) -> Setting | None:
     elif verb.startswith("host"):
         thing = "hosting"
     elif m["thing"]:
-        thing = _words(m["thing"])
+        thing = _words(_DETERMINER.sub("", m["thing"]))
     elif (kind := _tool_kind(value)) is not None:
         thing = kind
     elif _versioned(value) and value[0].isalpha() and _thing(value.split()[0]) not in _KINDS:
@@ -292,6 +329,28 @@ def same_thing(a: Setting, b: Setting) -> bool:
     return _thing(a.subject) == _thing(b.subject)
 
 
+def replaces(said: Setting, before: Setting) -> bool:
+    """Whether `said`, told later, sets anew what `before` said: another value of the same
+    thing, unless the thing uses tools of many kinds and these two are of different ones
+    ("We use Redis for the orders service" leaves "We use Postgres for the orders service"
+    standing, "We use MySQL for the orders service" ends it)."""
+    if not same_thing(before, said) or before.value == said.value:
+        return False
+    return not _beside(before.subject, before.value, said.value)
+
+
+def _beside(subject: str, value: str, other: str) -> bool:
+    """Whether two values of one thing stand side by side: the thing is not itself of a kind
+    (a service, a project, work, not CI or the staging DB) and both are tools of known,
+    different kinds (Postgres a database, Redis a cache). A value of no known kind may be of
+    the same kind as the other ("Supabase" after "Postgres"), so it replaces it, as a thing of
+    one value ("Ana's laptop") is set anew."""
+    if _kind_of(subject) is not None:
+        return False
+    kinds = _tool_kind(value), _tool_kind(other)
+    return None not in kinds and kinds[0] != kinds[1]
+
+
 def sought(told: Setting | Change) -> str:
     """The words a setting that `told` may set anew holds, some of them: the thing and the
     old value named, and the words and tools of their kind ("We migrated to GCP" may end
@@ -309,6 +368,18 @@ def sought(told: Setting | Change) -> str:
 def _thing(subject: str) -> str:
     """The kind a thing's name is a word for ("db" is the database), else the name."""
     return next((k for k, (things, _) in _KINDS.items() if subject in things), subject)
+
+
+def _kind_of(subject: str) -> str | None:
+    """The kind a thing is by its name, or by the last words of it ("the staging db" is a
+    database, "the build queue" a queue), else None ("the orders service", "work")."""
+    thing = _thing(subject)
+    if thing in _KINDS:
+        return thing
+    return next(
+        (k for k, (things, _) in _KINDS.items() for t in things if subject.endswith(" " + t)),
+        None,
+    )
 
 
 def _tool_kind(value: str) -> str | None:
@@ -459,7 +530,9 @@ def changes(done: Change, before: Setting) -> bool:
         kind = _tool_kind(done.value)
         return kind is not None and _thing(before.subject) == kind
     if _thing(done.subject) == _thing(before.subject):
-        return True
+        # a thing of many tools: the one the change names as old, else one of the new kind
+        was = done.old is not None and _was(before.value, done.old)
+        return was or not _beside(before.subject, before.value, done.value)
     # "We upgraded Redis to 7": the thing named by its old value, given another version
     if _was(before.value, done.subject) and re.match(r"v?\d", done.value):
         return before.value != f"{done.subject} {done.value}"
