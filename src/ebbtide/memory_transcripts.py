@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from . import (
@@ -733,6 +733,18 @@ class TranscriptOps:
         if not same:
             flt = SearchFilter(include_cold=True, kinds=EPISODE_KINDS, scope=scope)
             ids = [i for i, _ in self.store.text_search(text, EPISODE_CANDIDATES, flt)]
+            described = sameness.description(text)
+            if described is not None:
+                # every event it may name, not only those most like the words around its noun
+                more = self.store.text_search(described, EPISODE_CANDIDATES, flt)
+                if said is not None and sameness.names_any(described):
+                    # "the incident": what went wrong that day, whatever it was called
+                    day = datetime.fromtimestamp(said[0], UTC).date()
+                    bad = dataclasses.replace(flt, kinds=frozenset({"outcome"}))
+                    more += self.store.time_search(
+                        day, day + timedelta(days=1), EPISODE_CANDIDATES, bad
+                    )
+                ids = list(dict.fromkeys([*ids, *(i for i, _ in more)]))
             found = self.store.get_nodes(ids)
             candidates = [found[i] for i in ids if i in found and may_be(found[i])]
             said_as = sameness.told(text)
@@ -740,7 +752,7 @@ class TranscriptOps:
             same = [n for n in candidates if alike[n.id] >= causal.SAME_THING]
             same.sort(key=lambda n: -alike[n.id])
             if not same:
-                again = self._told_again(text, kind, task_tag, candidates, rarity, tried)
+                again = self._told_again(text, kind, task_tag, candidates, rarity, tried, said)
                 same = [again] if again is not None else []
         if same:
             aliases = list(same[0].attributes.get("aliases", []))
@@ -831,21 +843,32 @@ class TranscriptOps:
         candidates: list[Node],
         rarity: causal.Rarity,
         tried: bool,
+        said: tuple[float, float] | None = None,
     ) -> Node | None:
         """The candidate that names the same event as `text` in other words, if one does;
-        `tried`: the text is a measure said not to have fixed something."""
+        `tried`: the text is a measure said not to have fixed something. A definite
+        description ("The outage happened") names the one event told on the day it was
+        `said` that it can name (`sameness.named_again`): the outage of this conversation,
+        not one told months before."""
         new = self._mention(text, kind, task_tag, None)
         rarity.warm([text, *(x for n in candidates for x in causal.wordings(n))])  # one call
         scores: dict[str, float] = {}
+        in_play: dict[str, tuple[Sequence[str], sameness.Mention]] = {}
         for node in candidates:
             if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
                 continue  # a conflict, known before reading the texts
             said_as = (node.text, *node.attributes.get("aliases", []))
             # who did it is the node's, however a later mention put it ("the deleted logs")
             who = next((a for a in map(extract.actor, said_as) if a), None)
-            for said in said_as:
-                old = self._mention(said, node.kind, node.task_tag, node.polarity, who)
-                score = sameness.same_event(text, new, said, old, rarity)
+            said_then = item_dates(node.attributes).said_local
+            if said is not None and said_then is not None and said == said_then:
+                node_mention = self._mention(
+                    node.text, node.kind, node.task_tag, node.polarity, who
+                )
+                in_play[node.id] = (said_as, node_mention)
+            for wording in said_as:
+                old = self._mention(wording, node.kind, node.task_tag, node.polarity, who)
+                score = sameness.same_event(text, new, wording, old, rarity)
                 scores[node.id] = max(score, scores.get(node.id, 0.0))
         bar = {i: sameness.SAME_EVENT for i in scores}
         if tried:
@@ -856,7 +879,12 @@ class TranscriptOps:
                 if scoring.decision_reward(x.relation, x.polarity or 0.0) > 0:
                     bar[x.decision_id] = sameness.TRIED_FIX
         passed = [c for c in candidates if c.id in scores and scores[c.id] >= bar[c.id]]
-        return max(passed, key=lambda c: scores[c.id], default=None)
+        best = max(passed, key=lambda c: scores[c.id], default=None)
+        described = sameness.description(text)
+        if best is not None or described is None:
+            return best
+        named = sameness.named_again(described, new, in_play)
+        return next((c for c in candidates if c.id == named), None)
 
     @staticmethod
     def _mention(
@@ -872,6 +900,7 @@ class TranscriptOps:
             actor=extract.actor(text) or actor,
             task_tag=task_tag,
             identifiers=sameness.identifiers(text),
+            outcome=kind == "outcome",
         )
 
 

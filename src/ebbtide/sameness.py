@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import verbs
 from .sentences import ADVERBS, is_past, word_set
@@ -135,6 +135,7 @@ class Mention:
     actor: str | None  # who did it, when the text opens with a name and a past-tense verb
     task_tag: str | None
     identifiers: frozenset[str] = frozenset()  # "f1", "v2", "db3": names, never paraphrased
+    outcome: bool = False  # told as what something led to
 
 
 def told(text: str) -> str:
@@ -473,6 +474,118 @@ def conflict(a: Mention, b: Mention) -> str | None:
     return None
 
 
+# An event told as having come about, and when at most: "The outage happened", "That outage
+# occurred yesterday", "The incident started at 3 pm". What it tells is the event itself, as a
+# telling that names it ("the checkout outage") does.
+_CAME_ABOUT = re.compile(
+    r"""^(?P<event>(?:the|that|this|an?|our|their)\s+[^\W\d_]+(?:[\s-]+[^\W\d_]+){0,4}?)
+    \s+(?:happened|occurred|took\s+place|started|began)
+    (?:\s+(?:yesterday|today|tonight|overnight|earlier|(?:last|this)\s+\w+|on\s+\w+
+        |at\s+[\d:.]+(?:\s*[ap]\.?\s?m\b\.?)?))?
+    (?:\s*\([^()]*\))?[\s.!]*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# A definite noun phrase alone: "The outage.", "that checkout outage".
+_DEFINITE = re.compile(
+    r"^(?:the|that|this)\s+(?P<words>[^\W\d_]+(?:[\s-]+[^\W\d_]+){0,3})[\s.!]*$", re.I
+)
+# A name for whatever went wrong: "the incident" is the outage, when one outage is in play.
+_ANY_INCIDENT = word_set("incident")
+# Words after a noun that end its phrase: when it was ("another outage today (1 March 2026)").
+_WHEN_WORDS = word_set("today yesterday tonight overnight earlier this last")
+
+
+def event_named(text: str) -> str:
+    """What a telling names as its event: the event alone when the telling only says it came
+    about ("The outage happened" -> "The outage"); else the telling (`told`)."""
+    said = told(text).strip()
+    m = _CAME_ABOUT.match(said)
+    return m["event"] if m else said
+
+
+def description(text: str) -> str | None:
+    """The definite description a telling is, alone or told as having come about ("The
+    outage.", "That checkout outage happened"): a later name for an event told before.
+    None for any other telling, and for a recurrence ("the outage happened again", "the
+    other outage" are new). "It" is no description here: what it stood for is extraction's."""
+    if RECURRENCE.search(text):
+        return None
+    m = _DEFINITE.match(event_named(text))
+    if m is None:
+        return None
+    said = [w.casefold() for w in m["words"].split()]
+    head = m["words"].split()[-1]
+    # A verb among the words tells more than the event: "The outage took down checkout".
+    if any(
+        w in STOPWORDS or w in ADVERBS or w in _PREPOSITIONS or is_past(w) for w in said
+    ) or not (head.islower() and head not in _ADJECTIVES):
+        return None
+    return m.group(0).rstrip(" .!")
+
+
+def names_any(described: str) -> bool:
+    """Whether a definite description names whatever went wrong ("the incident"), not a kind
+    of event ("the outage")."""
+    said = _WORDS.findall(described)
+    return len(said) == 2 and said[-1].casefold() in _ANY_INCIDENT
+
+
+def names_again(described: str, wording: str, before: Mention | None = None) -> bool:
+    """Whether a definite description (`description`) can name the event a wording told: its
+    head noun ends a noun phrase there ("the outage" / "The checkout outage", "We had another
+    outage today"; not "the outage drill"), and no qualifier says it is another thing ("the
+    checkout outage" / "The payments outage": `different_qualifiers`). "The incident" names
+    any bad outcome (`before`: the mention of the event told)."""
+    if names_any(described):
+        return before is not None and before.outcome and before.polarity < 0
+    head = _WORDS.findall(described)[-1].casefold()
+    return root(head) in _heads(wording) and not different_qualifiers(
+        described, event_named(wording)
+    )
+
+
+def _heads(text: str) -> set[str]:
+    """The roots of the words of `text` that end a noun phrase: followed by nothing, a word
+    that is no noun (a verb, a preposition, an adverb, when), or a name or number."""
+    said = _WORDS.findall(re.sub(r"\([^()]*\)", " ", told(text)))
+    low = [w.casefold() for w in said]
+    out = set()
+    for i, word in enumerate(low):
+        if word in STOPWORDS or word in ADVERBS or is_past(word):
+            continue
+        after = said[i + 1] if i + 1 < len(said) else ""
+        nxt = after.casefold()
+        if (
+            not after
+            or nxt in STOPWORDS
+            or nxt in _PREPOSITIONS
+            or nxt in ADVERBS
+            or nxt in _WHEN_WORDS
+            or is_past(nxt)
+            or verbs.known(verbs.key(nxt))
+            or not after.islower()
+        ):
+            out.add(root(word))
+    return out
+
+
+def named_again(
+    described: str, mention: Mention, told_before: Mapping[str, tuple[Sequence[str], Mention]]
+) -> str | None:
+    """Which event told before a definite description names, of those in play (`told_before`:
+    each one's key, wordings and mention): the one that any wording of can be it
+    (`names_again`) with nothing against it (`conflict`, where a recurrence told before is
+    the event a later "the outage" names). None when none can, or when more than one can:
+    "the outage" after a checkout and a payments outage may be either."""
+    found = [
+        key
+        for key, (wordings, before) in told_before.items()
+        if not conflict(replace(mention, recurrence=before.recurrence), before)
+        and any(names_again(described, w, before) for w in wordings)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 Span = tuple[float, float]  # epoch seconds [start, end)
 
 
@@ -521,7 +634,7 @@ def same_event(
     if conflict(a_mention, b_mention):
         return 0.0
     # A clock time is when, not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
-    a, b = _CLOCK_TIME.sub(" ", told(a)), _CLOCK_TIME.sub(" ", told(b))
+    a, b = _CLOCK_TIME.sub(" ", event_named(a)), _CLOCK_TIME.sub(" ", event_named(b))
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
     # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
     # won a trophy" and "John and others won!" share one word, not three.

@@ -1,0 +1,135 @@
+"""A later definite description ("the outage", "that outage", "the incident") names the one
+event of its kind told earlier that day, so what caused it joins that event's chain; another
+kind of outage, a new outage on another day, or an outage that could be either of two stays
+its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import sameness
+
+
+def _thread(memory, date: str, *turns: tuple[str, str]) -> None:
+    memory.remember(messages=[{"speaker": who, "text": text} for who, text in turns], date=date)
+
+
+def _causes(memory, outcome: str) -> set[str]:
+    chains = memory.trace_cause_chain(outcome).chains
+    return {step.decision for chain in chains for step in chain.steps}
+
+
+def _outages(memory) -> list[str]:
+    return sorted(
+        n.text for n in memory.store.find_nodes(limit=100) if "outage" in n.text.casefold()
+    )
+
+
+def test_the_outage_ben_explains_is_the_checkout_outage_dana_told(memory):
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "The nightly backup job filled the disk, which caused the checkout outage."),
+        ("Ben", "The outage happened because we had no disk usage alert."),
+        ("Dana", "The checkout outage lasted two hours."),
+    )  # fmt: skip
+    causes = _causes(memory, "the checkout outage")
+    assert "The nightly backup job filled the disk" in causes
+    assert any("no disk usage alert" in c for c in causes)
+    assert _outages(memory) == ["The checkout outage lasted two hours.", "The checkout outage."]
+
+
+def test_the_incident_is_the_one_thing_that_went_wrong_that_day(memory):
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "The nightly backup job filled the disk, which caused the checkout outage."),
+        ("Ben", "The incident happened because we had no disk usage alert."),
+    )  # fmt: skip
+    assert any("no disk usage alert" in c for c in _causes(memory, "the checkout outage"))
+
+
+def test_the_checkout_outage_and_the_payments_outage_stay_two(memory):
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "The backup job caused the checkout outage."),
+        ("Ben", "A bad deploy caused the payments outage."),
+        ("Ben", "The payments outage happened because we had no canary."),
+    )  # fmt: skip
+    assert _outages(memory) == ["The checkout outage.", "The payments outage."]
+    assert _causes(memory, "the checkout outage") == {"The backup job"}
+    payments = _causes(memory, "the payments outage")
+    assert "A bad deploy" in payments
+    assert any("no canary" in c for c in payments)
+
+
+def test_the_outage_after_two_outages_names_neither(memory):
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "The backup job caused the checkout outage."),
+        ("Ben", "A bad deploy caused the payments outage."),
+        ("Ben", "The outage happened because we had no disk usage alert."),
+    )  # fmt: skip
+    for told in ("the checkout outage", "the payments outage"):
+        assert not any("alert" in c for c in _causes(memory, told)), told
+    assert "The outage happened" in _outages(memory)
+
+
+def test_the_outage_told_months_later_is_not_the_old_one(memory):
+    _thread(
+        memory, "2026-01-10",
+        ("Dana", "The nightly backup job filled the disk, which caused the checkout outage."),
+    )  # fmt: skip
+    _thread(
+        memory, "2026-03-01",
+        ("Ben", "The outage happened because the TLS certificate expired."),
+    )  # fmt: skip
+    assert _causes(memory, "the checkout outage") == {"The nightly backup job filled the disk"}
+    assert "The outage happened" in _outages(memory)
+
+
+def test_the_outage_after_another_outage_today_is_todays_outage(memory):
+    _thread(
+        memory, "2026-01-10",
+        ("Dana", "The nightly backup job filled the disk, which caused the checkout outage."),
+    )  # fmt: skip
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "We had another outage today."),
+        ("Ben", "The outage happened because the TLS certificate expired."),
+    )  # fmt: skip
+    assert _causes(memory, "the checkout outage") == {"The nightly backup job filled the disk"}
+    todays = _causes(memory, "another outage today")
+    assert any("TLS certificate expired" in c for c in todays)
+    assert "The outage happened" not in _outages(memory)
+
+
+@pytest.mark.parametrize(
+    ("text", "described"),
+    [
+        ("The outage happened", "The outage"),
+        ("That outage occurred yesterday.", "That outage"),
+        ("The checkout outage started at 3 pm", "The checkout outage"),
+        ("The outage.", "The outage"),
+        ("The outage happened again", None),  # a recurrence is a new outage
+        ("The outage took down checkout", None),  # tells more than that it came about
+        ("Dana restarted the workers", None),
+        ("The failed", None),
+    ],
+)
+def test_a_definite_description_is_read_alone_or_told_as_having_come_about(text, described):
+    assert sameness.description(text) == described
+
+
+@pytest.mark.parametrize(
+    ("described", "wording", "names"),
+    [
+        ("the outage", "The checkout outage.", True),
+        ("the outage", "Dana and others had another outage today (1 March 2026).", True),
+        ("the checkout outage", "The payments outage.", False),
+        ("the outage", "We skipped the outage drill", False),
+        ("the big outage", "The checkout outage.", True),  # "big" says what it was like
+    ],
+)
+def test_a_description_names_an_event_by_its_head_noun_unless_a_qualifier_differs(
+    described, wording, names
+):
+    assert sameness.names_again(described, wording) is names
