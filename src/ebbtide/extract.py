@@ -2262,8 +2262,9 @@ class _Extractor:
     def _may_name_someone(self, name: str) -> bool:
         """Whether a capitalised word or two ("Ben", "Kafka and Ben") may name a person: one who
         speaks here or is known, or any word shaped as a name; not a tool ("Jenkins", "New
-        Relic"), nor, where only a sentence's start capitalises it, a gerund, an abstract noun
-        or a plural noun ("Monitoring", "Automation", "Canaries", "Backups")."""
+        Relic"), even one the memory keeps as a person (an older misreading, unless they speak
+        here), nor, where only a sentence's start capitalises it, a gerund, an abstract noun or
+        a plural noun ("Monitoring", "Automation", "Canaries", "Backups")."""
         if name in self.people:
             return True
         if is_tool(name):

@@ -41,9 +41,9 @@ def _vocabulary() -> frozenset[str]:
 
 
 def is_word(word: str) -> bool:
-    """Whether `word` (any case) is among the 30,000 most common words and names of English text
-    that the embedder's vocabulary holds: "backup", "alert", "index" are; "retries", "kafka"
-    are not."""
+    """Whether `word` (any case) is a whole word of the embedder's vocabulary, some 30,000
+    common English words and names: "backup", "alert", "index" are; "retries", "kafka" are
+    not."""
     return word.casefold() in _vocabulary()
 
 
