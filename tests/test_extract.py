@@ -1572,6 +1572,8 @@ def test_a_hedge_before_a_time_or_a_manner_stays(said):
         ("Ana: PgBouncer prevented the outage.", ("PgBouncer", "prevented", "The outage.")),
         ("Ana: S3 enabled the migration.", ("S3", "enabled", "The migration.")),
         ("Ana: CI prevented the bad release.", ("CI", "prevented", "The bad release.")),
+        # a tool's name, though spelt as a person's may be
+        ("Ana: Kubernetes prevented the outage.", ("Kubernetes", "prevented", "The outage.")),
         ("Aiden: Hi.\nAna: AI caused the outage.", ("AI", "caused", "The outage.")),
     ],
 )  # fmt: skip
@@ -1586,7 +1588,7 @@ def test_a_cause_named_in_one_word_is_a_thing(said, link):
         "Ana: My brother Tom visited. Tom caused a scene.",  # named as someone
         "Ana: The outage was caused by Ana.",  # the speaker herself
         "Ana: Jen helped Ben move.",  # a name before "helped" is someone acting
-        "Ana: Kubernetes prevented the outage.",  # ... and so before "prevented"
+        "Ana: Priya prevented the outage.",  # ... and so before "prevented"
         "Ana: Nothing caused the outage, it was a false alarm.",
         "Ana: Nobody led to it.",
         "Ana: Everything triggered the alarm at once.",

@@ -38,11 +38,13 @@ from .sentences import (
     split_sentences,
     word_set,
 )
+from .settings import is_tool
 from .text import (
     DOINGS,
     STOPWORDS,
     THINGS_DONE,
     WORKS,
+    is_word,
     normalize,
     shorten,
     similarity,
@@ -1312,6 +1314,23 @@ _DETERMINERS = word_set("The A An My Our Your His Her Their Its This That These 
 # Shaped as an adverb or a gerund: "Thankfully", "Honestly", "Marrying". A shorter word may be a
 # name ("Kelly", "King") and is left one.
 _ADVERB_OR_GERUND = re.compile(r"[A-Z][a-z]{3,}ly|[A-Z][a-z]{2,}ing")
+# Shaped as a gerund or an abstract noun, as no given name is: "Monitoring", "Alerting",
+# "Automation", "Observability", "Redundancy".
+_GERUND_OR_ABSTRACT = re.compile(r"[A-Z][a-z]{2,}(?:ing|tion|sion|ment|ness|bility|ancy|ency|ism)")
+
+
+def _common_plural(word: str) -> bool:
+    """A plural common noun: "Canaries", "Retries"; "Backups", "Alerts", "Caches", "Indexes",
+    as the word without its ending is a word. Not "James", "Jules", "Lucas", "Doris", "Ross",
+    "Marcus", which end as no such plural does or are no word without their "s"."""
+    low = word.lower()
+    if len(low) > 4 and low.endswith("ies"):
+        return True
+    if re.search(r"(?:ch|sh|x|z)es$", low) and is_word(low[:-2]):
+        return True
+    return len(low) > 3 and re.search(r"[^aiosu]s$", low) is not None and is_word(low[:-1])
+
+
 # One or two capitalised words ("Redis and Kafka"), as a product may be spelt ("Node.js", "S3").
 _BARE_NAME = re.compile(r"[A-Z][\w.+#-]*(?:\s+(?:and\s+)?[A-Z][\w.+#-]*)?")
 # Spelt as no person is: "DNS", "PgBouncer", "S3", "Node.js"; not "TJ", "LeBron", "McDonald".
@@ -1361,7 +1380,13 @@ class _Draft:
 
 
 class _Extractor:
-    def __init__(self, messages: Sequence[Message], date: datetime | None, note: bool) -> None:
+    def __init__(
+        self,
+        messages: Sequence[Message],
+        date: datetime | None,
+        note: bool,
+        known: Sequence[str] = (),
+    ) -> None:
         self.messages = messages
         self.date = date
         self.turns, self.items = NOTE_REACH if note else (ANTECEDENT_TURNS, NP_LOOKBACK)
@@ -1378,6 +1403,8 @@ class _Extractor:
         self.lacks: set[int] = set()  # "No disk usage alert": what was missing, no measure
         self.people: dict[str, dict[str, Any]] = {s: {"role": "speaker"} for s in self.speakers}
         self.name_words = frozenset(w for s in self.speakers for w in tokens(s))
+        # People the memory already knows ("Rose" spoke last week): a person when named again.
+        self.known = frozenset(w for name in known for w in tokens(name))
         # Capitalised where no sentence starts: a name (or a thing) by its spelling.
         self.mid_sentence = frozenset(
             w
@@ -1675,7 +1702,8 @@ class _Extractor:
             return f"No {m['thing']}" if m["thing"] else f"Not {_decapitalise(m['doing'])}"
         # "Rate limiting", "Disk usage alerts": a thing with no article; a name keeps its case.
         first = measure.split()[0] if measure else ""
-        bare = measure if first in self.mid_sentence else _decapitalise(measure)
+        named = first in self.mid_sentence or is_tool(first) or is_tool(measure)
+        bare = measure if named else _decapitalise(measure)
         return f"No {bare}" if re.fullmatch(_BARE_SUBJ, _decapitalise(measure)) else None
 
     def _judges_a_doing(self, text: str, k: int) -> bool:
@@ -2158,14 +2186,15 @@ class _Extractor:
         if low in ("they", "he", "she", "someone", "somebody", "everyone", "people", "the team"):
             return True
         name = re.fullmatch(r"([A-Z][a-z]+)(?:\s+(?:and\s+)?[A-Z][a-z]+)?", text)
-        if name and name.group(1) not in _NOT_NAMES:
+        if name and name.group(1) not in _NOT_NAMES and self._may_name_someone(text):
             return True  # a bare name, said by no one here: still a person
         who, rest = _subject(text, [*self.people])
         return who is not None and not rest
 
     def _names_thing(self, text: str, cue: _Cue) -> bool:
         """A bare name that is a thing, not a person or a nod: one spelt as no person is
-        ("PgBouncer", "DNS", "S3", "Node.js"), or, before a cue people are seldom the subject
+        ("PgBouncer", "DNS", "S3", "Node.js"), a word no one is named ("Kafka", "Monitoring",
+        "Canaries"; see `_may_name_someone`), or, before a cue people are seldom the subject
         of ("caused", "led to"), a name no one here bears ("Kafka caused the outage"; "Ben
         caused it" stays a person when Ben speaks or is named as someone)."""
         text = text.rstrip(".!?")
@@ -2183,7 +2212,11 @@ class _Extractor:
             for w in words
         ):
             return False
-        return not cue.agentive or all(_PRODUCT_NAME.fullmatch(w) for w in words)
+        return (
+            not cue.agentive
+            or all(_PRODUCT_NAME.fullmatch(w) for w in words)
+            or not self._may_name_someone(text)
+        )
 
     # -- people --------------------------------------------------------------------------------
 
@@ -2214,10 +2247,40 @@ class _Extractor:
                 at_start
                 and _ADVERB_OR_GERUND.fullmatch(words[0])
                 and words[0] not in self.mid_sentence
+                and not self._known(words[0])
             )
         ):
             words, at_start = words[1:], False
-        return " ".join(words) or None
+        name = " ".join(words)
+        return name if name and self._may_name_someone(name) else None
+
+    def _known(self, word: str) -> bool:
+        """A word of the name of someone who speaks here or whom the memory knows."""
+        low = word.lower()
+        return word in self.people or low in self.name_words or low in self.known
+
+    def _may_name_someone(self, name: str) -> bool:
+        """Whether a capitalised word or two ("Ben", "Kafka and Ben") may name a person: one who
+        speaks here or is known, or any word shaped as a name; not a tool ("Jenkins", "New
+        Relic"), even one the memory keeps as a person (an older misreading, unless they speak
+        here), nor, where only a sentence's start capitalises it, a gerund, an abstract noun or
+        a plural noun ("Monitoring", "Automation", "Canaries", "Backups")."""
+        if name in self.people:
+            return True
+        if is_tool(name):
+            return False
+        return any(
+            self._known(w)
+            or not (
+                is_tool(w)
+                or (
+                    w not in self.mid_sentence
+                    and (_GERUND_OR_ABSTRACT.fullmatch(w) or _common_plural(w))
+                )
+            )
+            for w in name.split()
+            if w != "and"
+        )
 
     # -- finishing -----------------------------------------------------------------------------
 
@@ -2280,8 +2343,7 @@ class _Extractor:
                 thing = chosen["what"].rstrip(".!")
                 reason.item.text = f"It ({thing}){reason.item.text[2:]}"
 
-    @staticmethod
-    def _agentive(text: str, names: Sequence[str], *, known: bool = False) -> bool:
+    def _agentive(self, text: str, names: Sequence[str], *, known: bool = False) -> bool:
         """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision.
         `known`: what someone surely did, for "that migration" to stand for: not any
         capitalised first word ("Checkout went down"), nor being, wishing or not doing ("Ben
@@ -2296,11 +2358,22 @@ class _Extractor:
             return True  # a note's own "we rolled back", kept as written; "we were hit" is not
         if known:  # "Carol rolled back the deploy": someone, a past verb, what it was done to
             named = _SOMEONE_DID.match(text)
-            if named and named["who"] not in _NOT_NAMES and is_past(named["verb"]):
+            if (
+                named
+                and named["who"] not in _NOT_NAMES
+                and self._may_name_someone(named["who"])
+                and is_past(named["verb"])
+            ):
                 return True
         named = None if known else re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
-        if named and named.group(1) not in _NOT_NAMES and is_past(named.group(2)):
-            return True  # "Esme applied the migration": a name, then what they did
+        if (
+            named
+            and named.group(1) not in _NOT_NAMES
+            and self._may_name_someone(named.group(1))
+            and is_past(named.group(2))
+        ):
+            return True  # "Esme applied the migration": a name, then what they did; not "Kafka
+            # dropped messages"
         first = re.match(r"\s*([A-Za-z]+)\s+\w", text)
         return bool(
             first and first.group(1).lower().endswith("ing")
@@ -2407,12 +2480,17 @@ def _annotate(text: str, spans: Sequence[TimeSpan]) -> str:
 
 
 def extract(
-    messages: Sequence[Message], date: datetime | None = None, *, note: bool = False
+    messages: Sequence[Message],
+    date: datetime | None = None,
+    *,
+    note: bool = False,
+    people: Sequence[str] = (),
 ) -> Extraction:
     """Items and links from a transcript; `date` stands in for messages without a time.
     `note`: the messages are a note's paragraphs, whose "that" and "the outage" reach further
-    back (`NOTE_REACH`)."""
-    return _Extractor(messages, date, note).run()
+    back (`NOTE_REACH`). `people`: whom the memory already knows, a person when named even by
+    a word ("Rose", "Will", "Miles")."""
+    return _Extractor(messages, date, note, people).run()
 
 
 def causal_only(found: Extraction) -> Extraction:

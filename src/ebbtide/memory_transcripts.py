@@ -40,6 +40,8 @@ EPISODE_CANDIDATES = 10
 FILE_READ = "file_read:"  # + a file's absolute path: what an ingest last wrote of it
 # Other wordings kept on an episode node, to recognise the event when it is told again.
 MAX_ALIASES = 8
+# People the memory knows, read for extraction to tell a person from a word ("Rose", "Miles").
+MAX_PEOPLE = 1000
 
 log = logging.getLogger("ebbtide")
 
@@ -65,6 +67,9 @@ class TranscriptOps:
         def _speaker_names(self) -> list[str]: ...
         def _ctx(self) -> causal.Ctx: ...
         def _retire(self, *args: Any, **kw: Any) -> Any: ...
+
+    def _known_people(self) -> list[str]:
+        return [p.text for p in self.store.find_nodes(kind="person", limit=MAX_PEOPLE)]
 
     def _remember_transcript(
         self,
@@ -101,7 +106,7 @@ class TranscriptOps:
             and not _said_otherwise_since(places, keys, said_before)
         ):  # sent again whole: nothing to read (nor to pay an LLM for)
             return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
-        found = extract.extract(turns, said)
+        found = extract.extract(turns, said, people=self._known_people())
         degraded = None
         down = self._extract_down
         if down is not None and time.monotonic() - down[0] < self.embed_retry_s:
@@ -345,7 +350,9 @@ class TranscriptOps:
         scope = validate.text("scope", scope, max_len=200)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         now = self._at(at)
-        found = extract.causal_only(extract.extract(said, now, note=True))
+        found = extract.causal_only(
+            extract.extract(said, now, note=True, people=self._known_people())
+        )
         found = dataclasses.replace(
             found, items=[dataclasses.replace(it, provenance="note") for it in found.items]
         )

@@ -387,6 +387,12 @@ def _tool_kind(value: str) -> str | None:
     return next((k for t, k in _TOOLS if value == t or value.startswith(t + " ")), None)
 
 
+def is_tool(name: str) -> bool:
+    """Whether `name` is a tool of a kind told here ("Jenkins", "Kafka", "New Relic"), whatever
+    its case: a product, no person."""
+    return any(name.casefold() == tool for tool, _ in _TOOLS)
+
+
 def _versioned(value: str) -> bool:
     """Whether a value names a version: "postgres 15", "python 3.12", "v2"."""
     return re.search(r"\bv?\d", value) is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -28,6 +29,22 @@ DOINGS = ("decision", "choice", "change", "move", "call", "switch", "bet", "appr
 WORKS = ("migration", "rewrite", "upgrade", "refactor", "rollout", "rollback", "redesign", "hire",
          "purchase")  # fmt: skip
 THINGS_DONE = DOINGS + WORKS
+
+
+@functools.cache
+def _vocabulary() -> frozenset[str]:
+    # The embedder's WordPiece vocabulary: its whole words, not its "##" word pieces.
+    from .embed.local import VOCAB_FILE  # numpy and all, only when a word is asked about
+
+    lines = importlib.resources.files("ebbtide.embed").joinpath(VOCAB_FILE).read_text("utf-8")
+    return frozenset(w for w in lines.split() if w.isalpha())
+
+
+def is_word(word: str) -> bool:
+    """Whether `word` (any case) is a whole word of the embedder's vocabulary, some 30,000
+    common English words and names: "backup", "alert", "index" are; "retries", "kafka" are
+    not."""
+    return word.casefold() in _vocabulary()
 
 
 def paragraphs(text: str) -> list[str]:
