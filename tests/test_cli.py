@@ -7,8 +7,10 @@ import json
 import sys
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from ebbtide import ManualClock, open_memory
-from ebbtide.cli import main
+from ebbtide.cli import build_parser, main
 
 
 def populate(path, clock):
@@ -301,6 +303,25 @@ def test_reembed_fills_in_vectors_for_nodes_stored_without_embeddings(
     with open_memory(store) as m:
         hit = m.recall("what pet does Caroline have?").hits[0]
         assert "vector" in hit.why.lists
+
+
+def test_reembed_as_json_says_how_many_nodes_and_which_model(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "local")
+    store = tmp_path / "r.db"
+    with open_memory(store, embeddings="none") as m:
+        m.remember("Caroline adopted a golden retriever")
+    assert main(["reembed", "--store", str(store), "--json"]) == 0
+    with open_memory(store) as m:
+        model = m.embedder.name
+    assert json.loads(capsys.readouterr().out) == {"embedded": 1, "model": model}
+
+
+@pytest.mark.parametrize("command", [["serve"], ["demo"], ["config"], ["export"], ["import", "x"]])
+def test_a_command_with_no_json_output_refuses_json_instead_of_ignoring_it(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args([*command, "--json"])  # parsed only: nothing runs
+    assert exit_.value.code == 2
+    assert "unrecognized arguments: --json" in capsys.readouterr().err
 
 
 def test_remember_then_recall_from_the_shell(tmp_path, capsys):

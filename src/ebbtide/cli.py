@@ -308,7 +308,10 @@ def cmd_reembed(args: argparse.Namespace) -> int:
             progress=lambda adv, total: bar.update(task, advance=adv, total=total),
             everything=args.all,
         )
-    console.print(f"embedded {n} node(s) with {model}")
+    if args.json:
+        print(json.dumps({"embedded": n, "model": model}, indent=2))
+    else:
+        console.print(f"embedded {n} node(s) with {model}")
     return 0
 
 
@@ -445,14 +448,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ebbtide", description="Long-term memory for AI agents, served over MCP."
     )
     parser.add_argument("--version", action="version", version=f"ebbtide {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument(
         "--store", default=None, help="store URL or path (default: $EBBTIDE_STORE or user data dir)"
     )
+    # Only commands that print a result as JSON take --json; elsewhere it would be ignored.
+    common = argparse.ArgumentParser(add_help=False, parents=[store])
     common.add_argument("--json", action="store_true", help="machine-readable output")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("serve", parents=[common], help="MCP server (stdio, or HTTP)")
+    p = sub.add_parser("serve", parents=[store], help="MCP server (stdio, or HTTP)")
     p.add_argument(
         "--profile",
         default=os.environ.get("EBBTIDE_PROFILE", "default"),
@@ -468,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=os.environ.get("EBBTIDE_HOST", "127.0.0.1"))
     p.add_argument("--port", type=int, default=int(os.environ.get("EBBTIDE_PORT", "8765")))
     p.set_defaults(fn=cmd_serve)
-    sub.add_parser("demo", parents=[common], help="narrated demo, then client setup").set_defaults(
+    sub.add_parser("demo", parents=[store], help="narrated demo, then client setup").set_defaults(
         fn=cmd_demo
     )
     p = sub.add_parser("recall", parents=[common], help="what the memory finds for a query")
@@ -537,13 +542,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", action="store_true", help="approve --all without asking (for scripts)")
     p.set_defaults(fn=cmd_review)
     sub.add_parser("stats", parents=[common], help="counts").set_defaults(fn=cmd_stats)
-    p = sub.add_parser("export", parents=[common], help="every node and edge as JSONL")
-    p.add_argument("path", nargs="?", default="-")
+    p = sub.add_parser("export", parents=[store], help="every node and edge as JSONL")
+    p.add_argument("path", nargs="?", default="-", help="file to write (default -: stdout)")
     p.set_defaults(fn=cmd_export)
-    p = sub.add_parser("import", parents=[common], help="load a JSONL export")
-    p.add_argument("path")
+    p = sub.add_parser("import", parents=[store], help="load a JSONL export")
+    p.add_argument("path", help="file to read (-: stdin)")
     p.set_defaults(fn=cmd_import)
-    p = sub.add_parser("config", parents=[common], help="MCP client config snippets")
+    p = sub.add_parser("config", parents=[store], help="MCP client config snippets")
     p.add_argument("--client", default="all", choices=["all", *CLIENTS])
     p.set_defaults(fn=cmd_config)
     p = sub.add_parser("migrate", help="copy a memory to another store, e.g. SQLite to Neo4j")
