@@ -51,7 +51,7 @@ from .text import (
     stem,
     tokens,
 )
-from .timeparse import MONTHS, SEASONS, WEEKDAYS, TimeSpan, describe, resolve
+from .timeparse import MONTHS, NUMBERS, SEASONS, WEEKDAYS, TimeSpan, describe, resolve
 from .transcript import Message
 
 __all__ = ["CAUSAL", "Extraction", "Item", "ItemLink", "actor", "causal_only", "extract"]
@@ -249,7 +249,10 @@ def _subject(text: str, names: Sequence[str]) -> tuple[str | None, str]:
     while True:
         head = re.match(r"([A-Za-z]+)[,!]?\s+", rest)
         if head is None or head.group(1).lower() not in _LEAD_FILLER:
-            break
+            if (untimed := _after_time(rest)) == rest:
+                break
+            rest = untimed  # "Last night (28 February 2026) Ben …": when, then who
+            continue
         rest = rest[head.end() :]
     for name in sorted(names, key=len, reverse=True):
         if rest.startswith(name) and not rest[len(name) : len(name) + 1].isalnum():
@@ -313,19 +316,23 @@ _SUBJ = (
 )
 # Words that tell a time: "since lunch we …", "since last week", "once again", "after the
 # weekend", "after Monday".
-_TIME_WORDS = (
+_CLOCK_WORDS = (
     word_set(
         """now then again ever today tonight yesterday tomorrow ago forever earlier later early
         late soon last next past first lately recently time times while moment ages morning
         afternoon evening night noon midnight day days week weeks weekend weekends month months
-        year years decade decades hour hours minute minutes second seconds lunch dinner
-        breakfast brunch supper work school class college practice church bedtime graduation
-        childhood birth retirement vacation holidays christmas"""
+        year years decade decades hour hours minute minutes second seconds"""
     )
     | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
     | frozenset(SEASONS)
 )
+# ... and occasions, a time only after a word like "since" or "after" ("Lunch fixed my mood").
+_OCCASIONS = word_set(
+    """lunch dinner breakfast brunch supper work school class college practice church bedtime
+    graduation childhood birth retirement vacation holidays christmas"""
+)
+_TIME_WORDS = _CLOCK_WORDS | _OCCASIONS
 # "this morning", "the weekend", "a few days", "early May", "2019": a time told alone.
 _A_TIME = re.compile(
     r"(?:(?:the|this|that|these|those|a|an|one|two|three|few|couple|of|every|each|all|whole|"
@@ -333,6 +340,33 @@ _A_TIME = re.compile(
     rf"(?:{'|'.join(sorted(_TIME_WORDS))}|\d+)(?:\s+(?:{'|'.join(sorted(_TIME_WORDS))}|\d+))*",
     re.IGNORECASE,
 )
+# A time a sentence opens with, before who acted: "Yesterday (28 February 2026)", "Last night",
+# "On Monday", "Earlier today", "Two days ago,", "After lunch". Its date, written after it by
+# `_annotate`, goes with it. A number or an occasion tells a time only after a preposition.
+_TIME_LEAD = r"(?:the|this|that|these|those|a|an|few|couple|of|every|each|all|whole|mid|end|start|"
+_TIME_LEAD += rf"other|little|long|several|{'|'.join(NUMBERS)})[\s-]+"
+_CLOCK = rf"(?:{'|'.join(sorted(_CLOCK_WORDS))})"
+_ANY_TIME = rf"(?:{'|'.join(sorted(_TIME_WORDS))}|\d+(?:st|nd|rd|th)?)"
+_LEADING_TIME = re.compile(
+    rf"(?:(?P<prep>on|in|at|over|during|since|after|before|until|around|about|just)\s+"
+    rf"(?:{_TIME_LEAD})*{_ANY_TIME}|(?:{_TIME_LEAD})*(?P<word>{_CLOCK}))"
+    rf"(?:,?\s+(?:{_TIME_LEAD})*{_ANY_TIME})*(?:\s+back)?(?P<date>\s*\([^()]*\))?,?\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _after_time(text: str) -> str:
+    """A clause without the time it opens with: "Yesterday (28 February 2026) Ben and Ana" ->
+    Ben and Ana. A month or a season alone may be a name ("May and I"), and stays."""
+    m = _LEADING_TIME.match(text)
+    if m is None:
+        return text
+    said = m.group().strip(" ,")
+    if m["date"] is None and said.lower() in (*MONTHS, *SEASONS) and said[0].isupper():
+        return text
+    return text[m.end() :]
+
+
 # Words a subject with no article ("traffic", "disk usage", "rate limiting") is never made of:
 # a time, a word that is or opens a subject of its own ("we", "the", "everyone"), or a manner
 # ("as usual").
@@ -1212,8 +1246,12 @@ _MENTION = re.compile(r"^(?:@[\w.-]+[,:]?\s+)+|^(?:ok|okay|lol|um|uh)\s+(?=so\b)
 
 def _without_asides(subject: str) -> str:
     """A subject without the time or the aside told before it: "When I was a kid, my dad",
-    "If you ask me, the deploy", "The rain, if I remember right"."""
-    return _ASIDE.sub("", _TIME_CLAUSE.sub("", subject))
+    "If you ask me, the deploy", "The rain, if I remember right". A time alone ("After Monday,")
+    stays: it is when the subject acted."""
+    told = _TIME_CLAUSE.match(subject)
+    if told is not None and len(_after_time(subject)) > len(subject) - told.end():
+        subject = subject[told.end() :]
+    return _ASIDE.sub("", subject)
 
 
 def _unopened(sentence: str) -> str:
@@ -1563,7 +1601,7 @@ class _Extractor:
         if root is not None:
             return self._root_cause(k, msg, root, spans)
         lead = _LEAD_CLAUSE.match(_OPENER.sub("", text))  # "Without a doubt, …" is no lead
-        if lead is not None:
+        if lead is not None and not _after_a_time(lead):
             return self._lead_clause(k, msg, text, lead, spans)
         opening = _CLAUSE_LEAD.match(_OPENER.sub("", text))
         if opening is not None and (focus := self._clause_lead(k, msg, opening, spans)) is not None:
@@ -1736,8 +1774,6 @@ class _Extractor:
             relation = _LEAD_RELATION[cue]  # type: ignore[assignment]
             weight = WEAK if cue == "after" else EXPLICIT
         cause = self._segment(x, k, msg, spans)
-        if cue == "after" and _A_TIME.fullmatch(x):
-            return None  # "After the weekend, errors spiked": told in order, after a time
         if cause is None or (cue == "after" and self._is_new_np(x, k)):
             return None
         effect, relation = self._effect(y, k, msg, spans, relation)
@@ -1869,7 +1905,7 @@ class _Extractor:
                     continue  # "one fixed TTL", "was fixed the next day"; "… and as a result a
                     # retry storm took down X": the effect of the cue before, told whole
                 subject = _clean(text[_last_clause(text, lo, f.start) : f.start])
-                subject = _without_asides(subject)
+                subject = _after_time(_without_asides(subject))  # "Yesterday Ben and I"
                 if _CONDITION.match(subject) or (
                     cue.agentive and _KIN.fullmatch(subject) and not _BY_GERUND.search(text, f.end)
                 ):
@@ -1914,7 +1950,7 @@ class _Extractor:
         if f.cue is _JUDGED:
             done = _clean(text[_last_clause(text, lo, f.start) : f.start])
             return not _NO_VERDICT_BEFORE.search(text, 0, f.start) and bool(
-                _A_DOING.fullmatch(_without_asides(_unopened(done)))
+                _A_DOING.fullmatch(_after_time(_without_asides(_unopened(done))))
             )
         return True
 
@@ -2348,7 +2384,8 @@ class _Extractor:
         `known`: what someone surely did, for "that migration" to stand for: not any
         capitalised first word ("Checkout went down"), nor being, wishing or not doing ("Ben
         was asleep", "We could migrate", "We didn't migrate")."""
-        text = _ASIDES.sub("", text)  # not what an "It (...)" stands for, nor "Ben (on-call)"
+        # not what an "It (...)" stands for, nor "Ben (on-call)", nor when ("Yesterday Ben …")
+        text = _after_time(_ASIDES.sub("", text))
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)
@@ -2444,6 +2481,18 @@ def _first_clause(text: str, lo: int, hi: int) -> int:
     """Where the first clause of text[lo:hi] ends."""
     m = _CLAUSE_BREAK.search(text, lo, hi)
     return m.start() if m else hi
+
+
+def _after_a_time(lead: re.Match[str]) -> bool:
+    """'After the weekend, errors spiked', 'After lunch Ben and I fixed the build, which …': told
+    in order, after a time, so no cause; not 'After the deploy, errors spiked'."""
+    if lead["cue"].lower() != "after":
+        return False
+    x = _clean(lead["x"])
+    if _A_TIME.fullmatch(_ASIDES.sub("", x)):
+        return True
+    rest = _after_time(f"After {x}")
+    return rest != f"After {x}" and re.match(rf"{_SUBJ}\s", rest, re.IGNORECASE) is not None
 
 
 def _demodalise(text: str) -> str:
