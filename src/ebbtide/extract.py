@@ -168,10 +168,19 @@ _DECISION = re.compile(
     r"\bplan(?:ning)?\s+to\b|\bmade\s+(?:the|a)\s+(?:call|decision)\b",
     re.IGNORECASE,
 )
-# What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go".
+# ... and a change of what is used, told with its reason: "(We) moved to SQS because …",
+# "migrated to Aurora", "adopted Terraform", "replaced Jenkins with …", "dropped Kafka"; not
+# "dropped the ball" or "dropped packets", which went wrong.
+_SWITCHED = re.compile(
+    r"(?:\w+ly\s+)?(?:(?:moved|migrated)\s+(?:over\s+)?to\b|adopted\b|replaced\b|"
+    r"dropped\s+(?:(?:the|our|their)\s+)?(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+# What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go"; or
+# what was dropped, which a reason's "it" names as well ("dropped Kafka because it …").
 _CHOSEN = re.compile(
-    r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for|decided\s+on|(?:decided|chose|"
-    r"opted)\s+to\s+(?:use|adopt|buy|hire))\s+"
+    r"\b(?:chose|picked|selected|adopted|dropped(?=\s+(?-i:[A-Z]))|went\s+with|settled\s+on|"
+    r"opted\s+for|decided\s+on|(?:decided|chose|opted)\s+to\s+(?:use|adopt|buy|hire))\s+"
     r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them|not|(?-i:[a-z]+ly))\b"
     r"(?!\.\w))"  # "Fly.io" is a name, "wisely" or "it." is none
     r"(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)(?=\s+(?:for|because|as)\b|[,;:.!]|$)",
@@ -2347,7 +2356,8 @@ class _Extractor:
                 # "We went with SQLite because it needs no server": a choice told with its
                 # reason is still a choice, which its own outcomes can follow.
                 who, rest = _subject(_ASIDES.sub("", d.effect_text or item.text), names)
-                item.kind = "decision" if who is not None and _DECISION.match(rest) else "outcome"
+                chose = _DECISION.match(rest) or _SWITCHED.match(rest)
+                item.kind = "decision" if who is not None and chose else "outcome"
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
             if item.kind == "outcome":
