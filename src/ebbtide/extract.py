@@ -168,10 +168,19 @@ _DECISION = re.compile(
     r"\bplan(?:ning)?\s+to\b|\bmade\s+(?:the|a)\s+(?:call|decision)\b",
     re.IGNORECASE,
 )
-# What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go".
+# ... and a change of what is used, told with its reason: "(We) moved to SQS because …",
+# "migrated to Aurora", "adopted Terraform", "replaced Jenkins with …", "dropped Kafka"; not
+# "dropped the ball" or "dropped packets", which went wrong.
+_SWITCHED = re.compile(
+    r"(?:\w+ly\s+)?(?:(?:moved|migrated)\s+(?:over\s+)?to\b|adopted\b|replaced\b|"
+    r"dropped\s+(?:(?:the|our|their)\s+)?(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+# What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go"; or
+# what was dropped, which a reason's "it" names as well ("dropped Kafka because it …").
 _CHOSEN = re.compile(
-    r"\b(?:chose|picked|selected|went\s+with|settled\s+on|opted\s+for|decided\s+on|(?:decided|chose|"
-    r"opted)\s+to\s+(?:use|adopt|buy|hire))\s+"
+    r"\b(?:chose|picked|selected|adopted|dropped(?=\s+(?-i:[A-Z]))|went\s+with|settled\s+on|"
+    r"opted\s+for|decided\s+on|(?:decided|chose|opted)\s+to\s+(?:use|adopt|buy|hire))\s+"
     r"(?P<what>(?!(?:to|it|that|this|one|up|out|off|on|me|him|her|us|them|not|(?-i:[a-z]+ly))\b"
     r"(?!\.\w))"  # "Fly.io" is a name, "wisely" or "it." is none
     r"(?:[\w.+#-]+\s+){0,3}?[\w.+#-]+)(?=\s+(?:for|because|as)\b|[,;:.!]|$)",
@@ -1152,6 +1161,15 @@ _VERDICT = re.compile(
 )
 _NOT_ACTS = word_set("was were had did said meant been seemed sounded looked")
 _COMMENT = re.compile(r"(?:\w+,\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|\s+\()", re.IGNORECASE)
+# "It happened", "It all started", "That began": the event told just before, as having come
+# about (`_Extractor._event_before`).
+_IT_CAME_ABOUT = re.compile(
+    r"(?:it|this|that)\s+(?:(?:all|first|only|really|actually)\s+)?(?:happened|started|began|"
+    r"occurred|took\s+place|came\s+about)",
+    re.IGNORECASE,
+)
+# ... not "It started a fire", which the earlier thing did
+_AN_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|these|those|our|their|his|her|its|my|your)\b")
 _BY_GERUND = re.compile(r"\bby\s+(\w+ing\b.*)$")
 # "we avoided a weekend outage": the effect of a cause is that something did not happen
 _AVOIDED = re.compile(
@@ -1637,6 +1655,9 @@ class _Extractor:
             self._untold(text, [(0, when.end("x"))], k, msg, spans)
             return focus
         focus = self._mid_cues(k, msg, text, spans)
+        came = _IT_CAME_ABOUT.match(text)
+        if came is not None and not _AN_OBJECT.match(text, came.end()):
+            return focus  # "It happened (because …)": the earlier thing came about, did nothing
         if focus is None and _says_what_it_did(text) and self._judges_a_doing(text, k):
             focus = self._segment(text, k, msg, spans)
         return focus
@@ -2024,6 +2045,8 @@ class _Extractor:
                 and self._antecedent(k) is None
             ):
                 continue  # "Stress was the reason for it." with nothing told before
+            if _IT_CAME_ABOUT.fullmatch(effect_text.rstrip(".!")) and self._event_before(k) is None:
+                continue  # "It happened because …" after small talk, or with nothing before
             also = re.fullmatch(r"(?i)(.*\w)\s*,?\s+and\s+(?:it|this|that)", cause_text)
             if also and forward:  # "Priya merged the change and it broke the login page"
                 cause_text = also.group(1)
@@ -2128,6 +2151,10 @@ class _Extractor:
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
         text = _STOPPED_EARLY.sub("", text)
+        if _IT_CAME_ABOUT.fullmatch(text.rstrip(".!")):
+            event = self._event_before(k)
+            if event is not None:  # "It happened because …": the outage told just before
+                return event, relation
         # "It was caused by …": what was said; "Good, because MySQL kept deadlocking": the
         # assent is to what was said, and the cause is its reason
         if text.lower().rstrip(".!?") in _ANAPHORS or is_acknowledgement(text, self.name_words):
@@ -2181,6 +2208,24 @@ class _Extractor:
             ):
                 return item
         return None
+
+    def _event_before(self, k: int) -> int | None:
+        """What "It happened" stands for: the event the latest statement told, in this message
+        or the one just before ("The checkout outage lasted an hour." / "It happened because
+        …"). Not small talk ("Good morning team.", "Hope you had a nice weekend!"): the
+        statement told something that went wrong, or something the transcript dated or gave a
+        cause for."""
+        if not self.focus or self.focus[-1][0] < k - 1:
+            return None
+        item = self.focus[-1][1]
+        said = self.drafts[item].item
+        if said.kind in ("preference", "lesson") or _COMMENT.match(said.text):
+            return None
+        if said.kind in ("event", "outcome") or any(
+            d == item and r in CAUSAL for _, d, r in self.links
+        ):
+            return item
+        return item if outcome_polarity(said.text).label == "negative" else None
 
     def _recent_np(self, text: str, k: int) -> int | None:
         """'The outage': a definite noun phrase naming a recent item's thing. The item names it
@@ -2347,7 +2392,8 @@ class _Extractor:
                 # "We went with SQLite because it needs no server": a choice told with its
                 # reason is still a choice, which its own outcomes can follow.
                 who, rest = _subject(_ASIDES.sub("", d.effect_text or item.text), names)
-                item.kind = "decision" if who is not None and _DECISION.match(rest) else "outcome"
+                chose = _DECISION.match(rest) or _SWITCHED.match(rest)
+                item.kind = "decision" if who is not None and chose else "outcome"
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
             if item.kind == "outcome":

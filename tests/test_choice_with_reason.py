@@ -1,0 +1,70 @@
+"""A choice told with its reason ("We moved to SQS because Kafka needed brokers") is a decision
+the reason led to, as "We went with SQLite because it needs no server" is, and the reason is
+found behind it. Something that merely went
+wrong for a reason stays what the reason caused."""
+
+from __future__ import annotations
+
+import pytest
+
+from ebbtide import Memory
+
+
+def _thread(memory: Memory, *turns: tuple[str, str]) -> None:
+    memory.remember(
+        messages=[{"speaker": who, "text": text} for who, text in turns], date="2026-03-01"
+    )
+
+
+def _kinds(memory: Memory) -> dict[str, str]:
+    return {n.text: n.kind for n in memory.store.find_nodes(limit=100) if n.kind != "person"}
+
+
+@pytest.mark.parametrize(
+    ("told", "choice", "reason"),
+    [
+        ("We moved to SQS because Kafka needed brokers.",
+         "Ana and others moved to SQS", "Kafka needed brokers."),
+        ("We switched to Postgres since MySQL kept deadlocking.",
+         "Ana and others switched to Postgres", "MySQL kept deadlocking."),
+        ("We migrated to Aurora because the disk kept filling.",
+         "Ana and others migrated to Aurora", "The disk kept filling."),
+        ("We moved to SQS as Kafka needed too many brokers.",
+         "Ana and others moved to SQS", "Kafka needed too many brokers."),
+        ("We adopted Terraform because manual changes kept drifting.",
+         "Ana and others adopted Terraform", "Manual changes kept drifting."),
+        ("We dropped Kafka because it needed too many brokers.",
+         "Ana and others dropped Kafka", "It (Kafka) needed too many brokers."),
+        ("We replaced Jenkins with GitHub Actions because builds were slow.",
+         "Ana and others replaced Jenkins with GitHub Actions", "Builds were slow."),
+    ],
+)  # fmt: skip
+def test_a_choice_told_with_its_reason_is_a_decision_the_reason_led_to(
+    memory, told, choice, reason
+):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[choice] == "decision"
+    why = memory.trace_cause_chain(choice).chains
+    assert reason in {s.decision for c in why for s in c.steps}
+
+
+def test_what_went_wrong_for_a_reason_stays_its_effect(memory):
+    _thread(memory, ("Ana", "Checkout broke because the deploy shipped a bad config."))
+    assert _kinds(memory)["Checkout broke"] == "outcome"
+    assert "The deploy shipped a bad config." in {
+        s.decision for c in memory.trace_cause_chain("checkout broke").chains for s in c.steps
+    }
+
+
+@pytest.mark.parametrize(
+    ("told", "effect"),
+    [
+        ("Kafka dropped messages because the disk filled up.", "Kafka dropped messages"),
+        ("We dropped packets because the NIC was saturated.", "Ana and others dropped packets"),
+        ("We dropped the ball because nobody owned the rollout.",
+         "Ana and others dropped the ball"),
+    ],
+)  # fmt: skip
+def test_dropping_that_is_no_choice_stays_an_outcome(memory, told, effect):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[effect] == "outcome"
