@@ -141,3 +141,58 @@ def test_someone_the_memory_knows_and_i_fixed_the_build_names_them(memory: Memor
     memory.remember(messages=[{"speaker": "Sterling", "text": "I'm on call this week."}])
     memory.remember(messages=[{"speaker": "Ana", "text": "Sterling and I fixed the build."}])
     assert people(memory) == {"Ana", "Sterling"}
+
+
+# -- a colleague named as a month ---------------------------------------------------------------
+
+
+def items(memory: Memory) -> list[tuple[str, str]]:
+    return [(n.kind, n.text) for n in memory.store.find_nodes(limit=100) if n.kind != "person"]
+
+
+@pytest.mark.parametrize("name", ["May", "June", "April"])
+def test_a_speaker_named_as_a_month_who_fixed_the_build_with_me_is_who_acted(memory: Memory, name):
+    memory.remember(
+        messages=[
+            {"speaker": name, "text": "Is the build green again?"},
+            {
+                "speaker": "Ana",
+                "text": f"{name} and I fixed the build, which unblocked the release.",
+            },
+        ]
+    )
+    stored = items(memory)
+    assert ("decision", f"{name} and Ana fixed the build") in stored
+    assert not [text for _, text in stored if text in (f"{name} and Ana fixed", "The build")]
+    assert people(memory) == {"Ana", name}
+    assert roots(memory, "the release") == [f"{name} and Ana fixed the build"]
+
+
+def test_someone_the_memory_knows_as_may_fixed_the_build_in_a_later_conversation(
+    memory: Memory,
+):
+    memory.remember(messages=[{"speaker": "May", "text": "I'm on call this week."}])
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "May and I fixed the build, which unblocked the release."}
+        ]
+    )
+    assert roots(memory, "the release") == ["May and Ana fixed the build"]
+    assert people(memory) == {"Ana", "May"}
+
+
+def test_months_no_one_here_is_named_stay_months(memory: Memory):
+    memory.remember(messages=[{"speaker": "Ana", "text": "May and June were busy months."}])
+    assert items(memory) == [("note", "May and June were busy months.")]
+    assert people(memory) <= {"Ana"}
+
+
+def test_a_month_someone_is_named_still_tells_when_after_in(memory: Memory):
+    memory.remember(
+        messages=[
+            {"speaker": "May", "text": "Is the build green again?"},
+            {"speaker": "Ana", "text": "In May we fixed the build, which unblocked the release."},
+        ],
+        date="2026-03-01",
+    )
+    assert roots(memory, "the release") == ["In May (May 2025) Ana and others fixed the build"]

@@ -2267,7 +2267,7 @@ class _Extractor:
         if low in ("they", "he", "she", "someone", "somebody", "everyone", "people", "the team"):
             return True
         name = re.fullmatch(r"([A-Z][a-z]+)(?:\s+(?:and\s+)?[A-Z][a-z]+)?", text)
-        if name and name.group(1) not in _NOT_NAMES and self._may_name_someone(text):
+        if name and self._may_be_a_name(name.group(1)) and self._may_name_someone(text):
             return True  # a bare name, said by no one here: still a person
         who, rest = _subject(text, [*self.people])
         return who is not None and not rest
@@ -2283,7 +2283,7 @@ class _Extractor:
             return False
         words = [w for w in text.split() if w != "and"]
         if any(
-            w in _NOT_NAMES
+            not self._may_be_a_name(w)
             or w.lower() in _NOBODY
             or (  # "Mel" is Melanie; "AI" is not Aiden, nor "Go" Gordon
                 len(w) >= 3
@@ -2322,7 +2322,7 @@ class _Extractor:
         if words[0] in _DETERMINERS:
             return None
         while words and (
-            words[0] in _NOT_NAMES
+            not self._may_be_a_name(words[0])
             or words[0].lower() in _LEAD_FILLER
             or (
                 at_start
@@ -2339,6 +2339,13 @@ class _Extractor:
         """A word of the name of someone who speaks here or whom the memory knows."""
         low = word.lower()
         return word in self.people or low in self.name_words or low in self.known
+
+    def _may_be_a_name(self, word: str) -> bool:
+        """Not a word no one is named ("The", "Yesterday", "March"), except a month someone who
+        speaks here or whom the memory knows is named: "May and I fixed the build"."""
+        if word not in _NOT_NAMES:
+            return True
+        return word.lower() in MONTHS and self._known(word)
 
     def _may_name_someone(self, name: str) -> bool:
         """Whether a capitalised word or two ("Ben", "Kafka and Ben") may name a person: one who
@@ -2443,7 +2450,7 @@ class _Extractor:
             named = _SOMEONE_DID.match(text)
             if (
                 named
-                and named["who"] not in _NOT_NAMES
+                and self._may_be_a_name(named["who"])
                 and self._may_name_someone(named["who"])
                 and is_past(named["verb"])
             ):
@@ -2451,7 +2458,7 @@ class _Extractor:
         named = None if known else re.match(r"([A-Z][a-z]+)\s+(?:\w+ly\s+)?([a-z]+)\b", text)
         if (
             named
-            and named.group(1) not in _NOT_NAMES
+            and self._may_be_a_name(named.group(1))
             and self._may_name_someone(named.group(1))
             and is_past(named.group(2))
         ):
