@@ -106,6 +106,38 @@ def test_what_followed_a_time_is_told_in_order_with_no_item_for_the_time(memory:
     assert items(memory) == [("note", "After the weekend, errors spiked.")]
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "After a week of retries, the queue drained.",
+        "After a week of retries the queue drained.",
+        "After two hours of debugging, Ben found the leak.",
+        "After a couple of weeks of load tests, the release went out.",
+    ],
+)
+def test_what_followed_a_span_of_time_is_told_in_order_with_no_item_for_the_span(
+    memory: Memory, said
+):
+    told(memory, said)
+    assert items(memory) == [("note", said)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "After a deploy, errors spiked.",
+        "After the migration of the orders table, checkout broke.",
+        "After work, the queue drained.",
+    ],
+)
+def test_what_followed_something_no_cause_is_kept_whole_with_no_item_of_its_own(
+    memory: Memory, said
+):
+    """What "after" opens is read as a cause or not before any item is made for it."""
+    told(memory, said)
+    assert items(memory) == [("note", said)]
+
+
 def test_what_followed_a_thing_done_is_still_weakly_its_outcome(memory: Memory):
     told(memory, "After the deploy, errors spiked.")
     assert ("outcome", "Errors spiked.") in items(memory)

@@ -349,6 +349,13 @@ _A_TIME = re.compile(
     rf"(?:{'|'.join(sorted(_TIME_WORDS))}|\d+)(?:\s+(?:{'|'.join(sorted(_TIME_WORDS))}|\d+))*",
     re.IGNORECASE,
 )
+# "a week of retries", "two hours of debugging": a span of time, however it was spent
+_A_SPAN_OF = re.compile(
+    rf"(?:(?:a|an|the|few|couple|of|several|many|long|whole|first|last|{'|'.join(NUMBERS)}|\d+)"
+    r"[\s-]+)*(?:seconds?|minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|"
+    r"decades?|ages)\s+of\s+\S",
+    re.IGNORECASE,
+)
 # A time a sentence opens with, before who acted: "Yesterday (28 February 2026)", "Last night",
 # "On Monday", "Earlier today", "Two days ago,", "After lunch". Its date, written after it by
 # `_annotate`, goes with it. A number or an occasion tells a time only after a preposition.
@@ -1794,8 +1801,10 @@ class _Extractor:
         else:
             relation = _LEAD_RELATION[cue]  # type: ignore[assignment]
             weight = WEAK if cue == "after" else EXPLICIT
+        if cue == "after" and _tells_no_cause(x):
+            return None  # decided before any item is made for it
         cause = self._segment(x, k, msg, spans)
-        if cause is None or (cue == "after" and self._is_new_np(x, k)):
+        if cause is None:
             return None
         effect, relation = self._effect(y, k, msg, spans, relation)
         self._link(cause, effect, relation, weight)
@@ -1884,13 +1893,6 @@ class _Extractor:
         elif rest and relation == "caused":
             self._untold(x, [(0, rest.start())], k, msg, spans)
         return effect
-
-    def _is_new_np(self, x: str, k: int) -> bool:
-        """'After work, ...': a noun phrase that names no earlier event is only a time."""
-        words = x.lower().split()
-        return not any(is_past(w) or w.endswith("ing") for w in words) and (
-            self._recent_np(x, k) is None
-        )
 
     def _find_cues(self, text: str) -> list[_Found]:
         """The causal cues of a sentence that make a claim, in order."""
@@ -2233,13 +2235,9 @@ class _Extractor:
         follows ("the outage" is "The checkout outage on Saturday"; not "The outage backlog in
         support", "Our outage cost us $10k" or "The deploy on Friday went fine", and "the
         search outage" is not the checkout outage)."""
-        m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
-                     text.strip())  # fmt: skip
-        if m is None:
+        words = _definite_np(text)
+        if words is None:
             return None
-        words = m.group(1).lower().split()
-        if any(is_past(w) or w in STOPWORDS for w in words):
-            return None  # a clause, not a noun phrase
         said = [stem(w) for w in words]
         for i in range(len(self.drafts) - 1, max(-1, len(self.drafts) - 1 - self.items), -1):
             d = self.drafts[i]
@@ -2536,13 +2534,32 @@ def _first_clause(text: str, lo: int, hi: int) -> int:
     return m.start() if m else hi
 
 
+def _definite_np(text: str) -> list[str] | None:
+    """The words of a short definite noun phrase after its determiner ("the checkout outage" ->
+    checkout, outage); None for a clause ("the deploy failed") or anything longer."""
+    m = re.match(r"(?i)^(?:the|that|this|those|these|our|their)\s+((?:[\w-]+\s+){0,4}[\w-]+)$",
+                 text.strip())  # fmt: skip
+    if m is None:
+        return None
+    words = m.group(1).lower().split()
+    return None if any(is_past(w) or w in STOPWORDS for w in words) else words
+
+
+def _tells_no_cause(x: str) -> bool:
+    """What follows "after" tells no cause, only what came first: not something done ("we
+    migrated", "restarting the workers") nor a thing named as "the deploy" is ("After work",
+    "After a deploy", "After the deploy on Friday")."""
+    words = x.lower().split()
+    return not any(is_past(w) or w.endswith("ing") for w in words) and _definite_np(x) is None
+
+
 def _after_a_time(lead: re.Match[str]) -> bool:
     """'After the weekend, errors spiked', 'After lunch Ben and I fixed the build, which …': told
     in order, after a time, so no cause; not 'After the deploy, errors spiked'."""
     if lead["cue"].lower() != "after":
         return False
-    x = _clean(lead["x"])
-    if _A_TIME.fullmatch(_ASIDES.sub("", x)):
+    x = _ASIDES.sub("", _clean(lead["x"]))
+    if _A_TIME.fullmatch(x) or _A_SPAN_OF.match(x):
         return True
     rest = _after_time(f"After {x}")
     return rest != f"After {x}" and re.match(rf"{_SUBJ}\s", rest, re.IGNORECASE) is not None
