@@ -68,3 +68,47 @@ def test_what_went_wrong_for_a_reason_stays_its_effect(memory):
 def test_dropping_that_is_no_choice_stays_an_outcome(memory, told, effect):
     _thread(memory, ("Ana", told))
     assert _kinds(memory)[effect] == "outcome"
+
+
+# -- "as" after a choice --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("told", "choice", "reason"),
+    [
+        ("We picked Redis as the team already knew it.",
+         "Ana and others picked Redis", "The team already knew it."),
+        ("We went with Go as it compiles fast.",
+         "Ana and others went with Go", "It (Go) compiles fast."),
+        ("We switched to Postgres as the team knows it well.",
+         "Ana and others switched to Postgres", "The team knows it well."),
+        ("We chose Kafka as the devs had run it before.",
+         "Ana and others chose Kafka", "The devs had run it before."),
+    ],
+)  # fmt: skip
+def test_a_choice_told_with_as_and_its_reason_is_a_decision_the_reason_led_to(
+    memory, told, choice, reason
+):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[choice] == "decision"
+    why = memory.trace_cause_chain(choice).chains
+    assert reason in {s.decision for c in why for s in c.steps}
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "We picked Redis, as we planned.",
+        "We picked Redis as the devs planned.",
+        "We picked Redis as it turned out.",
+        "We chose Redis as we said before.",
+        "We picked Redis as the cache.",
+        "We picked Redis as soon as the budget was approved.",
+        "We picked Redis as well as Postgres.",
+        "We'll pick Redis as the team knows it.",
+        "The cache kept Redis as the team knew it.",
+    ],
+)
+def test_as_after_a_choice_that_tells_an_aside_a_role_or_a_time_gives_no_reason(memory, told):
+    _thread(memory, ("Ana", told))
+    assert not [e for e in memory.store.find_edges(limit=100) if e.relation == "caused"]

@@ -643,6 +643,22 @@ _AS = _Cue(
     WEAK,
     False,
 )
+# After a choice, "as" opening a clause with an object or a complement is its reason ("We
+# picked Redis as the team already knew it", "We went with Go as it compiles fast"); a choice
+# is asked for in `_gate_passes`. Told with no object it is an aside ("… as we planned"), and
+# a word ending in "s" is a verb only before what is not one ("as Ana and others planned").
+_AS_CHOSEN = _Cue(
+    r"\bas(?!\s+(?:a|an)\b|\s+it\s+were\b)"
+    + _opens_a_clause(
+        rf"(?:{_PAST_VERB}|(?:is|are|does|do|can)(?:n['’]t)?|\w+s)"
+        rf"(?=\s+(?!(?:out|up|before|earlier|then|so|{_PAST_VERB})\b)[\w'’])"
+    ),
+    "caused",
+    "backward",
+    "full",
+    WEAK,
+    False,
+)
 _ONCE = _Cue(
     r"\b(?<!\bat\s)(?<!\bfor\s)(?<!\bthan\s)once(?!\s+(?:a|an)\b)" + _opens_a_clause(_PAST_VERB),
     "enabled",
@@ -911,6 +927,7 @@ _CUES = [
     _AFTER,
     _SINCE,
     _AS,
+    _AS_CHOSEN,
     _ONCE,
     _Cue(
         rf"(?:,|;|\band)\s*so(?!\s+that\b)(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|"
@@ -1964,10 +1981,14 @@ class _Extractor:
         if f.cue is _STEMMED:
             origin = text[f.end : _first_clause(text, f.end, len(text))]
             return not _A_TIME_AGO.match(origin)
-        if f.cue in (_SINCE, _AS, _ONCE):
+        if f.cue in (_SINCE, _AS, _AS_CHOSEN, _ONCE):
             told = _last_clause(text, max(0, f.start - WINDOW), f.start)
             cause = text[f.end : _first_clause(text, f.end, len(text))]
-            return not (f.cue is _AS and _COMPARED.search(text, 0, f.start)) and (
+            if f.cue is _AS_CHOSEN and not (
+                _DECISION.search(text, told, f.start) or _SWITCHED.search(text, told, f.start)
+            ):
+                return False
+            return not (f.cue in (_AS, _AS_CHOSEN) and _COMPARED.search(text, 0, f.start)) and (
                 _clause_cue_holds(f.cue, _clean(cause), _clean(text[told : f.start]))
             )
         if f.cue is _JUDGED:
