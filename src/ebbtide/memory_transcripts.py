@@ -708,6 +708,7 @@ class TranscriptOps:
         the canary" / "Skipped the canary"), and so is one told with the opposite verb ("Kept
         the canary")."""
         named = sameness.people_named(text, people)
+        who = extract.actor(text)
 
         def may_be(node: Node) -> bool:
             dates = item_dates(node.attributes)
@@ -721,6 +722,9 @@ class TranscriptOps:
                     and claims.wording(node.text) != claims.wording(text)
                 )
                 or sameness.different_people(named, _people_in(node, people))
+                # "Dana restarted the workers, which cleared the queue" is not Ben's restart
+                # told again, however few words set them apart
+                or (who is not None and _actor_of(node) not in (None, who))
                 # "Did not skip the canary" (or "Kept the canary") is not "Skipped the canary"
                 # told again
                 or (
@@ -865,8 +869,7 @@ class TranscriptOps:
             if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
                 continue  # a conflict, known before reading the texts
             said_as = (node.text, *node.attributes.get("aliases", []))
-            # who did it is the node's, however a later mention put it ("the deleted logs")
-            who = next((a for a in map(extract.actor, said_as) if a), None)
+            who = _actor_of(node)
             said_then = item_dates(node.attributes).said_local
             if said is not None and said_then is not None and said == said_then:
                 node_mention = self._mention(
@@ -944,6 +947,12 @@ def _said_no_later(a: Node, b: Node) -> bool:
         return to_datetime(a.attributes["said_at"]) <= to_datetime(b.attributes["said_at"])
     except (KeyError, TypeError, ValueError):
         return True
+
+
+def _actor_of(node: Node) -> str | None:
+    """Who did what an episode node tells, in the first of its wordings that says (a later
+    mention may put it without them: "the deleted logs")."""
+    return next((a for a in map(extract.actor, causal.wordings(node)) if a), None)
 
 
 def _people_in(node: Node, people: Sequence[str]) -> frozenset[str]:

@@ -9,10 +9,12 @@ import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from . import verbs
 from .sentences import ADVERBS, is_past, word_set
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
+from .timeparse import resolve
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
 # server" / "… added the cache to the build server").
@@ -622,6 +624,23 @@ def different_people(a: frozenset[str], b: frozenset[str]) -> bool:
 _CLOCK_TIME = re.compile(
     r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.m\.|[ap]m\b|o'clock)|\b\d{1,2}:\d\d\b", re.IGNORECASE
 )
+# The date extraction writes after a time: "(28 February 2026)", "(the week of 16 February
+# 2026)", "(around 24 June 2023)", "(winter 2025/26)".
+_DATE_ASIDE = re.compile(r"\s*\([^()]*\b\d{4}(?:/\d\d)?\)")
+# Any day will do: only where the times are said is wanted, not when they fall.
+_ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def _what_happened(text: str) -> str:
+    """`text` without when it happened: its clock times, the times it tells ("last week", "a
+    few weeks ago", "on Monday") and the dates written after them. When is compared by the
+    spans the tellings are told of (`different_times`); in words, "last week (the week of 26
+    June 2023)" is shared by a pride parade and a picnic, and told in other words ("a few
+    weeks ago") of one parade."""
+    text = _CLOCK_TIME.sub(" ", _DATE_ASIDE.sub("", text))
+    for span in resolve(text, _ANY_DAY):
+        text = text.replace(span.phrase, " ", 1)
+    return text
 
 
 def same_event(
@@ -633,8 +652,8 @@ def same_event(
     and "Kai added an index" share little once Kai is set aside)."""
     if conflict(a_mention, b_mention):
         return 0.0
-    # A clock time is when, not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
-    a, b = _CLOCK_TIME.sub(" ", event_named(a)), _CLOCK_TIME.sub(" ", event_named(b))
+    # When is not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
+    a, b = _what_happened(event_named(a)), _what_happened(event_named(b))
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
     # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
     # won a trophy" and "John and others won!" share one word, not three.
