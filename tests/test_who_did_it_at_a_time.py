@@ -91,3 +91,14 @@ def test_the_same_person_at_the_parade_again_is_another_parade(memory: Memory):
     said = [w for group in wordings(memory, "event") + wordings(memory, "note") for w in group]
     assert len([w for w in said if "parade" in w]) == 2
     assert all(len(w) == 1 for w in wordings(memory, "event") + wordings(memory, "note"))
+
+
+def test_the_grand_opening_told_of_as_tomorrow_twice_that_day_is_one_event(memory: Memory):
+    told(memory, "Gina", "Can't wait for tomorrow's grand opening!", "2023-06-19")
+    told(memory, "Jon", "Tomorrow's grand opening will be so much fun.", "2023-06-19")
+    assert wordings(memory, "event") == [
+        [
+            "Can't wait for tomorrow (20 June 2023)'s grand opening!",
+            "Tomorrow (20 June 2023)'s grand opening will be so much fun.",
+        ]
+    ]

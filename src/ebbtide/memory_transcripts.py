@@ -763,7 +763,9 @@ class TranscriptOps:
             same = [n for n in candidates if alike[n.id] >= causal.SAME_THING]
             same.sort(key=lambda n: -alike[n.id])
             if not same:
-                again = self._told_again(text, kind, task_tag, candidates, rarity, tried, said)
+                again = self._told_again(
+                    text, kind, task_tag, candidates, rarity, tried, said, told
+                )
                 same = [again] if again is not None else []
         if same:
             aliases = list(same[0].attributes.get("aliases", []))
@@ -855,13 +857,15 @@ class TranscriptOps:
         rarity: causal.Rarity,
         tried: bool,
         said: tuple[float, float] | None = None,
+        told: tuple[float, float] | None = None,
     ) -> Node | None:
         """The candidate that names the same event as `text` in other words, if one does;
-        `tried`: the text is a measure said not to have fixed something. A definite
+        `tried`: the text is a measure said not to have fixed something; `told`: the span it
+        is told to have happened in, shared with a candidate told of an overlapping one. A definite
         description ("The outage happened") names the one event told on the day it was
         `said` that it can name (`sameness.named_again`): the outage of this conversation,
         not one told months before."""
-        new = self._mention(text, kind, task_tag, None)
+        new = dataclasses.replace(self._mention(text, kind, task_tag, None), when=told)
         rarity.warm([text, *(x for n in candidates for x in causal.wordings(n))])  # one call
         scores: dict[str, float] = {}
         in_play: dict[str, tuple[Sequence[str], sameness.Mention]] = {}
@@ -876,8 +880,10 @@ class TranscriptOps:
                     node.text, node.kind, node.task_tag, node.polarity, who
                 )
                 in_play[node.id] = (said_as, node_mention)
+            told_then = item_dates(node.attributes).told_local
             for wording in said_as:
                 old = self._mention(wording, node.kind, node.task_tag, node.polarity, who)
+                old = dataclasses.replace(old, when=told_then)
                 score = sameness.same_event(text, new, wording, old, rarity)
                 scores[node.id] = max(score, scores.get(node.id, 0.0))
         bar = {i: sameness.SAME_EVENT for i in scores}
