@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ebbtide import Memory, open_memory
+from ebbtide.extract import actor
 
 TOLD_ON = "2026-03-01"  # a Sunday
 
@@ -87,6 +88,11 @@ def test_someone_acting_at_a_time_is_as_much_a_decision_as_without_it(
 ):
     told(memory, f"{lead} Ben restarted the workers, which cleared the queue.")
     assert ("decision", f"{written} Ben restarted the workers") in items(memory)
+
+
+@pytest.mark.parametrize(("lead", "written"), LEADS)
+def test_who_acted_is_read_past_the_time_the_description_opens_with(lead, written):
+    assert actor(f"{written} Ben restarted the workers") == "Ben"
 
 
 def test_a_verdict_on_something_done_at_a_time_judges_the_doing(memory: Memory):

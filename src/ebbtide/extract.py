@@ -2599,8 +2599,9 @@ _ACTOR = re.compile(
 
 def actor(text: str) -> str | None:
     """Who did it, when a description opens with a name and a past-tense verb ("Ana restarted
-    the workers"); None for a gerund ("Restarting ...") or a noun phrase ("The restart ...")."""
-    m = _ACTOR.match(text.strip())
+    the workers", "Yesterday (28 February 2026) Ana restarted the workers"); None for a gerund
+    ("Restarting ...") or a noun phrase ("The restart ...")."""
+    m = _ACTOR.match(_after_time(text.strip()))
     if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower().endswith("ing"):
         return None
     return m.group(1) if is_past(m.group(2)) else None

@@ -708,6 +708,7 @@ class TranscriptOps:
         the canary" / "Skipped the canary"), and so is one told with the opposite verb ("Kept
         the canary")."""
         named = sameness.people_named(text, people)
+        who = extract.actor(text)
 
         def may_be(node: Node) -> bool:
             dates = item_dates(node.attributes)
@@ -721,6 +722,9 @@ class TranscriptOps:
                     and claims.wording(node.text) != claims.wording(text)
                 )
                 or sameness.different_people(named, _people_in(node, people))
+                # "Dana restarted the workers, which cleared the queue" is not Ben's restart
+                # told again, however few words set them apart
+                or (who is not None and _actor_of(node) not in (None, who))
                 # "Did not skip the canary" (or "Kept the canary") is not "Skipped the canary"
                 # told again
                 or (
@@ -759,7 +763,9 @@ class TranscriptOps:
             same = [n for n in candidates if alike[n.id] >= causal.SAME_THING]
             same.sort(key=lambda n: -alike[n.id])
             if not same:
-                again = self._told_again(text, kind, task_tag, candidates, rarity, tried, said)
+                again = self._told_again(
+                    text, kind, task_tag, candidates, rarity, tried, said, told
+                )
                 same = [again] if again is not None else []
         if same:
             aliases = list(same[0].attributes.get("aliases", []))
@@ -851,13 +857,15 @@ class TranscriptOps:
         rarity: causal.Rarity,
         tried: bool,
         said: tuple[float, float] | None = None,
+        told: tuple[float, float] | None = None,
     ) -> Node | None:
         """The candidate that names the same event as `text` in other words, if one does;
-        `tried`: the text is a measure said not to have fixed something. A definite
+        `tried`: the text is a measure said not to have fixed something; `told`: the span it
+        is told to have happened in, shared with a candidate told of an overlapping one. A definite
         description ("The outage happened") names the one event told on the day it was
         `said` that it can name (`sameness.named_again`): the outage of this conversation,
         not one told months before."""
-        new = self._mention(text, kind, task_tag, None)
+        new = dataclasses.replace(self._mention(text, kind, task_tag, None), when=told)
         rarity.warm([text, *(x for n in candidates for x in causal.wordings(n))])  # one call
         scores: dict[str, float] = {}
         in_play: dict[str, tuple[Sequence[str], sameness.Mention]] = {}
@@ -865,16 +873,17 @@ class TranscriptOps:
             if (node.kind == "decision") != new.decision or node.task_tag != task_tag:
                 continue  # a conflict, known before reading the texts
             said_as = (node.text, *node.attributes.get("aliases", []))
-            # who did it is the node's, however a later mention put it ("the deleted logs")
-            who = next((a for a in map(extract.actor, said_as) if a), None)
+            who = _actor_of(node)
             said_then = item_dates(node.attributes).said_local
             if said is not None and said_then is not None and said == said_then:
                 node_mention = self._mention(
                     node.text, node.kind, node.task_tag, node.polarity, who
                 )
                 in_play[node.id] = (said_as, node_mention)
+            told_then = item_dates(node.attributes).told_local
             for wording in said_as:
                 old = self._mention(wording, node.kind, node.task_tag, node.polarity, who)
+                old = dataclasses.replace(old, when=told_then)
                 score = sameness.same_event(text, new, wording, old, rarity)
                 scores[node.id] = max(score, scores.get(node.id, 0.0))
         bar = {i: sameness.SAME_EVENT for i in scores}
@@ -944,6 +953,12 @@ def _said_no_later(a: Node, b: Node) -> bool:
         return to_datetime(a.attributes["said_at"]) <= to_datetime(b.attributes["said_at"])
     except (KeyError, TypeError, ValueError):
         return True
+
+
+def _actor_of(node: Node) -> str | None:
+    """Who did what an episode node tells, in the first of its wordings that says (a later
+    mention may put it without them: "the deleted logs")."""
+    return next((a for a in map(extract.actor, causal.wordings(node)) if a), None)
 
 
 def _people_in(node: Node, people: Sequence[str]) -> frozenset[str]:

@@ -9,10 +9,12 @@ import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from . import verbs
 from .sentences import ADVERBS, is_past, word_set
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
+from .timeparse import resolve
 
 # Word overlap at which what two pronouns stood for is one thing ("… added a cache to the build
 # server" / "… added the cache to the build server").
@@ -125,6 +127,9 @@ def absent(text: str) -> list[str] | None:
     return _object(said) or None
 
 
+Span = tuple[float, float]  # epoch seconds [start, end)
+
+
 @dataclass(frozen=True)
 class Mention:
     """What decides sameness, read once from a description."""
@@ -136,6 +141,7 @@ class Mention:
     task_tag: str | None
     identifiers: frozenset[str] = frozenset()  # "f1", "v2", "db3": names, never paraphrased
     outcome: bool = False  # told as what something led to
+    when: Span | None = None  # the span it is told to have happened in
 
 
 def told(text: str) -> str:
@@ -586,9 +592,6 @@ def named_again(
     return found[0] if len(found) == 1 else None
 
 
-Span = tuple[float, float]  # epoch seconds [start, end)
-
-
 def different_times(a: Span | None, b: Span | None) -> bool:
     """Two tellings said to have happened in spans that do not overlap are two events ("see
     you tomorrow" said on two days), however alike their words; no span says nothing."""
@@ -622,6 +625,23 @@ def different_people(a: frozenset[str], b: frozenset[str]) -> bool:
 _CLOCK_TIME = re.compile(
     r"\b\d{1,2}(?::\d\d)?\s*(?:[ap]\.m\.|[ap]m\b|o'clock)|\b\d{1,2}:\d\d\b", re.IGNORECASE
 )
+# The date extraction writes after a time: "(28 February 2026)", "(the week of 16 February
+# 2026)", "(around 24 June 2023)", "(winter 2025/26)".
+_DATE_ASIDE = re.compile(r"\s*\([^()]*\b\d{4}(?:/\d\d)?\)")
+# Any day will do: only where the times are said is wanted, not when they fall.
+_ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def _what_happened(text: str) -> str:
+    """`text` without when it happened: its clock times, the times it tells ("last week", "a
+    few weeks ago", "on Monday") and the dates written after them. When is compared by the
+    spans the tellings are told of (`Mention.when`); in words, "last week (the week of 26
+    June 2023)" is shared by a pride parade and a picnic, and told in other words ("a few
+    weeks ago") of one parade."""
+    text = _CLOCK_TIME.sub(" ", _DATE_ASIDE.sub("", text))
+    for span in resolve(text, _ANY_DAY):
+        text = text.replace(span.phrase, " ", 1)
+    return text
 
 
 def same_event(
@@ -630,11 +650,12 @@ def same_event(
     """How surely two descriptions name one event: 0 when something says they differ, else
     the overlap of their weighted words other than who did it (the actors are compared by
     `conflict`; what remains says whether the same thing happened: "Kai added a cron job"
-    and "Kai added an index" share little once Kai is set aside)."""
+    and "Kai added an index" share little once Kai is set aside). When it happened is no word
+    either (`_what_happened`): told of overlapping spans, the time is one thing shared."""
     if conflict(a_mention, b_mention):
         return 0.0
-    # A clock time is when, not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
-    a, b = _CLOCK_TIME.sub(" ", event_named(a)), _CLOCK_TIME.sub(" ", event_named(b))
+    # When is not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
+    a, b = _what_happened(event_named(a)), _what_happened(event_named(b))
     who = {root(x.casefold()) for x in (a_mention.actor, b_mention.actor) if x}
     # "Ana and others" (a "we") is who did it too, not what happened: "John and others even
     # won a trophy" and "John and others won!" share one word, not three.
@@ -643,9 +664,17 @@ def same_event(
         who.update(root(x.casefold()) for x in [*groups, "others"])
     wa = {t: w for t, w in weighted_terms(a, weight).items() if t not in who}
     wb = {t: w for t, w in weighted_terms(b, weight).items() if t not in who}
+    if a_mention.when and b_mention.when and not different_times(a_mention.when, b_mention.when):
+        # Told of one time, however it was put ("last week", "a few weeks ago"): that is
+        # shared, as one word as rare as the rarest either holds.
+        rarest = max([*wa.values(), *wb.values()], default=0.0)
+        wa[_SAME_TIME] = wb[_SAME_TIME] = rarest
     if len(wa.keys() & wb.keys()) < MIN_SHARED or different_qualifiers(a, b):
         return 0.0
     return overlap(wa, wb)
+
+
+_SAME_TIME = " when"  # no word: a word has no space
 
 
 def different_qualifiers(a: str, b: str) -> bool:
