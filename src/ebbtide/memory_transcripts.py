@@ -874,16 +874,14 @@ class TranscriptOps:
                 continue  # a conflict, known before reading the texts
             said_as = (node.text, *node.attributes.get("aliases", []))
             who = _actor_of(node)
-            said_then = item_dates(node.attributes).said_local
-            if said is not None and said_then is not None and said == said_then:
-                node_mention = self._mention(
-                    node.text, node.kind, node.task_tag, node.polarity, who
-                )
-                in_play[node.id] = (said_as, node_mention)
-            told_then = item_dates(node.attributes).told_local
-            for wording in said_as:
-                old = self._mention(wording, node.kind, node.task_tag, node.polarity, who)
-                old = dataclasses.replace(old, when=told_then)
+            mentions = [
+                self._mention(w, node.kind, node.task_tag, node.polarity, who) for w in said_as
+            ]
+            dates = item_dates(node.attributes)
+            if said is not None and said == dates.said_local:
+                in_play[node.id] = (said_as, mentions[0])
+            for wording, old in zip(said_as, mentions, strict=True):
+                old = dataclasses.replace(old, when=dates.told_local)
                 score = sameness.same_event(text, new, wording, old, rarity)
                 scores[node.id] = max(score, scores.get(node.id, 0.0))
         bar = {i: sameness.SAME_EVENT for i in scores}
