@@ -112,3 +112,61 @@ def test_a_choice_told_with_as_and_its_reason_is_a_decision_the_reason_led_to(
 def test_as_after_a_choice_that_tells_an_aside_a_role_or_a_time_gives_no_reason(memory, told):
     _thread(memory, ("Ana", told))
     assert not [e for e in memory.store.find_edges(limit=100) if e.relation == "caused"]
+
+
+# -- a group choosing -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("told", "choice", "reason"),
+    [
+        ("The team picked Redis because the docs said it scales.",
+         "The team picked Redis", "The docs said it scales."),
+        ("The platform team moved to SQS because Kafka needed brokers.",
+         "The platform team moved to SQS", "Kafka needed brokers."),
+        ("Our team switched to GitHub Actions since Jenkins kept breaking.",
+         "Ana's team switched to GitHub Actions", "Jenkins kept breaking."),
+        ("The infra team migrated to Aurora because the disk kept filling.",
+         "The infra team migrated to Aurora", "The disk kept filling."),
+        ("Ops adopted PagerDuty because alerts kept getting lost.",
+         "Ops adopted PagerDuty", "Alerts kept getting lost."),
+        ("Management chose Datadog because the old dashboards were slow.",
+         "Management chose Datadog", "The old dashboards were slow."),
+        ("The company dropped Kafka because it needed too many brokers.",
+         "The company dropped Kafka", "It (Kafka) needed too many brokers."),
+    ],
+)  # fmt: skip
+def test_a_group_choosing_with_its_reason_is_a_decision_the_reason_led_to(
+    memory, told, choice, reason
+):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[choice] == "decision"
+    why = memory.trace_cause_chain(choice).chains
+    assert reason in {s.decision for c in why for s in c.steps}
+
+
+def test_a_teams_choice_that_paid_off_is_the_option_to_prefer(memory):
+    _thread(
+        memory,
+        ("Ana", "The platform team moved to SQS because Kafka needed brokers."),
+        ("Ben", "That paid off: no more lost messages."),
+    )
+    (step,) = memory.trace_cause("no more lost messages").causes
+    assert memory.get(step.lesson.decision_id).kind == "decision"
+    assert step.lesson.decision == "The platform team moved to SQS"
+    better = memory.counterfactual_query("move to SQS", "move to RabbitMQ")
+    assert [n.kind for n in better.decision.matched] == ["decision"]
+    assert better.preferred == "decision"
+
+
+@pytest.mark.parametrize(
+    ("told", "effect"),
+    [
+        ("The team was frustrated because the deploys kept failing.", "The team was frustrated"),
+        ("The team grew because we hired.", "The team grew"),
+        ("Ops was paged because the disk filled up.", "Ops was paged"),
+    ],
+)  # fmt: skip
+def test_what_befell_a_group_for_a_reason_stays_its_effect(memory, told, effect):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[effect] == "outcome"

@@ -1563,3 +1563,17 @@ def test_what_happened_after_a_deploy_is_still_traced_to_it(memory: Memory, tmp_
     assert [c.lesson.decision for c in memory.trace_cause("the planner slowdown").causes] == [
         "We upgraded Postgres"
     ]
+
+
+def test_a_choice_a_note_tells_with_its_reason_is_its_authors_decision(memory: Memory, tmp_path):
+    (tmp_path / "queue.md").write_text(
+        "# Queue\n\nWe moved to SQS because Kafka needed brokers.\n\n"
+        "Kafka dropped messages because the disk filled up.\n"
+    )
+    ingest_markdown_folder(memory, tmp_path)
+    kinds = {n.text: n.kind for n in memory.store.find_nodes(limit=100)}
+    assert kinds["We moved to SQS"] == "decision"
+    assert kinds["Kafka dropped messages"] == "outcome"
+    (cause,) = memory.trace_cause("we moved to SQS").causes
+    assert cause.lesson.decision == "Kafka needed brokers."
+    assert memory.get(cause.lesson.outcome_id).kind == "decision"

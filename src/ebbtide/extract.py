@@ -176,6 +176,14 @@ _SWITCHED = re.compile(
     r"dropped\s+(?:(?:the|our|their)\s+)?(?-i:[A-Z]))",
     re.IGNORECASE,
 )
+# People acting as one, who choose as a person does: "The team", "The platform team", "Ana's
+# team" (chat's "our team"), "Ops", "Management", "The company"; and a note's own "We", its
+# authors (chat names who "we" are).
+_GROUP = re.compile(
+    r"(?:(?:the|our|my|their|(?-i:[A-Z])[a-z]+'s)\s+)?(?:[\w-]+\s+){0,2}?(?:team|squad)s?|"
+    r"(?:the\s+)?(?:ops|management|leadership)|the\s+(?:company|org|organi[sz]ation)|we",
+    re.IGNORECASE,
+)
 # What a choice chose, when it names one thing: "went with SQLite", "picked Rust over Go"; or
 # what was dropped, which a reason's "it" names as well ("dropped Kafka because it …").
 _CHOSEN = re.compile(
@@ -2416,8 +2424,13 @@ class _Extractor:
                     item.attributes["tried"] = True  # a fix said not to have held
             elif i in causal_dst:
                 # "We went with SQLite because it needs no server": a choice told with its
-                # reason is still a choice, which its own outcomes can follow.
-                who, rest = _subject(_ASIDES.sub("", d.effect_text or item.text), names)
+                # reason is still a choice, which its own outcomes can follow; a group's too.
+                told = _ASIDES.sub("", d.effect_text or item.text)
+                who, rest = _subject(told, names)
+                if who is None or rest.startswith("'"):  # not a person, or "Ana's team"
+                    _, whole = _subject(told, ())
+                    if (group := _GROUP.match(whole)) and whole[group.end() :][:1] == " ":
+                        who, rest = group[0], whole[group.end() :].lstrip()
                 chose = _DECISION.match(rest) or _SWITCHED.match(rest)
                 item.kind = "decision" if who is not None and chose else "outcome"
             elif item.kind in ("note", "fact"):
