@@ -170,3 +170,43 @@ def test_a_teams_choice_that_paid_off_is_the_option_to_prefer(memory):
 def test_what_befell_a_group_for_a_reason_stays_its_effect(memory, told, effect):
     _thread(memory, ("Ana", told))
     assert _kinds(memory)[effect] == "outcome"
+
+
+# -- what a group did, and what it led to ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("told", "action", "outcome"),
+    [
+        ("The platform team moved to SQS, which cut our costs.",
+         "The platform team moved to SQS", "cut Ana's costs"),
+        ("The team rolled back the deploy, which fixed checkout.",
+         "The team rolled back the deploy", "fixed checkout"),
+        ("Our team replaced Jenkins, which sped up builds.",
+         "Ana's team replaced Jenkins", "sped up builds"),
+    ],
+)  # fmt: skip
+def test_what_a_group_did_that_led_somewhere_is_its_decision_as_a_persons_is(
+    memory, told, action, outcome
+):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[action] == "decision"
+    led_to = memory.trace_cause_chain(outcome).chains
+    assert action in {s.decision for c in led_to for s in c.steps}
+
+
+@pytest.mark.parametrize(
+    ("told", "befell"),
+    [
+        ("The team was paged, which woke everyone.", "The team was paged"),
+        ("The team got paged, which woke everyone.", "The team got paged"),
+        ("The team grew, which slowed reviews.", "The team grew"),
+        ("The team didn't migrate the database, which kept costs flat.",
+         "The team didn't migrate the database"),
+    ],
+)  # fmt: skip
+def test_what_befell_a_group_or_it_did_not_do_that_led_somewhere_is_no_decision(
+    memory, told, befell
+):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[befell] == "event"

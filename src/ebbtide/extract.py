@@ -279,6 +279,15 @@ def _subject(text: str, names: Sequence[str]) -> tuple[str | None, str]:
     return None, rest
 
 
+def _group_subject(text: str) -> tuple[str, str] | None:
+    """The group a sentence is about when it starts with one ("The platform team"), and the
+    rest of it."""
+    _, whole = _subject(text, ())
+    if (group := _GROUP.match(whole)) and whole[group.end() :][:1] == " ":
+        return group[0], whole[group.end() :].lstrip()
+    return None
+
+
 def _sentiment(sentence: str) -> str:
     m = _PREFERENCE.search(sentence) or _THEIR_TASTE.match(sentence)
     if m is None:
@@ -1231,12 +1240,15 @@ _NOT_DOING = re.compile(
     r"don't|do\s+not|doesn't|never|'s|'re|'d|'ll)\b",
     re.IGNORECASE,
 )
+# Doing something to something, after who did it: "(Carol) rolled back the deploy".
+_DID_TO = re.compile(
+    r"(?:\w+ly\s+)?(?P<verb>[a-z]+)(?:\s+(?:back|out|up|down|off|over|in))?\s+(?:the|a|an|our|"
+    r"their|its|his|her|my|this|that|(?-i:[A-Z])\w*)\b"
+)
 # Someone doing something to something: "Carol rolled back the deploy", "They applied a fix".
 _SOMEONE_DID = re.compile(
     r"(?P<who>[A-Z][a-z]+|They|Someone|Somebody|(?:The|Our|My)\s+(?:team|ops|sre|oncall|"
-    r"on-call|lead|manager|colleague)(?:\s+[A-Z][a-z]+)?)\s+(?:\w+ly\s+)?(?P<verb>[a-z]+)"
-    r"(?:\s+(?:back|out|up|down|off|over|in))?\s+(?:the|a|an|our|their|its|his|her|my|this|that|"
-    r"(?-i:[A-Z])\w*)\b"
+    r"on-call|lead|manager|colleague)(?:\s+[A-Z][a-z]+)?)\s+" + _DID_TO.pattern
 )
 # What is said in brackets: what a pronoun stood for ("It (we rolled back) …"), or an aside of
 # the teller's ("Ben (on-call) rolled back the deploy"); neither says who did what.
@@ -2428,9 +2440,7 @@ class _Extractor:
                 told = _ASIDES.sub("", d.effect_text or item.text)
                 who, rest = _subject(told, names)
                 if who is None or rest.startswith("'"):  # not a person, or "Ana's team"
-                    _, whole = _subject(told, ())
-                    if (group := _GROUP.match(whole)) and whole[group.end() :][:1] == " ":
-                        who, rest = group[0], whole[group.end() :].lstrip()
+                    who, rest = _group_subject(told) or (who, rest)
                 chose = _DECISION.match(rest) or _SWITCHED.match(rest)
                 item.kind = "decision" if who is not None and chose else "outcome"
             elif item.kind in ("note", "fact"):
@@ -2478,6 +2488,14 @@ class _Extractor:
             return not known or not _NOT_DOING.match(rest)
         if re.match(r"(?:I|We|we)\s+(?!(?:was|were|am|are|got|had)\b)[a-z]", text):
             return True  # a note's own "we rolled back", kept as written; "we were hit" is not
+        group, rest = _group_subject(text) or (None, "")
+        did = _DID_TO.match(rest)
+        if (
+            group
+            and not _NOT_DOING.match(rest)
+            and (_SWITCHED.match(rest) or (did and is_past(did["verb"])))
+        ):
+            return True  # "The team rolled back the deploy", not "The team grew" or "was paged"
         if known:  # "Carol rolled back the deploy": someone, a past verb, what it was done to
             named = _SOMEONE_DID.match(text)
             if (
