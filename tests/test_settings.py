@@ -349,6 +349,13 @@ def test_ones_own_tool_is_not_the_teams_nor_another_persons():
         # the same thing, told as what it runs on or as what we use for it
         ("The orders service runs on Postgres.", "We use Redis for the orders service.", "Ana"),
         ("The orders service runs on Kubernetes.", "The orders service runs on AWS.", "Ana"),
+        # no known kind is a kind of its own: nothing tells Supabase or GitHub to be a database
+        (
+            "We use Postgres for the orders service.",
+            "We use Supabase for the orders service.",
+            "Ana",
+        ),
+        ("We use GitHub for the orders service.", "We use Postgres for the orders service.", "Ana"),
     ],
 )
 def test_a_thing_of_many_tools_keeps_a_tool_of_another_kind(before, later, speaker):
@@ -366,8 +373,7 @@ def test_a_thing_of_many_tools_keeps_a_tool_of_another_kind(before, later, speak
         ("We use Postgres for the orders service.", "We use MySQL for the orders service."),
         ("We use VS Code for work.", "We use Neovim for work."),
         ("I use vim for the backend.", "I use Emacs for the backend now."),
-        # a value of no known kind may be of the same kind: it replaces, as before
-        ("We use Postgres for the orders service.", "We use Supabase for the orders service."),
+        # two values of no known kind: of the same kind, as far as anything tells
         ("I use Obsidian for notes.", "I use Notion for notes now."),
         ("Ana's laptop is a ThinkPad.", "Ana's laptop is a MacBook Air."),
         # a thing that is itself of a kind holds one value, whatever the kind of the next
@@ -403,6 +409,7 @@ def test_for_a_thing_not_of_a_kind_only_a_known_tool_of_the_same_kind_replaces(a
 
 ORDERS_DB = Setting("orders service", "postgres", None)
 ORDERS_QUEUE = Setting("orders service", "kafka", None)
+ORDERS_REPO = Setting("orders service", "github", None)
 
 
 @pytest.mark.parametrize(
@@ -417,7 +424,11 @@ ORDERS_QUEUE = Setting("orders service", "kafka", None)
         ("We moved the orders service to MySQL.", ORDERS_DB, True),
         ("We moved the orders service to MySQL.", ORDERS_QUEUE, False),
         ("We moved the orders service to GCP.", ORDERS_DB, False),
-        ("We moved the orders service to Foo.", ORDERS_DB, True),  # of no known kind
+        # of no known kind: not told to be of Postgres's kind, but maybe of GitHub's
+        ("We moved the orders service to Foo.", ORDERS_DB, False),
+        ("We moved the orders service to Foo.", ORDERS_REPO, True),
+        ("We moved the orders service to MySQL.", ORDERS_REPO, False),
+        ("We switched the orders service from GitHub to MySQL.", ORDERS_REPO, True),
     ],
 )
 def test_a_change_of_a_thing_of_many_tools_ends_the_tool_it_names_or_one_of_its_kind(

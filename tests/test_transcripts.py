@@ -1042,8 +1042,6 @@ def test_recall_of_what_a_service_uses_gives_each_of_its_tools(memory):
             "We use Postgres for the orders service.",
             "We replaced Postgres with Redis in the orders service.",
         ),
-        # Supabase is of no known kind: it may well be another database
-        ("We use Postgres for the orders service.", "We use Supabase for the orders service."),
     ],
 )
 def test_a_tool_of_the_same_kind_or_a_told_change_ends_a_things_tool(memory, first, then):

@@ -17,11 +17,12 @@ says ours ("Priya moved our CI …", "… in our pipeline").
 A thing that is not itself of a kind (a service, a project, work) may use several tools at
 once, so only a tool of the same kind sets it anew: "We use Redis for the orders service" (a
 cache) leaves "We use Postgres for the orders service" standing, "We use MySQL for the orders
-service" ends it. A value of no known kind ("Supabase") is taken to be of the same kind as the
-one before, as for a thing of one value ("Ana's laptop"). A change of such a thing ends the
-tool it names as old ("We switched the orders service from Postgres to Redis"), else the one
-of the new tool's kind ("We moved the orders service to MySQL" ends Postgres, "… to GCP"
-none). Pure text: no store, no clock.
+service" ends it. No known kind is a kind of its own: "Supabase" leaves Postgres standing and
+"Postgres" leaves "GitHub", while "Notion" after "Obsidian" sets a thing anew, as for a thing
+of one value ("Ana's laptop"). A change of such a thing ends the tool it names as old ("We
+switched the orders service from Postgres to Redis"), else the one of the new tool's kind
+("We moved the orders service to MySQL" ends Postgres, "… to GCP" none, "… to GitLab" only
+GitHub). Pure text: no store, no clock.
 """
 
 from __future__ import annotations
@@ -341,14 +342,14 @@ def replaces(said: Setting, before: Setting) -> bool:
 
 def _beside(subject: str, value: str, other: str) -> bool:
     """Whether two values of one thing stand side by side: the thing is not itself of a kind
-    (a service, a project, work, not CI or the staging DB) and both are tools of known,
-    different kinds (Postgres a database, Redis a cache). A value of no known kind may be of
-    the same kind as the other ("Supabase" after "Postgres"), so it replaces it, as a thing of
-    one value ("Ana's laptop") is set anew."""
+    (a service, a project, work, not CI or the staging DB) and the values are tools of
+    different kinds (Postgres a database, Redis a cache). No known kind counts as a kind of its
+    own: nothing tells "GitHub" or "Supabase" to be a database, so neither ends Postgres nor is
+    ended by it, while two values of no known kind ("Obsidian", then "Notion"; "a ThinkPad",
+    then "a MacBook Air") set a thing anew, as one of one value is."""
     if _kind_of(subject) is not None:
         return False
-    kinds = _tool_kind(value), _tool_kind(other)
-    return None not in kinds and kinds[0] != kinds[1]
+    return _tool_kind(value) != _tool_kind(other)
 
 
 def sought(told: Setting | Change) -> str:
