@@ -429,6 +429,13 @@ ORDERS_REPO = Setting("orders service", "github", None)
         ("We moved the orders service to Foo.", ORDERS_REPO, True),
         ("We moved the orders service to MySQL.", ORDERS_REPO, False),
         ("We switched the orders service from GitHub to MySQL.", ORDERS_REPO, True),
+        # over to it, or a part of the thing of the new tool's kind
+        ("We migrated the orders service over to MySQL.", ORDERS_DB, True),
+        ("We moved the orders service DB to MySQL.", ORDERS_DB, True),
+        ("We moved the orders service's database to Supabase.", ORDERS_DB, True),
+        ("We moved the orders service DB to MySQL.", ORDERS_QUEUE, False),
+        ("We moved the orders service DB to GCP.", ORDERS_DB, False),
+        ("We moved the orders service DB from MySQL to MariaDB.", ORDERS_DB, False),
     ],
 )
 def test_a_change_of_a_thing_of_many_tools_ends_the_tool_it_names_or_one_of_its_kind(

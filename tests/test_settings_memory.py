@@ -91,3 +91,30 @@ def test_a_thing_of_one_value_is_still_set_anew_by_a_value_of_no_known_kind(memo
     )
     assert {"Ana uses Obsidian for notes.", "Ana's laptop is a ThinkPad."} <= ended
     assert {"Ana uses Notion for notes now.", "Ana's laptop is a MacBook Air."} <= current
+
+
+@pytest.mark.parametrize(
+    ("move", "ended"),
+    [
+        ("We moved the orders service to Memcached.", "Redis"),
+        ("We moved the orders service to MySQL.", "Postgres"),
+        ("We migrated the orders service over to MySQL.", "Postgres"),
+        ("We moved the orders service DB to MySQL.", "Postgres"),
+        ("We switched the orders service's cache to Memcached.", "Redis"),
+        ("We moved the orders service to RabbitMQ.", None),  # it had no queue to end
+        ("We moved the orders service to GCP.", None),
+    ],
+)
+def test_a_move_of_a_thing_to_a_tool_ends_its_tool_of_that_kind_only(memory, move, ended):
+    current, _ = _told_weeks_apart(
+        memory,
+        ("Dana", "We use Postgres for the orders service."),
+        ("Dana", "We use Redis for the orders service."),
+        ("Dana", move),
+    )
+    standing = {
+        t
+        for t in ("Postgres", "Redis")
+        if f"Dana and others use {t} for the orders service." in current
+    }
+    assert standing == {"Postgres", "Redis"} - {ended}

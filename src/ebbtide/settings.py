@@ -170,11 +170,12 @@ _TOOLS = sorted(
 )
 _DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
-# "upgraded the staging DB (from Postgres 15) to Postgres 16"
+# "upgraded the staging DB (from Postgres 15) to Postgres 16", "moved the orders service's
+# cache over to Memcached"
 _SET_TO = re.compile(
     r"\b(?:upgraded|downgraded|moved|migrated|switched|changed|bumped|updated|ported|converted)"
-    rf"\s+(?P<subject>(?:{_OWNER}\s+)?(?:[\w.+#/-]+\s+){{0,3}}?[\w.+#/-]+)"
-    r"\s+(?:from\s+(?P<old>[^.!?]+?)\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    rf"\s+(?P<subject>(?:{_OWNER}\s+)?(?:[\w.+#/-]+(?:['’]s)?\s+){{0,3}}?[\w.+#/-]+)"
+    r"\s+(?:over\s+)?(?:from\s+(?P<old>[^.!?]+?)\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
 # "switched from Jenkins to GitHub Actions": the old value named, not the thing
@@ -540,6 +541,13 @@ def changes(done: Change, before: Setting) -> bool:
         # a thing of many tools: the one the change names as old, else one of the new kind
         was = done.old is not None and _was(before.value, done.old)
         return was or not _beside(before.subject, before.value, done.value)
+    # "We moved the orders service DB to MySQL" (or to Supabase, but not to GCP): a thing's
+    # part of a kind is its tool of that kind
+    part = _part(done.subject, before.subject)
+    if part is not None:
+        if done.old is not None:
+            return _was(before.value, done.old)
+        return _tool_kind(before.value) == part and _tool_kind(done.value) in (part, None)
     # "We upgraded Redis to 7": the thing named by its old value, given another version
     if _was(before.value, done.subject) and re.match(r"v?\d", done.value):
         return before.value != f"{done.subject} {done.value}"
@@ -552,6 +560,16 @@ def changes(done: Change, before: Setting) -> bool:
     if done.old is not None:
         return _was(before.value, done.old)
     return before.value.split()[0] == done.value.split()[0]
+
+
+def _part(subject: str, thing: str) -> str | None:
+    """The kind of the part of `thing` that `subject` names ("orders service db" and
+    "orders service's cache" of "orders service": its database, its cache), else None."""
+    for joint in (" ", "'s ", "’s "):
+        if subject.startswith(thing + joint):
+            part = _thing(subject[len(thing + joint) :])
+            return part if part in _KINDS else None
+    return None
 
 
 def _was(value: str, old: str) -> bool:
