@@ -307,6 +307,14 @@ def test_a_tool_the_speaker_uses_is_their_own_setting(text, expected):
     assert setting(text, "Ana") == expected
 
 
+def test_a_tool_a_known_person_uses_told_by_another_is_that_persons_own_setting():
+    assert setting("Ben uses vim.", "Dana", people=["Ben", "Dana"]) == Setting(
+        "editor", "vim", "ben", own=True
+    )
+    assert setting("Priya uses vim.", "Dana", people=["Ben", "Dana"]) is None
+    assert setting("Ben uses vim.", "Dana") is None  # Ben not known: no one's setting
+
+
 DANAS_VIM = Setting("editing", "vim", "dana", own=True)
 
 

@@ -118,3 +118,54 @@ def test_a_move_of_a_thing_to_a_tool_ends_its_tool_of_that_kind_only(memory, mov
         if f"Dana and others use {t} for the orders service." in current
     }
     assert standing == {"Postgres", "Redis"} - {ended}
+
+
+def _bens_editor_as_dana_tells_it(memory, told_by, told):
+    """In one conversation Ben speaks and Dana says which editor Ben uses and which she does;
+    weeks later `told_by` tells `told`. Returns the tellings current and ended."""
+    memory.remember(
+        messages=[
+            {"id": "b1", "speaker": "Ben", "text": "Morning all, the release notes are up."},
+            {"id": "b2", "speaker": "Dana", "text": "Thanks Ben. Ben uses vim. I use Emacs."},
+        ],
+        date="2026-01-20T09:00Z",
+    )
+    return _told_weeks_apart(memory, (told_by, told))
+
+
+@pytest.mark.parametrize(
+    ("told_by", "told"),
+    [
+        ("Ben", "I switched to VS Code."),
+        ("Ben", "I use VS Code now."),
+        ("Dana", "Ben switched from vim to VS Code."),
+        ("Maya", "Ben moved to VS Code."),
+    ],
+)
+def test_a_known_persons_tool_told_by_another_is_ended_by_their_own_change(memory, told_by, told):
+    current, ended = _bens_editor_as_dana_tells_it(memory, told_by, told)
+    assert "Ben uses vim." in ended
+    assert "Dana uses Emacs." in current, "Dana's editor is her own"
+    top = memory.recall("what editor does Ben use?", k=5).hits[0]
+    assert "VS Code" in top.node.text
+
+
+@pytest.mark.parametrize(
+    ("told_by", "told"),
+    [
+        ("Dana", "I switched to VS Code."),
+        ("Dana", "We moved to VS Code."),
+        ("Maya", "I use VS Code for editing."),
+        ("Dana", "We use Neovim for editing."),
+    ],
+)
+def test_a_known_persons_tool_is_not_ended_by_another_persons_or_the_teams(memory, told_by, told):
+    current, _ = _bens_editor_as_dana_tells_it(memory, told_by, told)
+    assert "Ben uses vim." in current
+
+
+def test_what_someone_not_known_uses_told_by_another_is_no_setting(memory):
+    current, _ = _told_weeks_apart(
+        memory, ("Dana", "Priya uses vim."), ("Dana", "Priya uses Emacs now.")
+    )
+    assert {"Priya uses vim.", "Priya uses Emacs now."} <= current

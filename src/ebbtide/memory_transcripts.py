@@ -535,6 +535,8 @@ class TranscriptOps:
                 [*self._speaker_names(), *(it.text for it in found.items if it.kind == "person")]
             )
         )
+        # whose own tool a setting told of someone may be ("Ben uses vim"): anyone known
+        known = list(dict.fromkeys([*people, *self._known_people()]))
         causes: dict[int, set[int]] = {}  # an item's other ends of its causal links
         for link in found.links:
             if link.relation in CAUSAL_RELATIONS:
@@ -587,14 +589,14 @@ class TranscriptOps:
                 )
                 self.store.update_node(node)
                 if learn and item.kind != "outcome":
-                    self._supersede_setting(node, scope)
+                    self._supersede_setting(node, scope, known)
             else:
                 node = self.remember(
                     item.text, item.kind, attributes=attrs, scope=scope, task_tag=task_tag,
                     sources=item.sources, provenance=item.provenance, at=now,
                 )  # fmt: skip
                 if learn and item.kind in ("fact", "note"):
-                    self._supersede_setting(node, scope)
+                    self._supersede_setting(node, scope, known)
             nodes.append(node)
         for link in found.links:
             a, b = nodes[link.src], nodes[link.dst]
@@ -797,7 +799,7 @@ class TranscriptOps:
         self._embed([node])
         return node
 
-    def _supersede_setting(self, node: Node, scope: str) -> None:
+    def _supersede_setting(self, node: Node, scope: str, people: list[str]) -> None:
         """A setting told anew supersedes what was said of the same thing before, as
         `record_fact` does for a key: kept for the record, no longer recalled. It is told anew
         as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
@@ -806,22 +808,23 @@ class TranscriptOps:
         ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing). What
         we use is a setting too, told as a fact or a note ("We use Jenkins for CI"). A thing
         of many tools keeps one of another kind ("We use Redis for the orders service" leaves
-        its Postgres standing: `settings.replaces`)."""
+        its Postgres standing: `settings.replaces`). What one of `people` uses, told by
+        another ("Ben uses vim"), is that person's own."""
         speaker = node.attributes.get("speaker")
         told = node.kind in ("fact", "note")
-        said = settings.setting(node.text, speaker) if told else None
+        said = settings.setting(node.text, speaker, people) if told else None
         if said is None:
             if node.kind == "fact":
                 return
             done = settings.change(node.text, speaker, self._speaker_names())
             if done is None:
                 return
-            for other, before in self._settings_named(settings.sought(done), node, scope):
+            for other, before in self._settings_named(settings.sought(done), node, scope, people):
                 # a change told, or told of, before the setting leaves the setting standing
                 if settings.changes(done, before) and _changed_since(other, node):
                     self._superseded(other, node)
             return
-        for other, before in self._settings_named(settings.sought(said), node, scope):
+        for other, before in self._settings_named(settings.sought(said), node, scope, people):
             if not settings.replaces(said, before):
                 continue
             # The later telling stands: one told now of an earlier time is the superseded one.
@@ -831,14 +834,14 @@ class TranscriptOps:
                 return
 
     def _settings_named(
-        self, words: str, besides: Node, scope: str
+        self, words: str, besides: Node, scope: str, people: list[str]
     ) -> list[tuple[Node, settings.Setting]]:
         """The current settings among the facts and notes that match `words`, but `besides`."""
         flt = SearchFilter(kinds=frozenset({"fact", "note"}), scope=scope)
         ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != besides.id]
         found = []
         for other in self.store.get_nodes(ids).values():
-            before = settings.setting(other.text, other.attributes.get("speaker"))
+            before = settings.setting(other.text, other.attributes.get("speaker"), people)
             if before is not None:
                 found.append((other, before))
         return found

@@ -70,7 +70,8 @@ _SINCE = r"(?:and\b|now\b|today\b|currently\b|these\s+days\b|at\s+the\s+moment\b
 # What we use, as a team ("we", rewritten as "Ana and others"): "We use Jenkins for CI",
 # "We run Redis 6 for caching", "We're on Postgres 15", "We deploy with Argo CD", "We host on
 # AWS"; or what one uses oneself ("I use vim for editing", "I'm on Arch", rewritten as
-# "Dana uses …", "Dana is on …"). The thing is what it is for, or what the verb says, or the
+# "Dana uses …", "Dana is on …"), or another known person uses ("Ben uses vim", told by
+# Dana). The thing is what it is for, or what the verb says, or the
 # kind of the tool named. A value in lower case is one only when it is a known tool ("vim").
 # A use told with its purpose ("We use Slack to talk to Acme") names no thing: no setting.
 _WE_USE = re.compile(
@@ -282,8 +283,9 @@ def _value(raw: str) -> str:
     return _words(_ARTICLE.sub("", raw.strip().rstrip(",;:")))
 
 
-def setting(text: str, speaker: str | None) -> Setting | None:
-    """(what, value) of a setting told as one, or None."""
+def setting(text: str, speaker: str | None, people: Collection[str] = ()) -> Setting | None:
+    """(what, value) of a setting told as one, or None. `people`: who the memory knows; what
+    one of them uses, told by another ("Ben uses vim", said by Dana), is their own setting."""
     m = _SETTING.match(text) or _RUNS_ON.match(text)
     if m is not None:
         owner = m["owner"].casefold() if m["owner"] else None
@@ -299,8 +301,11 @@ def setting(text: str, speaker: str | None) -> Setting | None:
         return None
     who = m["who"].casefold()
     own = not m["others"] and who != "we"
-    if own and (speaker is None or who not in ("i", speaker.casefold())):
-        return None  # what someone else uses, told by another: "Ana uses vim", said by Ben
+    if who == "i":
+        who = speaker.casefold() if speaker else who
+    known = {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
+    if own and who not in known:
+        return None  # what someone not known uses, told by another: "Priya uses vim"
     value = _value(m["value"])
     if m["value"][0].islower() and _tool_kind(value) is None:
         return None  # "We use it for CI", "I'm on vacation"
@@ -318,7 +323,7 @@ def setting(text: str, speaker: str | None) -> Setting | None:
     else:
         return None  # "We use Slack", "I run 5 miles a day": no thing said or known
     if own:
-        return Setting(thing, value, speaker.casefold() if speaker else None, own=True)
+        return Setting(thing, value, who, own=True)
     return Setting(thing, value, None)
 
 
