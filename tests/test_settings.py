@@ -52,6 +52,27 @@ def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
             "Ben",
             Change(None, "jenkins", "github actions", None, by="ben"),
         ),
+        # what a change was for is the thing changed, unless it is a purpose
+        (
+            "Ana and others switched to VS Code for the frontend repo last week.",
+            "Ana",
+            Change("frontend repo", None, "vs code", None, by="ana"),
+        ),
+        (
+            "Ana switched from vim to VS Code for Ana's editing.",
+            "Ana",
+            Change("editing", "vim", "vs code", None, by="ana"),
+        ),
+        (
+            "Ana and others migrated to GCP for cost reasons.",
+            "Ana",
+            Change(None, None, "gcp for cost reasons", None, by="ana"),
+        ),
+        (
+            "Ana and others switched to VS Code for good.",
+            "Ana",
+            Change(None, None, "vs code for good", None, by="ana"),
+        ),
         ("We moved to the new office last week.", "Ana", None),
         ("I changed my mind about it.", "Ana", None),
     ],

@@ -169,3 +169,56 @@ def test_what_someone_not_known_uses_told_by_another_is_no_setting(memory):
         memory, ("Dana", "Priya uses vim."), ("Dana", "Priya uses Emacs now.")
     )
     assert {"Priya uses vim.", "Priya uses Emacs now."} <= current
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "ends"),
+    [
+        # a change for another thing leaves Dana's own editor standing, "we" or "I"
+        ("I use vim.", "We switched to VS Code for the frontend repo.", False),
+        ("I use vim.", "I switched from vim to VS Code for the frontend repo.", False),
+        ("I use vim.", "We moved the frontend repo to VS Code.", False),
+        # one for the same thing, or for no thing at all, ends it: she is one of "we"
+        ("I use vim for the frontend repo.", "We switched to VS Code for the frontend repo.", True),
+        ("I use vim.", "I switched to VS Code for editing.", True),
+        ("I use vim.", "We switched to VS Code.", True),
+        ("I use vim.", "We switched to VS Code for good.", True),
+    ],
+)
+def test_a_change_for_a_thing_ends_a_speakers_own_tool_only_of_that_thing(
+    memory, first, then, ends
+):
+    current, ended = _told_weeks_apart(memory, ("Dana", first), ("Dana", then))
+    (own,) = [t for t in current | ended if t.startswith("Dana uses vim")]
+    assert (own in ended) is ends
+
+
+@pytest.mark.parametrize(
+    ("told", "ended"),
+    [
+        ("We switched to MySQL for the orders service.", "Postgres"),
+        ("We moved to Memcached for the orders service.", "Redis"),
+        ("We switched from Postgres to MySQL for the orders service.", "Postgres"),
+        ("We switched from Postgres to MySQL for the billing API.", None),
+    ],
+)
+def test_a_change_told_for_a_thing_is_a_change_of_that_thing(memory, told, ended):
+    current, _ = _told_weeks_apart(
+        memory,
+        ("Dana", "We use Postgres for the orders service."),
+        ("Dana", "We use Redis for the orders service."),
+        ("Dana", told),
+    )
+    standing = {
+        t
+        for t in ("Postgres", "Redis")
+        if f"Dana and others use {t} for the orders service." in current
+    }
+    assert standing == {"Postgres", "Redis"} - {ended}
+
+
+def test_a_change_told_with_its_purpose_still_ends_the_tool_of_its_kind(memory):
+    _, ended = _told_weeks_apart(
+        memory, ("Dana", "We host on AWS."), ("Dana", "We migrated to GCP for cost reasons.")
+    )
+    assert "Dana and others host on AWS." in ended

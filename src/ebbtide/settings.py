@@ -205,6 +205,17 @@ _SWAPPED_PASSIVE = re.compile(
     rf"{_SWAPPED}\s+(?:for|with|by)\s+(?P<value>(?:(?:a|an|the)\s+)?(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
+# What a change of no thing named was for, told after its new value: a thing named as ours
+# or the one ("… to VS Code for the frontend repo", "… for Dana's laptop") or a kind ("… for
+# CI", "… for editing"), read as the thing changed; a purpose ("… for cost reasons", "… for
+# good") is none.
+_FOR = re.compile(
+    r"\s+for\s+(?P<whose>(?:the|our|my|all\s+(?:of\s+)?our|[\w]+['’]s)\s+)?"
+    rf"(?P<thing>{_WORD}(?:\s+(?!{_SINCE}){_WORD}){{0,2}}?)"
+    r"(?:\s+(?:now|today|yesterday|last\s+\w+|this\s+\w+|recently|in\s+\w+|on\s+\w+)\b.*)?$",
+    re.IGNORECASE,
+)
+_NO_THING = re.compile(r"(?:time being|moment|rest|foreseeable future)\b", re.IGNORECASE)
 # Told before the verb in its sentence, the change was not made: "never upgraded", "didn't",
 # "nobody", "almost", "should have upgraded", "if we upgraded", or asked about.
 _NOT_DONE = re.compile(
@@ -250,7 +261,9 @@ class Setting:
 
 @dataclass(frozen=True)
 class Change:
-    subject: str | None  # what was changed; None when only the old value is named (a swap)
+    # what was changed, or what it was for ("… to VS Code for the frontend repo"); None when
+    # neither is told ("We migrated to GCP", "Replaced Jenkins with GitHub Actions")
+    subject: str | None
     old: str | None  # the value it had, when told
     value: str  # the value it has now
     owner: str | None  # whose thing it is, when named ("Ana's", "Bob upgraded his"); "?": unnamed
@@ -430,7 +443,8 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
         if not _done(text, m):
             return None
         owner, theirs = _actor(text, m, speaker, people)
-        return Change(None, None, _value(m["value"]), owner, theirs, _by(text, m, speaker))
+        thing, value = _for(m["value"], speaker)
+        return Change(thing, None, value, owner, theirs, _by(text, m, speaker))
     m = _SWAP.search(text) or _SWAPPED_PASSIVE.search(text)
     if m is None or not _done(text, m):
         return None
@@ -438,7 +452,8 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
 
 
 def _swap(text: str, m: re.Match[str], speaker: str | None, people: Collection[str]) -> Change:
-    """A change that names the old value and the new, not the thing that had it."""
+    """A change that names the old value and the new, not the thing that had it unless it
+    says what the change was for ("… to VS Code for the frontend repo")."""
     old = m["old"].strip()
     owner, theirs = _owner(old, text, m.start(), None)
     by = None
@@ -447,7 +462,20 @@ def _swap(text: str, m: re.Match[str], speaker: str | None, people: Collection[s
         if owner is None and not _possessed(old):
             owner, theirs = _actor(text, m, speaker, people)
     old = re.sub(r"^(?:(?:the|our|my|their|its|his|her|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
-    return Change(None, _value(old), _value(m["value"]), owner, theirs, by)
+    thing, value = _for(m["value"], speaker)
+    return Change(thing, _value(old), value, owner, theirs, by)
+
+
+def _for(raw: str, speaker: str | None) -> tuple[str | None, str]:
+    """The thing a change of none named was for, if it says ("VS Code for the frontend repo":
+    the frontend repo), and its new value without it."""
+    m = _FOR.search(raw)
+    if m is None or _NO_THING.match(m["thing"]):
+        return None, _value(raw)
+    thing = _subject(f"{m['whose'] or ''}{m['thing']}", speaker)
+    if not m["whose"] and _thing(thing) not in _KINDS:
+        return None, _value(raw)  # a purpose: "for cost reasons", "for good"
+    return thing, _value(raw[: m.start()])
 
 
 def _by(text: str, m: re.Match[str], speaker: str | None) -> str | None:
@@ -528,8 +556,12 @@ def changes(done: Change, before: Setting) -> bool:
     old value a swap names) now has another value."""
     if before.value == done.value or before.value.startswith(done.value + " "):
         return False  # told again, not changed
+    # One's own tool is ended only by a change its owner made, alone or as one of "we" ("We
+    # switched to VS Code", said by Dana, ends her vim), and one told for a thing ("… for the
+    # frontend repo") is of that thing: it ends her tool only if it is her tool for that thing
+    # (or kind, "… for editing"), below, as it ends the team's.
     if before.own and done.by != before.owner:
-        return False  # one's own tool: another's change leaves it standing
+        return False
     if done.owner == _SOMEONE or (done.theirs and before.owner != done.owner):
         return False  # someone else's own thing: "Acme upgraded their staging DB"
     if done.owner is not None and before.owner not in (None, done.owner):
