@@ -259,6 +259,49 @@ def test_a_recall_with_vectors_costs_one_round_trip_more_than_without(store_url,
 
 
 @neo4j_only
+def test_a_big_tenant_asked_with_vectors_of_another_size_is_told_to_reembed_whatever_else_is_stored(
+    store_url,
+):
+    """The vector index is shared by every tenant (and outlives a test run on a kept server):
+    one holding vectors of the new size must not turn a big tenant's query of that size, its
+    own vectors being of the old one, into a silent empty answer instead of the reason."""
+    import secrets
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from ebbtide.errors import EmbeddingUnavailable
+    from ebbtide.store import open_store
+    from ebbtide.store.base import SearchFilter
+    from ebbtide.store.neo4j import EXACT_VECTORS
+
+    model = f"re-pointed-{secrets.token_hex(4)}"
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    rng = np.random.default_rng(5)
+
+    def filled(name: str, n: int, size: int):
+        vecs = rng.standard_normal((n, size)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        store = open_store(store_url(name))
+        with store.transaction():
+            store.add_nodes([Node(id=f"{name}_{i}", kind="note", text=f"{name} {i}",
+                                  created_at=t0, updated_at=t0) for i in range(n)])  # fmt: skip
+        store.put_vectors(model, [(f"{name}_{i}", v) for i, v in enumerate(vecs)])
+        return store
+
+    switched = filled("switched", 3, 32)
+    big = filled("big", 2 * EXACT_VECTORS, 16)
+    query = np.ones(32, dtype=np.float32) / np.sqrt(32)
+    try:
+        for _ in range(2):  # the first search learns the tenant is big; the second uses the index
+            with pytest.raises(EmbeddingUnavailable, match="reembed --all"):
+                big.vector_search(model, query, 5, SearchFilter())
+    finally:
+        switched.close()
+        big.close()
+
+
+@neo4j_only
 def test_a_small_tenant_beside_a_big_one_gets_its_nearest_vectors_in_one_round_trip(store_url):
     from datetime import UTC, datetime
 

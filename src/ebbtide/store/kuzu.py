@@ -23,7 +23,9 @@ before it, if one was committed since the last checkpoint, still points at it; t
 near those rows reads freed memory and fails with "Write-write conflict of updating the same
 row" or crashes the process (kuzudb/kuzu#5994). A checkpoint folds every committed version into
 the database and drops the chains, so the store checkpoints after each rollback (every update
-here runs in `transaction()`; a meta key is one statement, which fails before it writes).
+here runs in `transaction()`; a meta key is one statement, which fails before it writes), and
+when that checkpoint fails too (a full disk), before the next transaction begins. A failed
+COMMIT is a rollback like any other.
 Kùzu's in-memory mode cannot checkpoint, so `kuzu://:memory:` is a database in a private
 temporary directory, removed when the store closes.
 
@@ -164,6 +166,7 @@ class KuzuStore:
         self._nodes = NodeCache()
         self._prepared: dict[str, Any] = {}
         self._next_seq = 0
+        self._checkpoint_owed = False  # a rollback's checkpoint failed; the next write retries
 
     # plumbing -------------------------------------------------------------------------------
 
@@ -225,12 +228,30 @@ class KuzuStore:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        with self._transactions(
-            lambda: self._connection().execute("BEGIN TRANSACTION"),
-            lambda: self._connection().execute("COMMIT"),
-            self._rollback,
-        ):
+        with self._transactions(self._begin, self._commit, self._rollback):
             yield
+
+    def _begin(self) -> None:
+        conn = self._connection()
+        if self._checkpoint_owed:
+            try:
+                conn.execute("CHECKPOINT")
+            except RuntimeError as exc:
+                raise StoreUnavailable(
+                    f"cannot write to the Kùzu database at {self.path}: after a failed write "
+                    f"it must checkpoint first, and that fails (is the disk full?): {exc}"
+                ) from exc
+            self._checkpoint_owed = False
+        conn.execute("BEGIN TRANSACTION")
+
+    def _commit(self) -> None:
+        try:
+            self._connection().execute("COMMIT")
+        except RuntimeError:
+            # Kùzu has rolled the transaction back (its log could not be written, say), but
+            # what it wrote is in the index and the node cache.
+            self._rollback()
+            raise
 
     def _rollback(self) -> None:
         # Kùzu ends a transaction itself when a statement in it fails.
@@ -246,9 +267,10 @@ class KuzuStore:
         try:
             self._connection().execute("CHECKPOINT")
         except RuntimeError:
-            # The caller's error is the one to report; reopening replays the committed log
-            # into fresh chains.
-            self._disconnect()
+            # The caller's error is the one to report. The next write checkpoints first: a
+            # reopening here would not do, as closing a Kùzu database checkpoints too, and
+            # when that fails (the disk still full) it aborts the process.
+            self._checkpoint_owed = True
 
     def index(self) -> MemoryIndex:
         """The in-memory index, built from the database on first use."""

@@ -1099,6 +1099,12 @@ class Neo4jStore:
                     return []
                 raise
             _, seen, hits, *_ = rows[0]
+            if not hits and seen < want:
+                # The index at this size may be other tenants' alone, this one's vectors
+                # being of another size: the reason, not an empty answer.
+                stored = self._stored_size(model)
+                if stored is not None and stored != size:
+                    raise EmbeddingUnavailable(wrong_size(model, size, stored))
             if len(hits) >= k or seen < want:
                 return rows
             want *= 4
