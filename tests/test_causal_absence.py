@@ -215,3 +215,39 @@ def test_a_missing_measure_named_after_a_product_keeps_the_products_name(memory:
     )
     roots = [c.steps[0].decision for c in memory.trace_cause_chain("the outage").chains]
     assert roots == ["No Redis caching"]
+
+
+@pytest.mark.parametrize(
+    ("told", "measure", "what_followed"),
+    [
+        (
+            "The nightly deploy broke the login page for two hours.",
+            "A canary deploy would have caught it.",
+            "40 support tickets from customers.",
+        ),
+        (
+            "The checkout outage lasted an hour.",
+            "A disk usage alert would have prevented the outage.",
+            "An angry escalation from Acme.",
+        ),
+    ],
+)
+def test_what_followed_a_measure_that_would_have_helped_came_of_the_failure_not_the_measure(
+    memory: Memory, told, measure, what_followed
+):
+    """What "That led to …" after "A canary would have caught it" tells, the failure led to:
+    the canary was never there, so it caused nothing; its lack, the root, is traced to the
+    tickets through the failure."""
+    led_to = f"That led to {what_followed[0].lower()}{what_followed[1:]}"
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": told},
+            {"speaker": "Ben", "text": measure},
+            {"speaker": "Dana", "text": led_to},
+        ]
+    )
+    chains = memory.trace_cause_chain(what_followed).chains
+    seen = [[c.steps[0].decision, *(s.outcome for s in c.steps)] for c in chains]
+    thing = measure.split(" would ")[0]
+    assert all(chain[0] != thing for chain in seen), seen
+    assert any(chain[0] == f"No {thing[2:]}" and len(chain) == 3 for chain in seen), seen

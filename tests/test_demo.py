@@ -62,3 +62,17 @@ def test_demo_reads_in_an_80_column_terminal(tmp_path, capsys, monkeypatch):
     assert re.fullmatch(
         r"\s+text #\d, vector #\d, graph #\d; seed; hot; used \d+ d ago", lines[top + 1]
     )
+
+
+def test_the_demos_client_setup_opens_the_memory_it_says_is_yours(tmp_path, capsys, monkeypatch):
+    """With $EBBTIDE_STORE set, the demo ends saying your memory is that store; the snippets it
+    prints must open it too (as `ebbtide config` does), or the client's server, started without
+    that variable, would open another file."""
+    mine = tmp_path / "team.db"
+    monkeypatch.setenv("EBBTIDE_STORE", str(mine))
+    assert main(["demo", "--store", str(tmp_path / "d.db")]) == 0
+    out = capsys.readouterr().out
+    assert f"your own memory defaults to {mine}" in " ".join(out.split())
+    assert f"claude mcp add ebbtide -e EBBTIDE_STORE={mine} --" in out
+    assert f'env = {{ EBBTIDE_STORE = "{mine}" }}' in out
+    assert out.count(f'"EBBTIDE_STORE": "{mine}"') == 2  # Claude Desktop and Cursor

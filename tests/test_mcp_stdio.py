@@ -270,11 +270,14 @@ def test_two_projects_share_one_store_and_each_recalls_only_its_own(tmp_path):
         ("record_decision", {"decision": "d", "outcome": "o", "relation": "maybe"}, "relation"),
     ],
 )
-def test_bad_input_is_a_tool_error_and_the_server_keeps_serving(tmp_path, tool, args, needle):
+def test_bad_input_is_a_tool_error_opening_with_its_field_and_the_server_keeps_serving(
+    tmp_path, tool, args, needle
+):
     async def go():
         async with Client(server_params(tmp_path / "m.db")) as client:
             bad = await client.call_tool(tool, args)
-            assert bad.is_error and needle in bad.content[0].text
+            # The field first, as a schema error reads: no "Error executing tool …" before it.
+            assert bad.is_error and bad.content[0].text.startswith(needle), bad.content[0].text
             assert "pydantic" not in bad.content[0].text  # the field and the rule, no report
             ok = await client.call_tool("recall", {"query": "anything"})
             assert not ok.is_error and ok.structured_content["hits"] == []

@@ -119,8 +119,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
             console.print(f"          [dim]{escape(explain(hit, ids=False))}[/]", highlight=False)
         _chat_part(memory, clock)
     console.rule("Plug ebbtide into your MCP client")
+    # Your own memory, as the line below names it (not the demo's store): the client starts
+    # the server without this shell's environment, so the snippet must carry it.
+    yours = os.environ.get("EBBTIDE_STORE") or None
     for client in CLIENTS:
-        console.print(snippet(client), highlight=False, markup=False, soft_wrap=True)
+        console.print(snippet(client, yours), highlight=False, markup=False, soft_wrap=True)
         console.print()
     console.print(
         f"The demo store is kept at {path}; your own memory defaults to {default_store_url()}."

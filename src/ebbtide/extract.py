@@ -2147,14 +2147,19 @@ class _Extractor:
             if effect == cause:
                 continue  # "That was the reason behind it": both ends are what was just told
             self._link(cause, effect, relation, f.weight)
-            if relation == "prevented" and _COUNTERFACTUAL.search(text, f.start, f.end):
+            hypothetical = relation == "prevented" and bool(
+                _COUNTERFACTUAL.search(text, f.start, f.end)
+            )
+            if hypothetical:
                 self._lacked(cause, effect, f.weight, k, msg, spans)
             if f.cue.tried:
                 self.tried.add(cause)
             used.append((cause_lo, max(right_hi, f.end)))
             # "That" after a prevention means the measure, not what did not happen; so does
-            # ", so …" ("The rain kept us from going out, so we played cards").
-            focus = told = cause if relation == "prevented" else effect
+            # ", so …" ("The rain kept us from going out, so we played cards"). A measure that
+            # only would have prevented it was never there to lead anywhere: "A canary would
+            # have caught it. That led to 40 tickets" goes on with what happened.
+            focus = told = cause if relation == "prevented" and not hypothetical else effect
             shown = cause_text  # the subject as the effect tells it: "It (we upgraded Redis)"
             if anaphoric and cause_text:
                 shown = f"{cause_text} ({shorten(self.drafts[cause].item.text.rstrip('.'), 70)})"

@@ -155,9 +155,15 @@ class _Server(MCPServer):
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
-            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, SchemaError):
+            if isinstance(exc, UnexpectedToolError):
                 raise
-            raise ToolError(_schema_errors(cause)) from cause
+            if isinstance(cause, SchemaError):
+                raise ToolError(_schema_errors(cause)) from cause
+            # Ours (`_tool_result`) opens with the field, as a schema error does; the SDK's
+            # "Error executing tool <name>: " before it tells the agent nothing it lacks.
+            if isinstance(cause, ToolError) and isinstance(cause.__cause__, EbbtideError):
+                raise cause from cause.__cause__
+            raise
 
 
 def _schema_errors(exc: SchemaError) -> str:
