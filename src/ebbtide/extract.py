@@ -1245,6 +1245,23 @@ _DID_TO = re.compile(
     r"(?:\w+ly\s+)?(?P<verb>[a-z]+)(?:\s+(?:back|out|up|down|off|over|in))?\s+(?:the|a|an|our|"
     r"their|its|his|her|my|this|that|(?-i:[A-Z])\w*)\b"
 )
+# What befell someone, after who it is: "(Ben) got sick", "became the owner", "fell ill".
+_BEFELL = re.compile(
+    r"(?:\w+ly\s+)?(?:got|gets|get|getting|became|becomes|fell|falls|felt|feels)\b", re.IGNORECASE
+)
+# ... but what they had done is a doing: "(Ben) had restarted the workers"
+_HAD_DONE = re.compile(r"(?:had|has|have)\s+(?:\w+ly\s+)?(?!been\b)(?P<verb>[a-z]+)")
+
+
+def _did_as_a_person(rest: str) -> bool:
+    """What follows a person's name tells them doing something, with or without what it was
+    done to ("restarted the workers", "rolled back", "fixed it"); not what befell them ("was
+    paged", "got sick", "was on call") nor being, wishing or not doing ("didn't migrate")."""
+    if (done := _HAD_DONE.match(rest)) and is_past(done["verb"]):
+        return True
+    return not _NOT_DOING.match(rest) and not _BEFELL.match(rest)
+
+
 # Someone doing something to something: "Carol rolled back the deploy", "They applied a fix".
 _SOMEONE_DID = re.compile(
     r"(?P<who>[A-Z][a-z]+|They|Someone|Somebody|(?:The|Our|My)\s+(?:team|ops|sre|oncall|"
@@ -2475,17 +2492,17 @@ class _Extractor:
                 reason.item.text = f"It ({thing}){reason.item.text[2:]}"
 
     def _agentive(self, text: str, names: Sequence[str], *, known: bool = False) -> bool:
-        """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision.
-        `known`: what someone surely did, for "that migration" to stand for: not any
-        capitalised first word ("Checkout went down"), nor being, wishing or not doing ("Ben
-        was asleep", "We could migrate", "We didn't migrate")."""
+        """Done by someone: a person's action (not being, wishing, not doing or what befell
+        them: "Ben was asleep", "We could migrate", "We didn't migrate", "Ben got paged"), a
+        gerund ('Adding a cache'), or a decision. `known`: what someone surely did, for "that
+        migration" to stand for: not any capitalised first word ("Checkout went down")."""
         # not what an "It (...)" stands for, nor "Ben (on-call)", nor when ("Yesterday Ben …")
         text = _after_time(_ASIDES.sub("", text))
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)
         if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
-            return not known or not _NOT_DOING.match(rest)
+            return _did_as_a_person(rest)
         if re.match(r"(?:I|We|we)\s+(?!(?:was|were|am|are|got|had)\b)[a-z]", text):
             return True  # a note's own "we rolled back", kept as written; "we were hit" is not
         group, rest = _group_subject(text) or (None, "")
