@@ -769,6 +769,18 @@ _MEANT_BY_SOMEONE = re.compile(
     r"(?:\s+(?i:just|only|really|actually|simply|also))?$"
 )
 
+# ", which fixed it": the relative clause says what the main clause brought about
+_WHICH_DID = _Cue(
+    r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
+    "caused",
+    "forward",
+    "clause",
+    WEAK + 0.1,
+    False,
+)
+
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
@@ -910,17 +922,7 @@ _CUES = [
         "forward",
         "np",
     ),
-    # ", which fixed it": the relative clause says what the main clause brought about
-    _Cue(
-        r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
-        + "|".join(sorted(IRREGULAR_PAST))
-        + r")\b)",
-        "caused",
-        "forward",
-        "clause",
-        WEAK + 0.1,
-        False,
-    ),
+    _WHICH_DID,
     # "X, and because of that Y", "X, thanks to which Y": what the pronoun stands for, the
     # clause before, is the cause
     _Cue(
@@ -2151,7 +2153,11 @@ class _Extractor:
                 f.weight = min(f.weight, ANAPHORIC)  # the cause was said in an earlier sentence
             if f.cue.effect in ("clause", "sentence"):
                 whole = _clean(text[left_lo:right_hi])
-                if shared:
+                if f.cue is _WHICH_DID:  # "It (Ben restarted the workers) cleared the queue."
+                    what = _clean(text[left_lo : f.start]) or self.drafts[cause].item.text
+                    what = shorten(what.rstrip("."), 70)
+                    whole = f"It ({what}) {_clean(text[f.end : right_hi])}"
+                elif shared:
                     whole = f"{cause_text} {whole}"
                 if anaphoric and cause_text:  # "It didn't help" -> "It (adding caching) didn't"
                     antecedent = shorten(self.drafts[cause].item.text.rstrip("."), 70)
@@ -2645,10 +2651,17 @@ _ACTOR = re.compile(
 )
 
 
+# What "It" stood for, written after it: "It (Ben restarted the workers) cleared the queue".
+_IT_STOOD_FOR = re.compile(r"(?:It|That|This)\s+\(((?:[^()]|\([^()]*\))*)\)")
+
+
 def actor(text: str) -> str | None:
     """Who did it, when a description opens with a name and a past-tense verb ("Ana restarted
-    the workers", "Yesterday (28 February 2026) Ana restarted the workers"); None for a gerund
-    ("Restarting ...") or a noun phrase ("The restart ...")."""
+    the workers", "Yesterday (28 February 2026) Ana restarted the workers"), or with what they
+    did standing for "It" ("It (Ana restarted the workers) cleared the queue"); None for a
+    gerund ("Restarting ...") or a noun phrase ("The restart ...")."""
+    if stood_for := _IT_STOOD_FOR.match(text.strip()):
+        return actor(stood_for[1])
     m = _ACTOR.match(_after_time(text.strip()))
     if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower().endswith("ing"):
         return None
