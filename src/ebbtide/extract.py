@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from . import sameness
 from .polarity import BAD_JUDGEMENTS, GOOD_JUDGEMENTS, VERDICT_NOUNS, outcome_polarity
 from .sentences import (
     ADVERBS,
@@ -309,7 +310,7 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
         return "preference"
     if _DECISION.search(original):
         return "decision"
-    if dated:
+    if dated or sameness.failure_came_about(original):  # "The checkout outage started at 9"
         return "event"
     if _THEIR_TASTE.match(original):
         return "preference"
