@@ -1120,6 +1120,18 @@ _MANNERS = word_set(
     errors success luck end permission break breaks pause stop complaint complaints exception
     exceptions thinking asking saying telling looking knowing realizing realising stopping"""
 )
+
+
+def _a_measure(x: str) -> bool:
+    """Whether what something went without is a measure ("a disk usage alert", "tests"), not a
+    manner or a person ("warning", "the kids")."""
+    thing = _MISSING.fullmatch(x)
+    if thing is None:
+        return False
+    head = thing["thing"].split()[-1]
+    return not (head in _MANNERS or re.fullmatch(rf"(?:{_REL_NOUN}|{_ROLE_NOUN}|children)s?", head))
+
+
 _EDGE_WORDS = re.compile(
     r"^(?:(?:and|but|then|which|also|and\s+then|or)\b[\s,]*)+|"
     r"(?:[\s,]+\b(?:and|but|which|that|so|or|since))+$",
@@ -1784,6 +1796,31 @@ class _Extractor:
         self.lacks.add(item)
         self._link(item, effect, "enabled", weight)
 
+    def _done_without(
+        self,
+        done: str,
+        effect: int,
+        weight: float,
+        k: int,
+        msg: Message,
+        spans: Sequence[TimeSpan],
+    ) -> None:
+        """'We shipped the release without tests, which caused the outage': the tests were
+        missing, and their lack ("No tests") let the outage happen, as 'Without a disk usage
+        alert, the outage went unnoticed' tells (`_went_without`). Only for what went wrong."""
+        without = _WITHOUT_LAST.match(done)
+        told = self.drafts[effect]
+        if (
+            without is None
+            or not _a_measure(x := _clean(without["x"]))
+            or outcome_polarity(told.effect_text or told.item.text).label != "negative"
+            or (lack := self._lack_of(x)) is None
+        ):
+            return
+        item = self._add("event", lack, k, msg, {}, spans)
+        self.lacks.add(item)
+        self._link(item, effect, "enabled", weight * HYPOTHETICAL)
+
     def _went_without(
         self, k: int, msg: Message, x: str, y: str, spans: Sequence[TimeSpan]
     ) -> int | None:
@@ -1791,11 +1828,7 @@ class _Extractor:
         missing, would have prevented what went wrong, and its lack let it happen. Not a
         manner or a person ("without warning", "without the kids"), nor what was not bad
         ("without the kids, we went to dinner"), nor what is to be done or will be."""
-        thing = _MISSING.fullmatch(x)
-        if thing is None:
-            return None
-        head = thing["thing"].split()[-1]
-        if head in _MANNERS or re.fullmatch(rf"(?:{_REL_NOUN}|{_ROLE_NOUN}|children)s?", head):
+        if not _a_measure(x):
             return None
         words = re.findall(r"[a-z]+(?:['’][a-z]+)?", y.lower())
         if (
@@ -2173,6 +2206,8 @@ class _Extractor:
             self._link(cause, effect, relation, f.weight)
             if relation == "prevented" and _COUNTERFACTUAL.search(text, f.start, f.end):
                 self._lacked(cause, effect, f.weight, k, msg, spans)
+            if relation == "caused":  # "We shipped without tests, which caused the outage"
+                self._done_without(cause_text, effect, f.weight, k, msg, spans)
             if f.cue.tried:
                 self.tried.add(cause)
             used.append((cause_lo, max(right_hi, f.end)))
