@@ -251,3 +251,41 @@ def test_what_followed_a_measure_that_would_have_helped_came_of_the_failure_not_
     thing = measure.split(" would ")[0]
     assert all(chain[0] != thing for chain in seen), seen
     assert any(chain[0] == f"No {thing[2:]}" and len(chain) == 3 for chain in seen), seen
+
+
+# -- what was done without a measure, and went wrong ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "done", "missing"),
+    [
+        ("We shipped the release without tests, which caused the outage.",
+         "Ana and others shipped the release without tests", "No tests"),
+        ("We deployed without a canary, which caused the outage.",
+         "Ana and others deployed without a canary", "No canary"),
+        ("Shipping without a rollback plan caused the outage.",
+         "Shipping without a rollback plan", "No rollback plan"),
+    ],
+)  # fmt: skip
+def test_an_outage_caused_by_shipping_without_a_measure_traces_back_to_its_lack_too(
+    memory: Memory, said, done, missing
+):
+    tell(memory, said)
+    roots = {
+        c.steps[0].decision: c.steps[0].relation
+        for c in memory.trace_cause_chain("the outage").chains
+    }
+    assert roots == {done: "caused", missing: "enabled"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We shipped the release without a hitch, which caused a celebration.",
+        "We shipped the release without Ben, which caused the outage.",
+        "We shipped the release without downtime, which pleased everyone.",
+    ],
+)
+def test_what_was_done_without_a_manner_a_person_or_to_good_effect_lacked_nothing(said):
+    ex = extract([Message("m0", "Ana", said)], None)
+    assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]

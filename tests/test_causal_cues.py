@@ -309,3 +309,28 @@ def test_a_time_after_a_cue_never_makes_a_link(cue, time, happened, comma, speak
     rose': a time after the cue tells when what follows happened, with or without a comma."""
     said = f"{cue.capitalize()} {time}{comma} {happened}."
     assert causal_links(said, speaker) == []
+
+
+# -- ", which ..." ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "effect", "cause"),
+    [
+        ("Ben restarted the workers, which cleared the queue.",
+         "It (Ben restarted the workers) cleared the queue.", "Ben restarted the workers"),
+        ("The team rolled back the deploy, which fixed checkout.",
+         "It (The team rolled back the deploy) fixed checkout.",
+         "The team rolled back the deploy"),
+        ("The deploy broke checkout, which cost us sales.",
+         "It (The deploy broke checkout) cost Lena and others sales.",
+         "The deploy broke checkout"),
+    ],
+)  # fmt: skip
+def test_what_a_which_clause_says_came_of_it_reads_as_its_consequence_not_the_whole_sentence(
+    memory, clock, said, effect, cause
+):
+    _postmortem(memory, clock, said)
+    assert (cause, "caused", effect) in _steps(memory, effect)
+    outcomes = [n.text for n in memory.store.find_nodes(kind="outcome", limit=100)]
+    assert [o for o in outcomes if "which" in o] == []

@@ -133,3 +133,59 @@ def test_a_description_names_an_event_by_its_head_noun_unless_a_qualifier_differ
     described, wording, names
 ):
     assert sameness.names_again(described, wording) is names
+
+
+# -- one failure by other names -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("named", ["The downtime", "The disruption", "The outage"])
+def test_the_downtime_told_later_that_day_is_the_checkout_outage(memory, named):
+    _thread(memory, "2026-03-01", ("Dana", "The checkout outage started at 9."))
+    _thread(memory, "2026-03-01", ("Ben", f"{named} was caused by a bad deploy."))
+    assert "A bad deploy." in _causes(memory, "the checkout outage")
+
+
+def test_the_downtime_after_two_outages_that_day_names_neither(memory):
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "The backup job caused the checkout outage."),
+        ("Ben", "A bad deploy caused the payments outage."),
+    )  # fmt: skip
+    _thread(memory, "2026-03-01", ("Ben", "The downtime was caused by an expired certificate."))
+    for told in ("the checkout outage", "the payments outage"):
+        assert not any("certificate" in c for c in _causes(memory, told)), told
+
+
+def test_the_downtime_after_another_outage_today_is_todays_outage(memory):
+    _thread(
+        memory, "2026-01-10",
+        ("Dana", "The nightly backup job filled the disk, which caused the checkout outage."),
+    )  # fmt: skip
+    _thread(
+        memory, "2026-03-01",
+        ("Dana", "We had another outage today."),
+        ("Ben", "The downtime happened because the TLS certificate expired."),
+    )  # fmt: skip
+    assert _causes(memory, "the checkout outage") == {"The nightly backup job filled the disk"}
+    assert any("TLS certificate expired" in c for c in _causes(memory, "another outage today"))
+
+
+def test_the_payments_downtime_is_not_the_checkout_outage(memory):
+    _thread(memory, "2026-03-01", ("Dana", "The backup job caused the checkout outage."))
+    _thread(memory, "2026-03-01", ("Ben", "The payments downtime was caused by a bad deploy."))
+    assert _causes(memory, "the checkout outage") == {"The backup job"}
+
+
+@pytest.mark.parametrize(
+    ("described", "wording", "names"),
+    [
+        ("the downtime", "The checkout outage.", True),
+        ("the disruption", "Dana and others had another outage today (1 March 2026).", True),
+        ("the outage", "The checkout disruption.", True),
+        ("the payments downtime", "The checkout outage.", False),
+        ("the downtime", "We skipped the outage drill", False),
+        ("the downtime", "The checkout incident.", False),
+    ],
+)
+def test_an_outage_a_downtime_and_a_disruption_name_one_failure(described, wording, names):
+    assert sameness.names_again(described, wording) is names

@@ -210,3 +210,45 @@ def test_what_befell_a_group_or_it_did_not_do_that_led_somewhere_is_no_decision(
 ):
     _thread(memory, ("Ana", told))
     assert _kinds(memory)[befell] == "event"
+
+
+# -- what befell a person, and what it led to -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("speaker", "told", "befell"),
+    [
+        ("Ana", "Ben was paged, which woke everyone.", "Ben was paged"),
+        ("Ben", "I was paged, which woke everyone.", "Ben was paged"),
+        ("Ana", "Ben got sick, which delayed the release.", "Ben got sick"),
+        ("Ana", "Ben had been paged twice, which woke everyone.", "Ben had been paged twice"),
+        ("Ana", "Ben was frustrated, which slowed reviews.", "Ben was frustrated"),
+        ("Ana", "Ben was on call, which meant nobody else slept.", "Ben was on call"),
+        ("Ana", "Ben didn't migrate the database, which kept costs flat.",
+         "Ben didn't migrate the database"),
+    ],
+)  # fmt: skip
+def test_what_befell_a_person_or_they_did_not_do_that_led_somewhere_is_no_decision(
+    memory, speaker, told, befell
+):
+    _thread(memory, ("Ben", "Morning all."), (speaker, told))
+    assert _kinds(memory)[befell] == "event"
+
+
+@pytest.mark.parametrize(
+    ("told", "action", "outcome"),
+    [
+        ("Ben restarted the workers, which cleared the queue.",
+         "Ben restarted the workers", "cleared the queue"),
+        ("Ben moved to SQS, which cut our costs.", "Ben moved to SQS", "cut Ana's costs"),
+        ("Ben fixed it, which unblocked the release.", "Ben fixed it", "unblocked the release"),
+        ("Ben rolled back, which fixed checkout.", "Ben rolled back", "fixed checkout"),
+        ("Ben had restarted the workers, which cleared the queue.",
+         "Ben had restarted the workers", "cleared the queue"),
+    ],
+)  # fmt: skip
+def test_what_a_person_did_that_led_somewhere_stays_their_decision(memory, told, action, outcome):
+    _thread(memory, ("Ben", "Morning all."), ("Ana", told))
+    assert _kinds(memory)[action] == "decision"
+    led_to = memory.trace_cause_chain(outcome).chains
+    assert action in {s.decision for c in led_to for s in c.steps}

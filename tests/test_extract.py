@@ -1998,7 +1998,7 @@ def test_what_follows_a_prevention_follows_from_the_preventer():
         (
             "The limiter",
             "caused",
-            "The limiter prevented the clients from overloading the API, which saved the launch.",
+            "It (The limiter prevented the clients from overloading the API) saved the launch.",
         ),
     ]
     assert [t for _, t in texts(ex) if "from overloading" in t and "saved" not in t] == []

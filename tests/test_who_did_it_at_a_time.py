@@ -51,8 +51,8 @@ def test_two_people_restarting_the_workers_at_one_time_are_two_restarts(
     ]
     # What each restart led to is told with who did it: the queue cleared after each.
     assert items(memory, "outcome") == [
-        f"{written} Ben restarted the workers, which cleared the queue.",
-        f"{written} Dana restarted the workers, which cleared the queue.",
+        f"It ({written} Ben restarted the workers) cleared the queue.",
+        f"It ({written} Dana restarted the workers) cleared the queue.",
     ]
     assert all(len(w) == 1 for w in wordings(memory, "decision") + wordings(memory, "outcome"))
 

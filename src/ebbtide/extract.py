@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
+from . import sameness
 from .polarity import BAD_JUDGEMENTS, GOOD_JUDGEMENTS, VERDICT_NOUNS, outcome_polarity
 from .sentences import (
     ADVERBS,
@@ -309,7 +310,7 @@ def _classify(original: str, text: str, names: Sequence[str], dated: bool) -> Ki
         return "preference"
     if _DECISION.search(original):
         return "decision"
-    if dated:
+    if dated or sameness.failure_came_about(original):  # "The checkout outage started at 9"
         return "event"
     if _THEIR_TASTE.match(original):
         return "preference"
@@ -769,6 +770,18 @@ _MEANT_BY_SOMEONE = re.compile(
     r"(?:\s+(?i:just|only|really|actually|simply|also))?$"
 )
 
+# ", which fixed it": the relative clause says what the main clause brought about
+_WHICH_DID = _Cue(
+    r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
+    "caused",
+    "forward",
+    "clause",
+    WEAK + 0.1,
+    False,
+)
+
 _CUES = [
     # "The outage was caused by the backup job": the effect first, its cause after "by".
     _Cue(
@@ -910,17 +923,7 @@ _CUES = [
         "forward",
         "np",
     ),
-    # ", which fixed it": the relative clause says what the main clause brought about
-    _Cue(
-        r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
-        + "|".join(sorted(IRREGULAR_PAST))
-        + r")\b)",
-        "caused",
-        "forward",
-        "clause",
-        WEAK + 0.1,
-        False,
-    ),
+    _WHICH_DID,
     # "X, and because of that Y", "X, thanks to which Y": what the pronoun stands for, the
     # clause before, is the cause
     _Cue(
@@ -1117,6 +1120,18 @@ _MANNERS = word_set(
     errors success luck end permission break breaks pause stop complaint complaints exception
     exceptions thinking asking saying telling looking knowing realizing realising stopping"""
 )
+
+
+def _a_measure(x: str) -> bool:
+    """Whether what something went without is a measure ("a disk usage alert", "tests"), not a
+    manner or a person ("warning", "the kids")."""
+    thing = _MISSING.fullmatch(x)
+    if thing is None:
+        return False
+    head = thing["thing"].split()[-1]
+    return not (head in _MANNERS or re.fullmatch(rf"(?:{_REL_NOUN}|{_ROLE_NOUN}|children)s?", head))
+
+
 _EDGE_WORDS = re.compile(
     r"^(?:(?:and|but|then|which|also|and\s+then|or)\b[\s,]*)+|"
     r"(?:[\s,]+\b(?:and|but|which|that|so|or|since))+$",
@@ -1245,6 +1260,23 @@ _DID_TO = re.compile(
     r"(?:\w+ly\s+)?(?P<verb>[a-z]+)(?:\s+(?:back|out|up|down|off|over|in))?\s+(?:the|a|an|our|"
     r"their|its|his|her|my|this|that|(?-i:[A-Z])\w*)\b"
 )
+# What befell someone, after who it is: "(Ben) got sick", "became the owner", "fell ill".
+_BEFELL = re.compile(
+    r"(?:\w+ly\s+)?(?:got|gets|get|getting|became|becomes|fell|falls|felt|feels)\b", re.IGNORECASE
+)
+# ... but what they had done is a doing: "(Ben) had restarted the workers"
+_HAD_DONE = re.compile(r"(?:had|has|have)\s+(?:\w+ly\s+)?(?!been\b)(?P<verb>[a-z]+)")
+
+
+def _did_as_a_person(rest: str) -> bool:
+    """What follows a person's name tells them doing something, with or without what it was
+    done to ("restarted the workers", "rolled back", "fixed it"); not what befell them ("was
+    paged", "got sick", "was on call") nor being, wishing or not doing ("didn't migrate")."""
+    if (done := _HAD_DONE.match(rest)) and is_past(done["verb"]):
+        return True
+    return not _NOT_DOING.match(rest) and not _BEFELL.match(rest)
+
+
 # Someone doing something to something: "Carol rolled back the deploy", "They applied a fix".
 _SOMEONE_DID = re.compile(
     r"(?P<who>[A-Z][a-z]+|They|Someone|Somebody|(?:The|Our|My)\s+(?:team|ops|sre|oncall|"
@@ -1764,6 +1796,31 @@ class _Extractor:
         self.lacks.add(item)
         self._link(item, effect, "enabled", weight)
 
+    def _done_without(
+        self,
+        done: str,
+        effect: int,
+        weight: float,
+        k: int,
+        msg: Message,
+        spans: Sequence[TimeSpan],
+    ) -> None:
+        """'We shipped the release without tests, which caused the outage': the tests were
+        missing, and their lack ("No tests") let the outage happen, as 'Without a disk usage
+        alert, the outage went unnoticed' tells (`_went_without`). Only for what went wrong."""
+        without = _WITHOUT_LAST.match(done)
+        told = self.drafts[effect]
+        if (
+            without is None
+            or not _a_measure(x := _clean(without["x"]))
+            or outcome_polarity(told.effect_text or told.item.text).label != "negative"
+            or (lack := self._lack_of(x)) is None
+        ):
+            return
+        item = self._add("event", lack, k, msg, {}, spans)
+        self.lacks.add(item)
+        self._link(item, effect, "enabled", weight * HYPOTHETICAL)
+
     def _went_without(
         self, k: int, msg: Message, x: str, y: str, spans: Sequence[TimeSpan]
     ) -> int | None:
@@ -1771,11 +1828,7 @@ class _Extractor:
         missing, would have prevented what went wrong, and its lack let it happen. Not a
         manner or a person ("without warning", "without the kids"), nor what was not bad
         ("without the kids, we went to dinner"), nor what is to be done or will be."""
-        thing = _MISSING.fullmatch(x)
-        if thing is None:
-            return None
-        head = thing["thing"].split()[-1]
-        if head in _MANNERS or re.fullmatch(rf"(?:{_REL_NOUN}|{_ROLE_NOUN}|children)s?", head):
+        if not _a_measure(x):
             return None
         words = re.findall(r"[a-z]+(?:['’][a-z]+)?", y.lower())
         if (
@@ -2134,7 +2187,11 @@ class _Extractor:
                 f.weight = min(f.weight, ANAPHORIC)  # the cause was said in an earlier sentence
             if f.cue.effect in ("clause", "sentence"):
                 whole = _clean(text[left_lo:right_hi])
-                if shared:
+                if f.cue is _WHICH_DID:  # "It (Ben restarted the workers) cleared the queue."
+                    what = _clean(text[left_lo : f.start]) or self.drafts[cause].item.text
+                    what = shorten(what.rstrip("."), 70)
+                    whole = f"It ({what}) {_clean(text[f.end : right_hi])}"
+                elif shared:
                     whole = f"{cause_text} {whole}"
                 if anaphoric and cause_text:  # "It didn't help" -> "It (adding caching) didn't"
                     antecedent = shorten(self.drafts[cause].item.text.rstrip("."), 70)
@@ -2152,6 +2209,8 @@ class _Extractor:
             )
             if hypothetical:
                 self._lacked(cause, effect, f.weight, k, msg, spans)
+            if relation == "caused":  # "We shipped without tests, which caused the outage"
+                self._done_without(cause_text, effect, f.weight, k, msg, spans)
             if f.cue.tried:
                 self.tried.add(cause)
             used.append((cause_lo, max(right_hi, f.end)))
@@ -2480,17 +2539,17 @@ class _Extractor:
                 reason.item.text = f"It ({thing}){reason.item.text[2:]}"
 
     def _agentive(self, text: str, names: Sequence[str], *, known: bool = False) -> bool:
-        """Done by someone: a person's action, a gerund ('Adding a cache'), or a decision.
-        `known`: what someone surely did, for "that migration" to stand for: not any
-        capitalised first word ("Checkout went down"), nor being, wishing or not doing ("Ben
-        was asleep", "We could migrate", "We didn't migrate")."""
+        """Done by someone: a person's action (not being, wishing, not doing or what befell
+        them: "Ben was asleep", "We could migrate", "We didn't migrate", "Ben got paged"), a
+        gerund ('Adding a cache'), or a decision. `known`: what someone surely did, for "that
+        migration" to stand for: not any capitalised first word ("Checkout went down")."""
         # not what an "It (...)" stands for, nor "Ben (on-call)", nor when ("Yesterday Ben …")
         text = _after_time(_ASIDES.sub("", text))
         if _DECISION.search(text):
             return True
         who, rest = _subject(text, names)
         if who is not None and not rest.startswith("'"):  # "Caroline's empathy" acts not
-            return not known or not _NOT_DOING.match(rest)
+            return _did_as_a_person(rest)
         if re.match(r"(?:I|We|we)\s+(?!(?:was|were|am|are|got|had)\b)[a-z]", text):
             return True  # a note's own "we rolled back", kept as written; "we were hit" is not
         group, rest = _group_subject(text) or (None, "")
@@ -2633,10 +2692,17 @@ _ACTOR = re.compile(
 )
 
 
+# What "It" stood for, written after it: "It (Ben restarted the workers) cleared the queue".
+_IT_STOOD_FOR = re.compile(r"(?:It|That|This)\s+\(((?:[^()]|\([^()]*\))*)\)")
+
+
 def actor(text: str) -> str | None:
     """Who did it, when a description opens with a name and a past-tense verb ("Ana restarted
-    the workers", "Yesterday (28 February 2026) Ana restarted the workers"); None for a gerund
-    ("Restarting ...") or a noun phrase ("The restart ...")."""
+    the workers", "Yesterday (28 February 2026) Ana restarted the workers"), or with what they
+    did standing for "It" ("It (Ana restarted the workers) cleared the queue"); None for a
+    gerund ("Restarting ...") or a noun phrase ("The restart ...")."""
+    if stood_for := _IT_STOOD_FOR.match(text.strip()):
+        return actor(stood_for[1])
     m = _ACTOR.match(_after_time(text.strip()))
     if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower().endswith("ing"):
         return None

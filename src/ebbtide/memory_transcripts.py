@@ -750,6 +750,8 @@ class TranscriptOps:
             if described is not None:
                 # every event it may name, not only those most like the words around its noun
                 more = self.store.text_search(described, EPISODE_CANDIDATES, flt)
+                if others := sameness.other_names(described):  # "the downtime": an outage
+                    more += self.store.text_search(" ".join(others), EPISODE_CANDIDATES, flt)
                 if said is not None and sameness.names_any(described):
                     # "the incident": what went wrong that day, whatever it was called
                     day = datetime.fromtimestamp(said[0], UTC).date()

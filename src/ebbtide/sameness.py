@@ -497,6 +497,8 @@ _DEFINITE = re.compile(
 )
 # A name for whatever went wrong: "the incident" is the outage, when one outage is in play.
 _ANY_INCIDENT = word_set("incident")
+# Names of one failure: "the downtime" is the checkout outage, when one outage is in play.
+_ONE_FAILURE = {root(w): w for w in ("outage", "downtime", "disruption")}
 # Words after a noun that end its phrase: when it was ("another outage today (1 March 2026)").
 _WHEN_WORDS = word_set("today yesterday tonight overnight earlier this last")
 
@@ -544,10 +546,31 @@ def names_again(described: str, wording: str, before: Mention | None = None) -> 
     any bad outcome (`before`: the mention of the event told)."""
     if names_any(described):
         return before is not None and before.outcome and before.polarity < 0
-    head = _WORDS.findall(described)[-1].casefold()
-    return root(head) in _heads(wording) and not different_qualifiers(
-        described, event_named(wording)
-    )
+    said = _WORDS.findall(described)
+    head, heads = root(said[-1].casefold()), _heads(wording)
+    if head not in heads and head in _ONE_FAILURE:
+        # "the payments downtime" is weighed as "the payments outage" would be
+        other = next((h for h in heads if h in _ONE_FAILURE), None)
+        if other is not None:
+            described, head = " ".join([*said[:-1], _ONE_FAILURE[other]]), other
+    return head in heads and not different_qualifiers(described, event_named(wording))
+
+
+def failure_came_about(text: str) -> bool:
+    """Whether a telling says a failure came about ("The checkout outage started at 9", "The
+    incident happened"): an event, told with or without a date."""
+    said = _CAME_ABOUT.match(told(text).strip())
+    if said is None or description(text) is None:
+        return False
+    head = _WORDS.findall(said["event"])[-1].casefold()
+    return root(head) in _ONE_FAILURE or head in _ANY_INCIDENT
+
+
+def other_names(described: str) -> list[str]:
+    """The other names a definite description's failure may have been told by ("the
+    downtime": outage, disruption), for finding it among what was told."""
+    head = root(_WORDS.findall(described)[-1].casefold())
+    return [w for h, w in _ONE_FAILURE.items() if h != head] if head in _ONE_FAILURE else []
 
 
 def _heads(text: str) -> set[str]:
