@@ -402,7 +402,9 @@ def test_a_replay_that_would_read_changed_data_fails_instead(store_url, clock):
     errors, written, replays = _deadlock(store_url("conflict"), clock, read_first=True)
     # The loser had read a node the winner then changed: replaying blind would lose an update.
     assert len(errors) == 1 and isinstance(errors[0], ReplayMismatch), errors
-    assert replays == 1
+    # On a busy machine the replay itself may meet a transient error and be tried again
+    # before it sees the change; what counts is that it fails rather than writes blind.
+    assert replays >= 1
     assert written in ([{"t0": 0}, {"t0": 1}], [{"t1": 1}, {"t1": 0}])
 
 
