@@ -19,6 +19,9 @@ readable rule engine:
                    the doing's sign; "done less" the opposite
      holding       "held a 99% hit rate", "met the SLO" -> good; "storage stayed
                    flat" -> good, "throughput was flat" -> no verdict
+     pace          "took minutes", "in seconds" (+, when nothing else in the
+                   sentence tells how it went); "took hours", "takes forever",
+                   "took three days" (-); "took an hour", "in May" (0)
      "-free"       "incident-free", "error free"        -> the bad noun is absent
      negation      "no data loss", "did not crash"      -> flipped
      recurrence    "the errors came back" (-), "got its free space back" (+),
@@ -123,6 +126,8 @@ BAD_TERMS: dict[str, float] = {
     "bounce": 0.7, "rate limited": 0.7, "throttled": 0.7, "noise": 0.5,
     "noisy": 0.5, "slow": 1.0, "=slower": 1.0, "=slowest": 1.0,
     "slowdown": 1.0, "slowness": 1.0, "sluggish": 1.0, "=longer": 1.0,
+    # "the dashboard crawled", "slowed to a crawl"; not "the crawler crawled 2M pages"
+    "=crawled": 1.0, "=crawls": 1.0, "=crawling": 1.0, "to a crawl": 1.0,
     # on-call / process
     "=paged": 1.0, "=paging": 1.0, "pager": 0.5, "escalate": 1.0,
     "escalation": 1.0, "firefight*": 1.0, "=blocked": 1.0, "blocker": 1.0,
@@ -396,6 +401,8 @@ SHIELDED_COMPOUNDS: tuple[str, ...] = (
     "fix version", "failure modes", "error budget", "all time",
     "code freeze", "feature freeze", "=froze ~ code", "=froze ~ branch",
     "=froze ~ release",
+    # a thing made ready, not a rise: "it took 40 minutes to set up" is no "minutes up"
+    "set ~ up", "spin ~ up", "=spun ~ up",
 )
 
 # "the incident review", "error handler", "timeout test": a topic noun that
@@ -724,6 +731,13 @@ def _find_spans(tokens: list[str]) -> list[_Span]:
         )
         i = end
     spans.extend(_numeric_directions(tokens))
+    for pace in _paces(tokens):
+        # the time told is the pace, not a quantity nor a negator ("in no time"); a direction
+        # begun before it keeps its own reading ("lag is back under a second")
+        for s in spans:
+            if pace.start <= s.start < pace.end:
+                s.active = False
+        spans.append(pace)
     spans.sort(key=lambda s: s.start)
     return spans
 
@@ -786,12 +800,93 @@ def _numeric_directions(tokens: list[str]) -> list[_Span]:
     return spans
 
 
+# How long a thing took, told as its pace: "onboarding took minutes", "finishes in seconds",
+# "under a second" are quick; "took hours", "takes forever", "spent days" are slow, and so is
+# a whole day or more counted ("took three days", "all week"). A time counted in hours or less
+# ("the meeting took an hour", "the build took 40 minutes") tells no pace.
+# fmt: off
+TAKE_VERBS = frozenset({"take", "takes", "took", "taken", "taking"})
+SPEND_VERBS = frozenset({"spend", "spends", "spent", "spending", "waste", "wastes", "wasted",
+                         "wasting"})
+QUICK_UNITS = frozenset({"seconds", "minutes", "secs", "mins"})
+SLOW_UNITS = frozenset({"hours", "days", "weeks", "months", "years", "ages", "forever"})
+LONG_UNITS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years",
+                        "weekend"})
+UNDER_UNITS = frozenset({"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute",
+                         "minutes", "hour"})
+COUNT_WORDS = frozenset({"a", "an", "one", "two", "three", "four", "five", "six", "seven",
+                         "eight", "nine", "ten", "eleven", "twelve", "all", "whole"})
+# between a taking and its time: "took (us) (just) (a few) minutes", "took them two weeks"
+_PACE_FILLER = COUNT_WORDS | {
+    "us", "me", "them", "him", "her", "you", "everyone", "just", "only", "mere", "few", "couple",
+    "of", "several", "many", "literally", "barely", "nearly", "almost", "about", "around", "over",
+}
+_QUICK_FILLER = frozenset({"just", "only", "mere", "a", "few", "couple", "of", "literally"})
+# "in seconds" names a unit after these, not a pace: "durations are given in seconds"
+_UNIT_NAMERS = frozenset({"is", "are", "was", "were", "be", "been", "given", "measured",
+                          "expressed", "reported", "stored", "specified", "counted", "shown",
+                          "listed", "written", "set"})
+_NOT_A_PACE_AFTER = frozenset({"off", "of", "at"})
+# fmt: on
+QUICK, SLOW, LONG = 0.7, -1.0, -0.7
+
+
+def _pace_span(tokens: list[str], start: int, end: int, weight: float) -> _Span:
+    return _Span(start, end, " ".join(tokens[start:end]), "pace", weight)
+
+
+def _counted(word: str) -> bool:
+    return word in COUNT_WORDS or bool(_NUMBER_RE.match(word))
+
+
+def _paces(tokens: list[str]) -> list[_Span]:
+    spans = []
+    n = len(tokens)
+    for i, token in enumerate(tokens):
+        if token in TAKE_VERBS or token in SPEND_VERBS:
+            j = i + 1
+            while j < n and j - i <= 5 and (tokens[j] in _PACE_FILLER or _counted(tokens[j])):
+                j += 1
+            # "took two days off" is leave, "takes minutes of the meeting" notes
+            if j >= n or (j + 1 < n and tokens[j + 1] in _NOT_A_PACE_AFTER):
+                continue
+            unit, between = tokens[j], tokens[i + 1 : j]
+            # "a few days" and "several hours" are not counted; "a day", "3 days", "all week" are
+            counted = any(_counted(w) and w not in ("a", "whole") for w in between) or (
+                between[-1:] == ["a"]
+            )
+            if unit in LONG_UNITS and (counted or unit in SLOW_UNITS):
+                spans.append(_pace_span(tokens, i, j + 1, SLOW if not counted else LONG))
+            elif unit in SLOW_UNITS and not counted:
+                spans.append(_pace_span(tokens, i, j + 1, SLOW))
+            elif unit in QUICK_UNITS and token in TAKE_VERBS and not counted:
+                spans.append(_pace_span(tokens, i, j + 1, QUICK))
+        elif token in ("in", "within") and (i == 0 or tokens[i - 1] not in _UNIT_NAMERS):
+            j = i + 1
+            while j < n and tokens[j] in _QUICK_FILLER:
+                j += 1
+            if tokens[j : j + 2] == ["no", "time"]:
+                spans.append(_pace_span(tokens, i, j + 2, QUICK))
+            elif j < n and tokens[j] in QUICK_UNITS and tokens[j - 1] != "a":
+                spans.append(_pace_span(tokens, i, j + 1, QUICK))
+        elif token == "under" or tokens[i : i + 2] == ["less", "than"]:
+            j = i + (1 if token == "under" else 2)
+            if j >= n:
+                continue
+            m = _NUMBER_RE.match(tokens[j])
+            if m and m.group(2) in UNDER_UNITS:  # "under 200ms"
+                spans.append(_pace_span(tokens, i, j + 1, QUICK))
+            elif _counted(tokens[j]) and j + 1 < n and tokens[j + 1] in UNDER_UNITS:
+                spans.append(_pace_span(tokens, i, j + 2, QUICK))
+    return spans
+
+
 # ---------------------------------------------------------------------------
 # Context rules
 # ---------------------------------------------------------------------------
 
-_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady")
-_SCORING = ("cue", "fix", "resolve", "recur")
+_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady", "pace")
+_SCORING = ("cue", "fix", "resolve", "recur", "pace")
 
 
 def _clause_ids(tokens: list[str]) -> list[int]:
@@ -1416,6 +1511,29 @@ def _apply_intensity(spans: list[_Span], clause: list[int]) -> None:
                 break
 
 
+def _apply_quick_alone(spans: list[_Span]) -> None:
+    """'finished in seconds' is told by 'finished', 'errors spiked within seconds' by the
+    errors: a quick pace tells how a thing went only when nothing else in its sentence does."""
+    for q in [s for s in spans if s.kind == "pace" and s.weight > 0 and s.active]:
+        if any(s is not q and s.active and s.weight and s.kind in _SCORING for s in spans):
+            q.active = False
+
+
+_CRAWLS = frozenset({"crawled", "crawls", "crawling"})
+_CRAWL_NEXT = BOUNDARY_PUNCT | NEGATION_STOPS | {"under", "along", "through", "during", "for",
+                                                 "all", "to", "again", "now", "today"}  # fmt: skip
+
+
+def _apply_transitive_crawl(spans: list[_Span], tokens: list[str]) -> None:
+    """'the dashboard crawled (under load)' is slow; 'the crawler crawled 2M pages' has an
+    object and says nothing."""
+    for s in spans:
+        if s.active and s.text in _CRAWLS and s.end < len(tokens):
+            nxt = tokens[s.end]
+            if nxt not in _CRAWL_NEXT and not nxt.endswith("ly"):
+                s.active = False
+
+
 def _apply_neutral_markers(spans: list[_Span]) -> None:
     """'results were mixed: ...' damps its whole sentence."""
     if any(s.kind == "neutral" for s in spans):
@@ -1469,6 +1587,8 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     _apply_circumstance(spans, tokens)
     _apply_intensity(spans, clause)
     _apply_again(spans, clause)
+    _apply_quick_alone(spans)
+    _apply_transitive_crawl(spans, tokens)
     _apply_neutral_markers(spans)
     return spans
 
