@@ -86,6 +86,64 @@ def test_a_bad_thing_that_came_fast_stays_bad(text):
     assert label(text) == "negative"
 
 
+# -- effort a thing needs -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It needed zero setup.",
+        "No config needed.",
+        "No configuration required.",
+        "Nothing to configure.",
+        "The CLI runs out of the box.",
+        "Setup was a breeze.",
+        "The new pipeline means no manual steps.",
+        "Less boilerplate in every service.",
+        "New contributors ran the CLI with zero setup; onboarding took minutes",
+    ],
+)
+def test_a_thing_needing_no_setup_or_config_is_good(text):
+    assert label(text) == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Setup was painful.",
+        "We needed lots of boilerplate.",
+        "Installing the toolchain was tedious.",
+        "Onboarding needed a lot of manual configuration.",
+    ],
+)
+def test_a_thing_needing_heavy_or_painful_setup_is_bad(text):
+    assert label(text) == "negative"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The setup lives in config.yaml.",
+        "We changed the config.",
+        "The setup has three steps.",
+    ],
+)
+def test_setup_or_config_merely_mentioned_is_no_verdict(text):
+    assert label(text) == "neutral"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We never set up alerting and missed the outage.",
+        "We never finished the setup.",
+        "Without any config the service crashed.",
+    ],
+)
+def test_a_bad_thing_beside_a_missing_setup_stays_bad(text):
+    assert label(text) == "negative"
+
+
 # -- end to end: what an agent is told about doing it again -----------------------------------
 
 

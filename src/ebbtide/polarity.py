@@ -22,6 +22,8 @@ readable rule engine:
      pace          "took minutes", "in seconds" (+, when nothing else in the
                    sentence tells how it went); "took hours", "takes forever",
                    "took three days" (-); "took an hour", "in May" (0)
+     effort        "zero setup", "no config needed" (+), "lots of boilerplate" (-);
+                   "we changed the config" (0)
      "-free"       "incident-free", "error free"        -> the bad noun is absent
      negation      "no data loss", "did not crash"      -> flipped
      recurrence    "the errors came back" (-), "got its free space back" (+),
@@ -160,6 +162,9 @@ BAD_TERMS: dict[str, float] = {
     **{f"{bad} {thing}": 1.5 for bad in BAD_JUDGEMENTS for thing in VERDICT_NOUNS},
     # a load carried: "no ops burden" is good, "eased the burden" too (FIX_TERMS)
     "burden": 0.7,
+    # effort a thing asks: "setup was painful", "installing it was tedious"
+    "painful": 1.0, "=pain": 0.7, "tedious": 0.7, "cumbersome": 0.7, "fiddly": 0.7,
+    "friction": 0.7,
 }
 
 GOOD_TERMS: dict[str, float] = {
@@ -203,6 +208,12 @@ GOOD_TERMS: dict[str, float] = {
     "normalize": 0.7, "normalise": 0.7, "=steady": 0.7, "flawless": 1.0,
     "flawlessly": 1.0, "=helped": 0.7, "pan out": 0.5, "hold up under": 0.7, "=held up under": 0.7,
     "=held up well": 1.0, "=held up fine": 1.0, "met ~ deadline": 1.0,
+    # no effort asked: "nothing to configure", "runs out of the box", "setup was a breeze"
+    **{f"{lead} {chore}": 0.7 for lead in ("nothing to", "no need to")
+       for chore in ("configure", "set up", "install")},
+    "out of the box": 0.5, "run out of the box": 0.5, "=ran out of the box": 0.5,
+    "=breeze": 0.7, "effortless": 0.7, "effortlessly": 0.7,
+    "frictionless": 0.7,
 }
 
 # Verbs/predicates that act on a bad noun and make the pair good: "fixed the
@@ -251,8 +262,8 @@ MORE_IS_BAD: tuple[str, ...] = (
     "=incidents", "=bugs", "defect", "=churn", "=complaints", "ticket",
     "cost", "spend", "spending", "=bill", "=bills", "budget", "burn rate", "lag",
     "backlog", "time", "duration", "=hours", "=minutes", "memory",
-    "memory usage", "cpu", "footprint", "overhead", "downtime", "loss",
-    "fraud", "toil", "wait", "response time", "cold start", "attrition",
+    "memory usage", "cpu", "footprint", "downtime", "loss",
+    "fraud", "wait", "response time", "cold start", "attrition",
     "turnover", "debt", "=timeouts", "noise", "storage", "storage use",
     "storage usage", "disk usage", "disk use", "=disk", "bug count", "error count",
     "crash count", "incident count", "refund",
@@ -267,6 +278,14 @@ MORE_IS_GOOD: tuple[str, ...] = (
     "expectations", "=slo", "=sla", "free space", "free disk", "headroom",
     "payment", "traffic",  # what a business lives on: "payments stopped", "less traffic"
 )
+# Effort a thing asks of the people using it: more is bad like any cost ("lots of
+# boilerplate", "less setup"), none is good ("zero setup", "no config needed"), and only
+# mentioning it says nothing ("we changed the config").
+EFFORT_NOUNS: tuple[str, ...] = (
+    "setup", "=config", "=configs", "configuration", "boilerplate", "manual step", "toil",
+    "overhead",
+)
+EFFORT_ABSENT = 0.7
 # Load as much as business: losing it is bad (visitors gone, or an outage), gaining it
 # is the condition a system ran under, no verdict ("latency spiked when traffic doubled").
 LOAD_QUANTITIES: tuple[str, ...] = ("traffic",)
@@ -554,6 +573,8 @@ def _build_lexicon() -> None:
         _register(phrase, _Entry("qty", qty=-1))
     for phrase in MORE_IS_GOOD:
         _register(phrase, _Entry("qty", qty=+1))
+    for phrase in EFFORT_NOUNS:
+        _register(phrase, _Entry("effort", qty=-1))
     for phrase, w in INCREASE_TERMS.items():
         _register(phrase, _Entry("dir", w, direction=+1))
     for phrase, w in DECREASE_TERMS.items():
@@ -885,8 +906,8 @@ def _paces(tokens: list[str]) -> list[_Span]:
 # Context rules
 # ---------------------------------------------------------------------------
 
-_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady", "pace")
-_SCORING = ("cue", "fix", "resolve", "recur", "pace")
+_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady", "pace", "effort")
+_SCORING = ("cue", "fix", "resolve", "recur", "pace", "effort")
 
 
 def _clause_ids(tokens: list[str]) -> list[int]:
@@ -1034,7 +1055,7 @@ def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -
         d.text = f"{q.text} {d.text}" if q.start < d.start else f"{d.text} {q.text}"
         d.weight = float((q.qty or -1) * d.direction)
         d.paired = True  # d.start stays on the direction word: negation scope uses it
-        if q.kind == "cue":
+        if q.kind in ("cue", "effort"):
             q.active = False  # "errors" in "errors doubled" now lives inside the pair
         elif q.text in _TIME_SPENT:
             _absorb_time_spent_on(spans, d, q, tokens, clause)
@@ -1342,10 +1363,11 @@ def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
             for s in spans
             if s.active and not s.negated and neg.end <= s.start < stop and s.kind in _POLAR
         ]
-        real = [s for s in in_scope if s.kind != "absent"]
+        real = [s for s in in_scope if s.kind not in ("absent", "effort")]
         if real and real[0].kind in ("fix", "resolve", "recur"):
             real = real[:1]  # "didn't resolve the outage": the fix failed, the outage stays
-        # absent-is-bad words only count when nothing more specific is negated
+        # absent-is-bad words and effort only count when nothing more specific is negated
+        # ("we never finished the setup" is bad)
         for s in real or in_scope:
             _negate(s, neg.text)
 
@@ -1356,6 +1378,8 @@ def _negate(s: _Span, negator: str) -> None:
         return
     if s.kind == "absent":
         s.weight = -1.0
+    elif s.kind == "effort":
+        s.weight = EFFORT_ABSENT
     elif s.weight < 0:
         s.weight = -s.weight * NEGATED_BAD_FACTOR
     else:
@@ -1511,12 +1535,14 @@ def _apply_intensity(spans: list[_Span], clause: list[int]) -> None:
                 break
 
 
-def _apply_quick_alone(spans: list[_Span]) -> None:
-    """'finished in seconds' is told by 'finished', 'errors spiked within seconds' by the
-    errors: a quick pace tells how a thing went only when nothing else in its sentence does."""
-    for q in [s for s in spans if s.kind == "pace" and s.weight > 0 and s.active]:
-        if any(s is not q and s.active and s.weight and s.kind in _SCORING for s in spans):
-            q.active = False
+def _apply_ease_told_in_passing(spans: list[_Span]) -> None:
+    """'errors spiked within seconds', 'without any config the service crashed': a quick pace
+    or a chore not needed is how the bad thing beside it came, not a good of its own. A quick
+    pace beside any other verdict is told by that verdict ('finished in seconds')."""
+    for e in [s for s in spans if s.kind in ("pace", "effort") and s.weight > 0 and s.active]:
+        others = [s for s in spans if s is not e and s.active and s.kind in _SCORING]
+        if any(s.weight < 0 or (e.kind == "pace" and s.weight) for s in others):
+            e.active = False
 
 
 _CRAWLS = frozenset({"crawled", "crawls", "crawling"})
@@ -1571,6 +1597,7 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     spans = _find_spans(tokens)
     clause = _clause_ids(tokens)
     _drop_meta_uses(spans, tokens)
+    _apply_transitive_crawl(spans, tokens)
     _apply_irrealis(spans, clause)
     _progressive_fix(spans, tokens)
     _apply_free_compounds(spans, tokens)
@@ -1587,8 +1614,7 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     _apply_circumstance(spans, tokens)
     _apply_intensity(spans, clause)
     _apply_again(spans, clause)
-    _apply_quick_alone(spans)
-    _apply_transitive_crawl(spans, tokens)
+    _apply_ease_told_in_passing(spans)
     _apply_neutral_markers(spans)
     return spans
 
