@@ -144,6 +144,51 @@ def test_a_bad_thing_beside_a_missing_setup_stays_bad(text):
     assert label(text) == "negative"
 
 
+# -- an amount reached, told by its unit ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It dropped to 40 ms.",
+        "The docker image shrank to 80 MB.",
+        "The image size halved.",
+        "We cut build time to 2 minutes.",
+    ],
+)
+def test_a_time_or_size_going_down_is_good(text):
+    assert label(text) == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It doubled to 2 s.",
+        "The docker image ballooned to 2 GB.",
+        "The bundle grew to 5 MB.",
+    ],
+)
+def test_a_time_or_size_going_up_is_bad(text):
+    assert label(text) == "negative"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The team grew to 12.",
+        "The batch size doubled to 64.",
+        "Traffic doubled to 40k rps.",
+        "Downloads went up to 100 MB/s.",
+    ],
+)
+def test_a_count_or_a_rate_reached_says_nothing_by_its_unit(text):
+    assert label(text) == "neutral"
+
+
+def test_the_size_a_ballooning_reached_makes_it_clearly_bad():
+    assert outcome_polarity("The docker image ballooned to 2 GB.").score < -0.4
+
+
 # -- end to end: what an agent is told about doing it again -----------------------------------
 
 

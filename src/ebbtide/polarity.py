@@ -13,6 +13,8 @@ readable rule engine:
      meta use      "error handler", "incident review"  -> not an event
      irrealis      "supposed to fix", "if it fails"     -> not an outcome
      direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir);
+                   with no quantity named, a time or size reached is one ("it
+                   dropped to 40 ms" +, "ballooned to 2 GB" -; "grew to 12" 0);
                    a bad noun counts as a cost ("flakiness dropped", "fewer
                    outages"); "dropped requests" is a loss, not a decrease
      done more     "customers bought more" (+), "users complained more" (-):
@@ -267,6 +269,9 @@ MORE_IS_BAD: tuple[str, ...] = (
     "turnover", "debt", "=timeouts", "noise", "storage", "storage use",
     "storage usage", "disk usage", "disk use", "=disk", "bug count", "error count",
     "crash count", "incident count", "refund",
+    # what a build ships: "the image size halved", "the bundle grew"
+    "image size", "bundle size", "binary size", "build size", "artifact size", "package size",
+    "download size", "=image", "=bundle",
 )
 MORE_IS_GOOD: tuple[str, ...] = (
     "revenue", "sales", "bookings", "=arr", "=mrr", "conversion", "signup",
@@ -1051,7 +1056,11 @@ def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -
             spans, d, tokens, clause
         )
         if q is None:
-            continue  # keep the fallback weight
+            reached = _unit_reached(d, tokens)
+            if reached:  # otherwise keep the fallback weight
+                d.text = " ".join(tokens[d.start : reached])
+                d.weight, d.paired = float(-d.direction), True
+            continue
         d.text = f"{q.text} {d.text}" if q.start < d.start else f"{d.text} {q.text}"
         d.weight = float((q.qty or -1) * d.direction)
         d.paired = True  # d.start stays on the direction word: negation scope uses it
@@ -1059,6 +1068,27 @@ def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -
             q.active = False  # "errors" in "errors doubled" now lives inside the pair
         elif q.text in _TIME_SPENT:
             _absorb_time_spent_on(spans, d, q, tokens, clause)
+
+
+_REACHED = frozenset({"to", "by"})
+# after an amount, these make it a rate ("went up to 100 MB/s"), which is no cost
+_RATE_NEXT = frozenset({"s", "sec", "per", "a", "second"})
+
+
+def _unit_reached(d: _Span, tokens: list[str]) -> int:
+    """'it dropped to 40 ms', 'ballooned to 2 GB', 'doubled by 3 s': with no quantity named, a
+    time or a size reached is a cost, more of it bad. Returns where the amount ends, or 0 for
+    none or a count or share reached ('grew to 12', 'fell to 2%'), which says nothing."""
+    if d.end >= len(tokens) or tokens[d.end] not in _REACHED:
+        return 0
+    amount = _quantity_at(tokens, d.end + 1)
+    if amount is None or amount[0] not in ("t", "b"):
+        return 0
+    number = _NUMBER_RE.match(tokens[d.end + 1])
+    end = d.end + 2 if number and number.group(2) else d.end + 3
+    if end < len(tokens) and tokens[end] in _RATE_NEXT:
+        return 0
+    return end
 
 
 # "less time (spent) (on) firefighting": the chore is what the time measured
