@@ -209,3 +209,23 @@ def test_a_choice_whose_setup_took_days_is_dangerous_to_repeat(memory):
     )
     answer = memory.intervention_query("require a local Postgres server for development")
     assert answer.verdict == "DANGER"
+
+
+@pytest.mark.parametrize(
+    ("told", "verdict"),
+    [
+        ("As a result, new contributors ran the CLI with zero setup; onboarding took minutes.",
+         "SAFE"),
+        ("As a result, onboarding took three days and setup was painful.", "DANGER"),
+    ],
+)  # fmt: skip
+def test_a_chat_telling_how_long_onboarding_took_answers_the_what_if(memory, told, verdict):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "We decided to use SQLite for the CLI."},
+            {"speaker": "Ana", "text": told},
+        ],
+        date="2026-03-02",
+        task_tag="cli",
+    )
+    assert memory.intervention_query("use SQLite for the CLI").verdict == verdict
