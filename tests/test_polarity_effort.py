@@ -41,6 +41,7 @@ def test_a_thing_done_in_minutes_or_seconds_is_good(text):
         "Onboarding took hours.",
         "Onboarding took days.",
         "The migration took three days.",
+        "Debugging the installer took a whole day.",
         "The migration took three days instead of an afternoon.",
         "It took us two weeks to get the build running.",
         "Every release takes forever.",

@@ -877,9 +877,10 @@ def _paces(tokens: list[str]) -> list[_Span]:
             if j >= n or (j + 1 < n and tokens[j + 1] in _NOT_A_PACE_AFTER):
                 continue
             unit, between = tokens[j], tokens[i + 1 : j]
-            # "a few days" and "several hours" are not counted; "a day", "3 days", "all week" are
+            # "a few days" and "several hours" are not counted; "a (whole) day", "3 days" and
+            # "all week" are
             counted = any(_counted(w) and w not in ("a", "whole") for w in between) or (
-                between[-1:] == ["a"]
+                between[-1:] in (["a"], ["whole"])
             )
             if unit in LONG_UNITS and (counted or unit in SLOW_UNITS):
                 spans.append(_pace_span(tokens, i, j + 1, SLOW if not counted else LONG))
@@ -893,7 +894,7 @@ def _paces(tokens: list[str]) -> list[_Span]:
                 j += 1
             if tokens[j : j + 2] == ["no", "time"]:
                 spans.append(_pace_span(tokens, i, j + 2, QUICK))
-            elif j < n and tokens[j] in QUICK_UNITS and tokens[j - 1] != "a":
+            elif j < n and tokens[j] in QUICK_UNITS:
                 spans.append(_pace_span(tokens, i, j + 1, QUICK))
         elif token == "under" or tokens[i : i + 2] == ["less", "than"]:
             j = i + (1 if token == "under" else 2)
