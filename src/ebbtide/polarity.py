@@ -13,12 +13,19 @@ readable rule engine:
      meta use      "error handler", "incident review"  -> not an event
      irrealis      "supposed to fix", "if it fails"     -> not an outcome
      direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir);
+                   with no quantity named, a time or size reached is one ("it
+                   dropped to 40 ms" +, "ballooned to 2 GB" -; "grew to 12" 0);
                    a bad noun counts as a cost ("flakiness dropped", "fewer
                    outages"); "dropped requests" is a loss, not a decrease
      done more     "customers bought more" (+), "users complained more" (-):
                    the doing's sign; "done less" the opposite
      holding       "held a 99% hit rate", "met the SLO" -> good; "storage stayed
                    flat" -> good, "throughput was flat" -> no verdict
+     pace          "took minutes", "in seconds" (+, when nothing else in the
+                   sentence tells how it went); "took hours", "takes forever",
+                   "took three days" (-); "took an hour", "in May" (0)
+     effort        "zero setup", "no config needed" (+), "lots of boilerplate" (-);
+                   "we changed the config" (0)
      "-free"       "incident-free", "error free"        -> the bad noun is absent
      negation      "no data loss", "did not crash"      -> flipped
      recurrence    "the errors came back" (-), "got its free space back" (+),
@@ -123,6 +130,8 @@ BAD_TERMS: dict[str, float] = {
     "bounce": 0.7, "rate limited": 0.7, "throttled": 0.7, "noise": 0.5,
     "noisy": 0.5, "slow": 1.0, "=slower": 1.0, "=slowest": 1.0,
     "slowdown": 1.0, "slowness": 1.0, "sluggish": 1.0, "=longer": 1.0,
+    # "the dashboard crawled", "slowed to a crawl"; not "the crawler crawled 2M pages"
+    "=crawled": 1.0, "=crawls": 1.0, "=crawling": 1.0, "to a crawl": 1.0,
     # on-call / process
     "=paged": 1.0, "=paging": 1.0, "pager": 0.5, "escalate": 1.0,
     "escalation": 1.0, "firefight*": 1.0, "=blocked": 1.0, "blocker": 1.0,
@@ -155,6 +164,9 @@ BAD_TERMS: dict[str, float] = {
     **{f"{bad} {thing}": 1.5 for bad in BAD_JUDGEMENTS for thing in VERDICT_NOUNS},
     # a load carried: "no ops burden" is good, "eased the burden" too (FIX_TERMS)
     "burden": 0.7,
+    # effort a thing asks: "setup was painful", "installing it was tedious"
+    "painful": 1.0, "=pain": 0.7, "tedious": 0.7, "cumbersome": 0.7, "fiddly": 0.7,
+    "friction": 0.7,
 }
 
 GOOD_TERMS: dict[str, float] = {
@@ -198,6 +210,12 @@ GOOD_TERMS: dict[str, float] = {
     "normalize": 0.7, "normalise": 0.7, "=steady": 0.7, "flawless": 1.0,
     "flawlessly": 1.0, "=helped": 0.7, "pan out": 0.5, "hold up under": 0.7, "=held up under": 0.7,
     "=held up well": 1.0, "=held up fine": 1.0, "met ~ deadline": 1.0,
+    # no effort asked: "nothing to configure", "runs out of the box", "setup was a breeze"
+    **{f"{lead} {chore}": 0.7 for lead in ("nothing to", "no need to")
+       for chore in ("configure", "set up", "install")},
+    "out of the box": 0.5, "run out of the box": 0.5, "=ran out of the box": 0.5,
+    "=breeze": 0.7, "effortless": 0.7, "effortlessly": 0.7,
+    "frictionless": 0.7,
 }
 
 # Verbs/predicates that act on a bad noun and make the pair good: "fixed the
@@ -246,11 +264,14 @@ MORE_IS_BAD: tuple[str, ...] = (
     "=incidents", "=bugs", "defect", "=churn", "=complaints", "ticket",
     "cost", "spend", "spending", "=bill", "=bills", "budget", "burn rate", "lag",
     "backlog", "time", "duration", "=hours", "=minutes", "memory",
-    "memory usage", "cpu", "footprint", "overhead", "downtime", "loss",
-    "fraud", "toil", "wait", "response time", "cold start", "attrition",
+    "memory usage", "cpu", "footprint", "downtime", "loss",
+    "fraud", "wait", "response time", "cold start", "attrition",
     "turnover", "debt", "=timeouts", "noise", "storage", "storage use",
     "storage usage", "disk usage", "disk use", "=disk", "bug count", "error count",
     "crash count", "incident count", "refund",
+    # what a build ships: "the image size halved", "the bundle grew"
+    "image size", "bundle size", "binary size", "build size", "artifact size", "package size",
+    "download size", "=image", "=bundle",
 )
 MORE_IS_GOOD: tuple[str, ...] = (
     "revenue", "sales", "bookings", "=arr", "=mrr", "conversion", "signup",
@@ -262,6 +283,14 @@ MORE_IS_GOOD: tuple[str, ...] = (
     "expectations", "=slo", "=sla", "free space", "free disk", "headroom",
     "payment", "traffic",  # what a business lives on: "payments stopped", "less traffic"
 )
+# Effort a thing asks of the people using it: more is bad like any cost ("lots of
+# boilerplate", "less setup"), none is good ("zero setup", "no config needed"), and only
+# mentioning it says nothing ("we changed the config").
+EFFORT_NOUNS: tuple[str, ...] = (
+    "setup", "=config", "=configs", "configuration", "boilerplate", "manual step", "toil",
+    "overhead",
+)
+EFFORT_ABSENT = 0.7
 # Load as much as business: losing it is bad (visitors gone, or an outage), gaining it
 # is the condition a system ran under, no verdict ("latency spiked when traffic doubled").
 LOAD_QUANTITIES: tuple[str, ...] = ("traffic",)
@@ -396,6 +425,8 @@ SHIELDED_COMPOUNDS: tuple[str, ...] = (
     "fix version", "failure modes", "error budget", "all time",
     "code freeze", "feature freeze", "=froze ~ code", "=froze ~ branch",
     "=froze ~ release",
+    # a thing made ready, not a rise: "it took 40 minutes to set up" is no "minutes up"
+    "set ~ up", "spin ~ up", "=spun ~ up",
 )
 
 # "the incident review", "error handler", "timeout test": a topic noun that
@@ -547,6 +578,8 @@ def _build_lexicon() -> None:
         _register(phrase, _Entry("qty", qty=-1))
     for phrase in MORE_IS_GOOD:
         _register(phrase, _Entry("qty", qty=+1))
+    for phrase in EFFORT_NOUNS:
+        _register(phrase, _Entry("effort", qty=-1))
     for phrase, w in INCREASE_TERMS.items():
         _register(phrase, _Entry("dir", w, direction=+1))
     for phrase, w in DECREASE_TERMS.items():
@@ -724,6 +757,13 @@ def _find_spans(tokens: list[str]) -> list[_Span]:
         )
         i = end
     spans.extend(_numeric_directions(tokens))
+    for pace in _paces(tokens):
+        # the time told is the pace, not a quantity nor a negator ("in no time"); a direction
+        # begun before it keeps its own reading ("lag is back under a second")
+        for s in spans:
+            if pace.start <= s.start < pace.end:
+                s.active = False
+        spans.append(pace)
     spans.sort(key=lambda s: s.start)
     return spans
 
@@ -786,12 +826,94 @@ def _numeric_directions(tokens: list[str]) -> list[_Span]:
     return spans
 
 
+# How long a thing took, told as its pace: "onboarding took minutes", "finishes in seconds",
+# "under a second" are quick; "took hours", "takes forever", "spent days" are slow, and so is
+# a whole day or more counted ("took three days", "all week"). A time counted in hours or less
+# ("the meeting took an hour", "the build took 40 minutes") tells no pace.
+# fmt: off
+TAKE_VERBS = frozenset({"take", "takes", "took", "taken", "taking"})
+SPEND_VERBS = frozenset({"spend", "spends", "spent", "spending", "waste", "wastes", "wasted",
+                         "wasting"})
+QUICK_UNITS = frozenset({"seconds", "minutes", "secs", "mins"})
+SLOW_UNITS = frozenset({"hours", "days", "weeks", "months", "years", "ages", "forever"})
+LONG_UNITS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years",
+                        "weekend"})
+UNDER_UNITS = frozenset({"ms", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute",
+                         "minutes", "hour"})
+COUNT_WORDS = frozenset({"a", "an", "one", "two", "three", "four", "five", "six", "seven",
+                         "eight", "nine", "ten", "eleven", "twelve", "all", "whole"})
+# between a taking and its time: "took (us) (just) (a few) minutes", "took them two weeks"
+_PACE_FILLER = COUNT_WORDS | {
+    "us", "me", "them", "him", "her", "you", "everyone", "just", "only", "mere", "few", "couple",
+    "of", "several", "many", "literally", "barely", "nearly", "almost", "about", "around", "over",
+}
+_QUICK_FILLER = frozenset({"just", "only", "mere", "a", "few", "couple", "of", "literally"})
+# "in seconds" names a unit after these, not a pace: "durations are given in seconds"
+_UNIT_NAMERS = frozenset({"is", "are", "was", "were", "be", "been", "given", "measured",
+                          "expressed", "reported", "stored", "specified", "counted", "shown",
+                          "listed", "written", "set"})
+_NOT_A_PACE_AFTER = frozenset({"off", "of", "at"})
+# fmt: on
+QUICK, SLOW, LONG = 0.7, -1.0, -0.7
+
+
+def _pace_span(tokens: list[str], start: int, end: int, weight: float) -> _Span:
+    return _Span(start, end, " ".join(tokens[start:end]), "pace", weight)
+
+
+def _counted(word: str) -> bool:
+    return word in COUNT_WORDS or bool(_NUMBER_RE.match(word))
+
+
+def _paces(tokens: list[str]) -> list[_Span]:
+    spans = []
+    n = len(tokens)
+    for i, token in enumerate(tokens):
+        if token in TAKE_VERBS or token in SPEND_VERBS:
+            j = i + 1
+            while j < n and j - i <= 5 and (tokens[j] in _PACE_FILLER or _counted(tokens[j])):
+                j += 1
+            # "took two days off" is leave, "takes minutes of the meeting" notes
+            if j >= n or (j + 1 < n and tokens[j + 1] in _NOT_A_PACE_AFTER):
+                continue
+            unit, between = tokens[j], tokens[i + 1 : j]
+            # "a few days" and "several hours" are not counted; "a (whole) day", "3 days" and
+            # "all week" are
+            counted = any(_counted(w) and w not in ("a", "whole") for w in between) or (
+                between[-1:] in (["a"], ["whole"])
+            )
+            if unit in LONG_UNITS and (counted or unit in SLOW_UNITS):
+                spans.append(_pace_span(tokens, i, j + 1, SLOW if not counted else LONG))
+            elif unit in SLOW_UNITS and not counted:
+                spans.append(_pace_span(tokens, i, j + 1, SLOW))
+            elif unit in QUICK_UNITS and token in TAKE_VERBS and not counted:
+                spans.append(_pace_span(tokens, i, j + 1, QUICK))
+        elif token in ("in", "within") and (i == 0 or tokens[i - 1] not in _UNIT_NAMERS):
+            j = i + 1
+            while j < n and tokens[j] in _QUICK_FILLER:
+                j += 1
+            if tokens[j : j + 2] == ["no", "time"]:
+                spans.append(_pace_span(tokens, i, j + 2, QUICK))
+            elif j < n and tokens[j] in QUICK_UNITS:
+                spans.append(_pace_span(tokens, i, j + 1, QUICK))
+        elif token == "under" or tokens[i : i + 2] == ["less", "than"]:
+            j = i + (1 if token == "under" else 2)
+            if j >= n:
+                continue
+            m = _NUMBER_RE.match(tokens[j])
+            if m and m.group(2) in UNDER_UNITS:  # "under 200ms"
+                spans.append(_pace_span(tokens, i, j + 1, QUICK))
+            elif _counted(tokens[j]) and j + 1 < n and tokens[j + 1] in UNDER_UNITS:
+                spans.append(_pace_span(tokens, i, j + 2, QUICK))
+    return spans
+
+
 # ---------------------------------------------------------------------------
 # Context rules
 # ---------------------------------------------------------------------------
 
-_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady")
-_SCORING = ("cue", "fix", "resolve", "recur")
+_POLAR = ("cue", "fix", "resolve", "absent", "dir", "recur", "keep", "steady", "pace", "effort")
+_SCORING = ("cue", "fix", "resolve", "recur", "pace", "effort")
 
 
 def _clause_ids(tokens: list[str]) -> list[int]:
@@ -935,14 +1057,39 @@ def _pair_directions(spans: list[_Span], tokens: list[str], clause: list[int]) -
             spans, d, tokens, clause
         )
         if q is None:
-            continue  # keep the fallback weight
+            reached = _unit_reached(d, tokens)
+            if reached:  # otherwise keep the fallback weight
+                d.text = " ".join(tokens[d.start : reached])
+                d.weight, d.paired = float(-d.direction), True
+            continue
         d.text = f"{q.text} {d.text}" if q.start < d.start else f"{d.text} {q.text}"
         d.weight = float((q.qty or -1) * d.direction)
         d.paired = True  # d.start stays on the direction word: negation scope uses it
-        if q.kind == "cue":
+        if q.kind in ("cue", "effort"):
             q.active = False  # "errors" in "errors doubled" now lives inside the pair
         elif q.text in _TIME_SPENT:
             _absorb_time_spent_on(spans, d, q, tokens, clause)
+
+
+_REACHED = frozenset({"to", "by"})
+# after an amount, these make it a rate ("went up to 100 MB/s"), which is no cost
+_RATE_NEXT = frozenset({"s", "sec", "per", "a", "second"})
+
+
+def _unit_reached(d: _Span, tokens: list[str]) -> int:
+    """'it dropped to 40 ms', 'ballooned to 2 GB', 'doubled by 3 s': with no quantity named, a
+    time or a size reached is a cost, more of it bad. Returns where the amount ends, or 0 for
+    none or a count or share reached ('grew to 12', 'fell to 2%'), which says nothing."""
+    if d.end >= len(tokens) or tokens[d.end] not in _REACHED:
+        return 0
+    amount = _quantity_at(tokens, d.end + 1)
+    if amount is None or amount[0] not in ("t", "b"):
+        return 0
+    number = _NUMBER_RE.match(tokens[d.end + 1])
+    end = d.end + 2 if number and number.group(2) else d.end + 3
+    if end < len(tokens) and tokens[end] in _RATE_NEXT:
+        return 0
+    return end
 
 
 # "less time (spent) (on) firefighting": the chore is what the time measured
@@ -1247,10 +1394,11 @@ def _apply_negation(spans: list[_Span], tokens: list[str]) -> None:
             for s in spans
             if s.active and not s.negated and neg.end <= s.start < stop and s.kind in _POLAR
         ]
-        real = [s for s in in_scope if s.kind != "absent"]
+        real = [s for s in in_scope if s.kind not in ("absent", "effort")]
         if real and real[0].kind in ("fix", "resolve", "recur"):
             real = real[:1]  # "didn't resolve the outage": the fix failed, the outage stays
-        # absent-is-bad words only count when nothing more specific is negated
+        # absent-is-bad words and effort only count when nothing more specific is negated
+        # ("we never finished the setup" is bad)
         for s in real or in_scope:
             _negate(s, neg.text)
 
@@ -1261,6 +1409,8 @@ def _negate(s: _Span, negator: str) -> None:
         return
     if s.kind == "absent":
         s.weight = -1.0
+    elif s.kind == "effort":
+        s.weight = EFFORT_ABSENT
     elif s.weight < 0:
         s.weight = -s.weight * NEGATED_BAD_FACTOR
     else:
@@ -1416,6 +1566,31 @@ def _apply_intensity(spans: list[_Span], clause: list[int]) -> None:
                 break
 
 
+def _apply_ease_told_in_passing(spans: list[_Span]) -> None:
+    """'errors spiked within seconds', 'without any config the service crashed': a quick pace
+    or a chore not needed is how the bad thing beside it came, not a good of its own. A quick
+    pace beside any other verdict is told by that verdict ('finished in seconds')."""
+    for e in [s for s in spans if s.kind in ("pace", "effort") and s.weight > 0 and s.active]:
+        others = [s for s in spans if s is not e and s.active and s.kind in _SCORING]
+        if any(s.weight < 0 or (e.kind == "pace" and s.weight) for s in others):
+            e.active = False
+
+
+_CRAWLS = frozenset({"crawled", "crawls", "crawling"})
+_CRAWL_NEXT = BOUNDARY_PUNCT | NEGATION_STOPS | {"under", "along", "through", "during", "for",
+                                                 "all", "to", "again", "now", "today"}  # fmt: skip
+
+
+def _apply_transitive_crawl(spans: list[_Span], tokens: list[str]) -> None:
+    """'the dashboard crawled (under load)' is slow; 'the crawler crawled 2M pages' has an
+    object and says nothing."""
+    for s in spans:
+        if s.active and s.text in _CRAWLS and s.end < len(tokens):
+            nxt = tokens[s.end]
+            if nxt not in _CRAWL_NEXT and not nxt.endswith("ly"):
+                s.active = False
+
+
 def _apply_neutral_markers(spans: list[_Span]) -> None:
     """'results were mixed: ...' damps its whole sentence."""
     if any(s.kind == "neutral" for s in spans):
@@ -1453,6 +1628,7 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     spans = _find_spans(tokens)
     clause = _clause_ids(tokens)
     _drop_meta_uses(spans, tokens)
+    _apply_transitive_crawl(spans, tokens)
     _apply_irrealis(spans, clause)
     _progressive_fix(spans, tokens)
     _apply_free_compounds(spans, tokens)
@@ -1469,6 +1645,7 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     _apply_circumstance(spans, tokens)
     _apply_intensity(spans, clause)
     _apply_again(spans, clause)
+    _apply_ease_told_in_passing(spans)
     _apply_neutral_markers(spans)
     return spans
 
