@@ -164,6 +164,47 @@ def test_an_agent_asking_what_an_action_leads_to_as_a_question_over_stdio(tmp_pa
     run(go)
 
 
+def test_comparing_two_options_over_stdio_says_which_to_prefer_and_the_evidence_for_each(
+    tmp_path,
+):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db")) as client:
+            for decision, outcome in [
+                ("Skipped the canary deploy", "Checkout outage for two hours"),
+                ("Ran the canary deploy", "A bad release was caught before it reached users"),
+            ]:
+                await client.call_tool(
+                    "record_decision", {"decision": decision, "outcome": outcome}
+                )
+            options = await client.call_tool(
+                "counterfactual_query",
+                {"decision": "skip the canary deploy", "alternative": "run the canary deploy"},
+            )
+            sc = options.structured_content
+            assert sc["preferred"] == "alternative" and sc["margin"] < 0
+            head, decision, alternative = options.content[0].text.splitlines()
+            assert head == "prefer the alternative: run the canary deploy (score +1.00 vs -1.00)"
+            assert decision == (
+                "- decision, skip the canary deploy (score -1.00): Skipped the canary deploy"
+                " -caused-> Checkout outage for two hours (followed, bad)"
+            )
+            assert alternative == (
+                "- alternative, run the canary deploy (score +1.00): Ran the canary deploy"
+                " -caused-> A bad release was caught before it reached users (followed, good)"
+            )
+            assert sc["decision"]["evidence"] in decision
+            assert sc["alternative"]["evidence"] in alternative
+            untried = await client.call_tool(
+                "counterfactual_query",
+                {"decision": "skip the canary deploy", "alternative": "deploy on Fridays only"},
+            )
+            head, _, alternative = untried.content[0].text.splitlines()
+            assert head == "prefer the alternative: deploy on Fridays only (score +0.00 vs -1.00)"
+            assert alternative.endswith("(score +0.00): no recorded good or bad outcome")
+
+    run(go)
+
+
 def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     chat = [
         {

@@ -27,6 +27,7 @@ from ..model import (
     MemorySearchResult,
     NeighborsResult,
     Node,
+    OptionEvidence,
     PatternsResult,
     PredictionReport,
     RecallHit,
@@ -269,10 +270,28 @@ def _(r: InterventionResult) -> str:
 
 @summary.register
 def _(r: CounterfactualResult) -> str:
+    a, b = r.decision, r.alternative
+    if r.preferred in ("decision", "alternative"):
+        win, lose = (a, b) if r.preferred == "decision" else (b, a)
+        head = (
+            f"prefer the {r.preferred}: {shorten(win.option, 80)} "
+            f"(score {win.score:+.2f} vs {lose.score:+.2f})"
+        )
+    elif r.preferred == "tie":
+        head = f"a tie: neither option does clearly better (scores {a.score:+.2f}, {b.score:+.2f})"
+    else:
+        head = "no preference: too little is recorded about the options to choose"
     return (
-        f"preferred: {r.preferred} (margin {r.margin:+.2f}; scores "
-        f"{r.decision.score:+.2f} vs {r.alternative.score:+.2f})" + _unmatched(r.degraded)
+        head
+        + _unmatched(r.degraded)
+        + "".join(_option(label, o) for label, o in (("decision", a), ("alternative", b)))
     )
+
+
+def _option(label: str, o: OptionEvidence) -> str:
+    """An option's line: its score, and the consequence that weighed most in it."""
+    said = o.evidence or "no recorded good or bad outcome"
+    return f"\n- {label}, {shorten(o.option, 60)} (score {o.score:+.2f}): {said}"
 
 
 def _unmatched(degraded: str | None) -> str:
