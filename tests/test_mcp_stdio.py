@@ -205,6 +205,36 @@ def test_comparing_two_options_over_stdio_says_which_to_prefer_and_the_evidence_
     run(go)
 
 
+def test_every_causal_answer_over_stdio_writes_a_lesson_the_same_way(tmp_path):
+    """An agent reading lessons from several tools sees one arrow (-caused->), and a lesson's
+    list of what to avoid reads as a list: no doubled punctuation."""
+
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Ran the migration at night.", "outcome": "Login outage"},
+            )
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Skipped the review of the migration", "outcome": "Data loss"},
+            )
+            index = await client.call_tool("causal_directory", {})
+            assert "- Ran the migration at night. -caused-> Login outage" in index.content[0].text
+            assert "--caused-->" not in index.structured_content["text"]
+            found = await client.call_tool("search_causal", {"query": "migration at night"})
+            assert "Ran the migration at night. -caused-> Login outage" in found.content[0].text
+            lesson = await client.call_tool("reconstruct_lesson", {"query": "the migration"})
+            avoid = next(x for x in lesson.content[0].text.splitlines() if x.startswith("Avoid"))
+            assert avoid in (
+                "Avoid: Ran the migration at night; Skipped the review of the migration.",
+                "Avoid: Skipped the review of the migration; Ran the migration at night.",
+            )
+            assert "- Ran the migration at night. -caused-> Login outage" in lesson.content[0].text
+
+    run(go)
+
+
 def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     chat = [
         {

@@ -43,7 +43,7 @@ from .sameness import (
     words,
 )
 from .store import EdgeRow, SearchFilter, Store
-from .text import containment, names, root, shorten, similarity, terms
+from .text import chain_line, containment, link_line, names, root, shorten, similarity, terms
 
 # Relations along which one thing brings about another (backward tracing follows these).
 PRODUCING = frozenset({"caused", "enabled"})
@@ -377,7 +377,7 @@ def directory(ctx: Ctx, limit: int) -> CausalDirectory:
     for x in found[:limit]:
         mark = "+" if (x.polarity or 0) > 0 else "-" if (x.polarity or 0) < 0 else "="
         task = f" [{x.task_tag}]" if x.task_tag else ""
-        line = f"{mark} {shorten(x.decision, 70)} --{x.relation}--> {shorten(x.outcome, 70)}{task}"
+        line = f"{mark} {link_line(x.decision, x.relation, x.outcome, 70)}{task}"
         entries.append(
             DirectoryEntry(
                 edge_id=x.edge_id,
@@ -669,9 +669,7 @@ def _deciding(fx: Effects, score: float) -> str:
 
     c = max(fx.consequences, key=lambda c: (weight(c), abs(c.activation)))
     if c.path:
-        chain = shorten(c.path[0].decision, 60) + "".join(
-            f" -{x.relation}-> {shorten(x.outcome, 60)}" for x in c.path
-        )
+        chain = chain_line([(x.decision, x.relation, x.outcome) for x in c.path], 60)
         start = next((n for n in fx.undone if n.id == c.path[0].decision_id), None)
         if start is not None:
             chain = ("undoes: " if absent(start.text) is None else "ends: ") + chain

@@ -40,7 +40,7 @@ from ..model import (
     TraceResult,
     UpdatesResult,
 )
-from ..text import shorten
+from ..text import chain_line, link_line, shorten
 
 
 @singledispatch
@@ -210,7 +210,7 @@ def _(r: MemorySearchResult) -> str:
 
 
 def _lesson(x: Lesson) -> str:
-    return f"{shorten(x.decision, 80)} -{x.relation}-> {shorten(x.outcome, 80)} ({x.edge_id})"
+    return f"{link_line(x.decision, x.relation, x.outcome)} ({x.edge_id})"
 
 
 def _without_meaning(degraded: str | None) -> str:
@@ -251,9 +251,8 @@ def _(r: ChainResult) -> str:
         return "no recorded chain" + _unmatched(r.degraded)
     return f"{len(r.chains)} chain(s), root first{_unmatched(r.degraded)}:" + _lines(
         [
-            f"{i}. {shorten(c.steps[0].decision, 80)}"
-            + "".join(f" -{s.relation}-> {shorten(s.outcome, 80)}" for s in c.steps)
-            + f" (confidence {c.confidence:.2f})"
+            f"{i}. {chain_line([(s.decision, s.relation, s.outcome) for s in c.steps])}"
+            f" (confidence {c.confidence:.2f})"
             for i, c in enumerate(r.chains, 1)
         ]
     )
