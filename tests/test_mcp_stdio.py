@@ -235,6 +235,37 @@ def test_every_causal_answer_over_stdio_writes_a_lesson_the_same_way(tmp_path):
     run(go)
 
 
+def test_a_lesson_whose_outcome_tells_its_cause_reads_as_that_sentence_over_stdio(tmp_path):
+    """'The nightly deploy broke the login page' is stored as the deploy causing what the
+    sentence tells: the answers write the sentence once, not 'The nightly deploy -caused->
+    The nightly deploy broke …', nor the bare cause in a list of what to avoid."""
+    told = "The nightly deploy broke the login page for two hours."
+
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            stored = await client.call_tool(
+                "remember", {"messages": [{"speaker": "dana", "text": told}]}
+            )
+            (edge,) = stored.structured_content["edges"]
+            assert edge["relation"] == "caused"
+            for tool, args in [
+                ("causal_directory", {}),
+                ("search_causal", {"query": "nightly deploy"}),
+                ("trace_cause", {"outcome_description": "login page broke"}),
+                ("trace_cause_chain", {"outcome_description": "login page broke"}),
+                ("reconstruct_lesson", {"query": "nightly deploy"}),
+            ]:
+                text = (await client.call_tool(tool, args)).content[0].text
+                assert text.count("The nightly deploy") == (
+                    2 if tool == "reconstruct_lesson" else 1
+                )
+                assert told in text, tool
+            lesson = await client.call_tool("reconstruct_lesson", {"query": "nightly deploy"})
+            assert lesson.content[0].text.startswith(f"Avoid: {told}\nEpisodes:\n- {told}")
+
+    run(go)
+
+
 def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     chat = [
         {

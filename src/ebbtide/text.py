@@ -189,8 +189,18 @@ def shorten(text: str, width: int = 80) -> str:
 
 def link_line(cause: str, relation: str, effect: str, width: int | None = 80) -> str:
     """A lesson as every answer writes it, "cause -relation-> effect", each end shortened to
-    `width` (None: whole)."""
+    `width` (None: whole); an effect that tells its cause (`tells_cause`) stands alone."""
+    if tells_cause(cause, effect):
+        return _cut(effect, width)
     return f"{_cut(cause, width)} -{relation}-> {_cut(effect, width)}"
+
+
+def tells_cause(cause: str, effect: str) -> bool:
+    """Whether `effect` is a sentence that names `cause` in it, as extraction stores "The
+    nightly deploy broke the login page": the deploy caused what the whole sentence tells, and
+    the sentence says so by itself."""
+    said = cause.strip().rstrip(".!?;:").strip()
+    return bool(said) and re.search(rf"(?<!\w){re.escape(said)}(?!\w)", effect, re.I) is not None
 
 
 def chain_line(links: Sequence[tuple[str, str, str]], width: int | None = 80) -> str:
