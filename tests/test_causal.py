@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ebbtide import NotFound, ValidationError, open_memory
@@ -236,7 +238,7 @@ def test_search_facts_returns_current_values_only(memory):
 def test_causal_directory_is_a_compact_index(memory, incident):
     d = memory.causal_directory(limit=3)
     assert len(d.entries) == 3 and len(d.text.splitlines()) == 3
-    assert all("--" in line for line in d.text.splitlines())
+    assert all(re.search(r" -[a-z_]+-> ", line) for line in d.text.splitlines())
 
 
 def test_patterns_are_mined_across_tasks_and_can_be_retracted(memory):

@@ -4,6 +4,7 @@ the next outcome that still stands, or is open again, on every backend."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from ebbtide import open_memory
@@ -216,3 +217,33 @@ def test_the_report_lists_the_latest_predictions_oldest_first_even_when_made_at_
     report = memory.prediction_report(limit=3)
     assert [i.prediction_id for i in report.items] == asked[-3:]
     assert report.total == 5
+
+
+class RecordingEmbedder:
+    """A model of one's own that keeps every text it was asked to embed."""
+
+    name = "recording@1"
+    dim = 2
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts):
+        self.texts.extend(texts)
+        return np.tile(np.array([0.6, 0.8], dtype=np.float32), (len(texts), 1))
+
+
+def test_predictions_are_never_owed_a_vector_nor_embedded_by_reembed(store_url, clock):
+    """Searches never return predictions, so they are not embedded: stats does not count
+    them as missing a vector, and `reembed` has nothing to do for them."""
+    model = RecordingEmbedder()
+    with open_memory(store_url("vectors"), clock=clock, embeddings=model) as memory:
+        memory.record_decision(ACTION, "Checkout outage on Saturday")
+        asked = memory.intervention_query("skip the load test before the sale")
+        compared = memory.counterfactual_query("skip the load test", "run the load test")
+        assert asked.prediction_id and compared.prediction_id
+        assert memory.stats().by_kind["prediction"] == 2
+        assert memory.stats().vectors_missing == 0
+        assert memory.reembed() == 0
+        assert memory.reembed(everything=True) == memory.stats().nodes - 2
+        assert not [t for t in model.texts if t.startswith("Prediction")]

@@ -164,6 +164,108 @@ def test_an_agent_asking_what_an_action_leads_to_as_a_question_over_stdio(tmp_pa
     run(go)
 
 
+def test_comparing_two_options_over_stdio_says_which_to_prefer_and_the_evidence_for_each(
+    tmp_path,
+):
+    async def go():
+        async with Client(server_params(tmp_path / "m.db")) as client:
+            for decision, outcome in [
+                ("Skipped the canary deploy", "Checkout outage for two hours"),
+                ("Ran the canary deploy", "A bad release was caught before it reached users"),
+            ]:
+                await client.call_tool(
+                    "record_decision", {"decision": decision, "outcome": outcome}
+                )
+            options = await client.call_tool(
+                "counterfactual_query",
+                {"decision": "skip the canary deploy", "alternative": "run the canary deploy"},
+            )
+            sc = options.structured_content
+            assert sc["preferred"] == "alternative" and sc["margin"] < 0
+            head, decision, alternative = options.content[0].text.splitlines()
+            assert head == "prefer the alternative: run the canary deploy (score +1.00 vs -1.00)"
+            assert decision == (
+                "- decision, skip the canary deploy (score -1.00): Skipped the canary deploy"
+                " -caused-> Checkout outage for two hours (followed, bad)"
+            )
+            assert alternative == (
+                "- alternative, run the canary deploy (score +1.00): Ran the canary deploy"
+                " -caused-> A bad release was caught before it reached users (followed, good)"
+            )
+            assert sc["decision"]["evidence"] in decision
+            assert sc["alternative"]["evidence"] in alternative
+            untried = await client.call_tool(
+                "counterfactual_query",
+                {"decision": "skip the canary deploy", "alternative": "deploy on Fridays only"},
+            )
+            head, _, alternative = untried.content[0].text.splitlines()
+            assert head == "prefer the alternative: deploy on Fridays only (score +0.00 vs -1.00)"
+            assert alternative.endswith("(score +0.00): no recorded good or bad outcome")
+
+    run(go)
+
+
+def test_every_causal_answer_over_stdio_writes_a_lesson_the_same_way(tmp_path):
+    """An agent reading lessons from several tools sees one arrow (-caused->), and a lesson's
+    list of what to avoid reads as a list: no doubled punctuation."""
+
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Ran the migration at night.", "outcome": "Login outage"},
+            )
+            await client.call_tool(
+                "record_decision",
+                {"decision": "Skipped the review of the migration", "outcome": "Data loss"},
+            )
+            index = await client.call_tool("causal_directory", {})
+            assert "- Ran the migration at night. -caused-> Login outage" in index.content[0].text
+            assert "--caused-->" not in index.structured_content["text"]
+            found = await client.call_tool("search_causal", {"query": "migration at night"})
+            assert "Ran the migration at night. -caused-> Login outage" in found.content[0].text
+            lesson = await client.call_tool("reconstruct_lesson", {"query": "the migration"})
+            avoid = next(x for x in lesson.content[0].text.splitlines() if x.startswith("Avoid"))
+            assert avoid in (
+                "Avoid: Ran the migration at night; Skipped the review of the migration.",
+                "Avoid: Skipped the review of the migration; Ran the migration at night.",
+            )
+            assert "- Ran the migration at night. -caused-> Login outage" in lesson.content[0].text
+
+    run(go)
+
+
+def test_a_lesson_whose_outcome_tells_its_cause_reads_as_that_sentence_over_stdio(tmp_path):
+    """'The nightly deploy broke the login page' is stored as the deploy causing what the
+    sentence tells: the answers write the sentence once, not 'The nightly deploy -caused->
+    The nightly deploy broke …', nor the bare cause in a list of what to avoid."""
+    told = "The nightly deploy broke the login page for two hours."
+
+    async def go():
+        async with Client(server_params(tmp_path / "m.db", "--profile", "all")) as client:
+            stored = await client.call_tool(
+                "remember", {"messages": [{"speaker": "dana", "text": told}]}
+            )
+            (edge,) = stored.structured_content["edges"]
+            assert edge["relation"] == "caused"
+            for tool, args in [
+                ("causal_directory", {}),
+                ("search_causal", {"query": "nightly deploy"}),
+                ("trace_cause", {"outcome_description": "login page broke"}),
+                ("trace_cause_chain", {"outcome_description": "login page broke"}),
+                ("reconstruct_lesson", {"query": "nightly deploy"}),
+            ]:
+                text = (await client.call_tool(tool, args)).content[0].text
+                assert text.count("The nightly deploy") == (
+                    2 if tool == "reconstruct_lesson" else 1
+                )
+                assert told in text, tool
+            lesson = await client.call_tool("reconstruct_lesson", {"query": "nightly deploy"})
+            assert lesson.content[0].text.startswith(f"Avoid: {told}\nEpisodes:\n- {told}")
+
+    run(go)
+
+
 def test_an_agent_sending_overlapping_windows_of_its_chat_over_stdio(tmp_path):
     chat = [
         {

@@ -1173,3 +1173,17 @@ def test_a_status_set_since_maintain_read_it_stands_against_its_write(store):
         ("forgotten", "frozen"),
     ]
     assert store.counts()["status"] == {"active": 1, "forgotten": 1}
+
+
+def test_only_nodes_a_search_can_return_are_owed_a_vector(store):
+    store.add_node(node("a", "Deploy broke login"))
+    store.add_node(node("p", "Prediction (intervention): deploy -> DANGER", kind="prediction"))
+    store.add_node(node("b", "Canary caught it"))
+    assert store.missing_vectors("m", 10) == [
+        ("a", "Deploy broke login"),
+        ("b", "Canary caught it"),
+    ]
+    assert store.count_missing_vectors("m") == 2
+    store.put_vectors("m", [("a", unit(1, 0))])
+    assert store.missing_vectors("m", 10) == [("b", "Canary caught it")]
+    assert store.count_missing_vectors("m") == 1 and store.count_missing_vectors("other") == 2

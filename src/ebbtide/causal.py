@@ -43,7 +43,7 @@ from .sameness import (
     words,
 )
 from .store import EdgeRow, SearchFilter, Store
-from .text import containment, names, root, shorten, similarity, terms
+from .text import chain_line, containment, link_line, names, root, shorten, similarity, terms
 
 # Relations along which one thing brings about another (backward tracing follows these).
 PRODUCING = frozenset({"caused", "enabled"})
@@ -377,7 +377,7 @@ def directory(ctx: Ctx, limit: int) -> CausalDirectory:
     for x in found[:limit]:
         mark = "+" if (x.polarity or 0) > 0 else "-" if (x.polarity or 0) < 0 else "="
         task = f" [{x.task_tag}]" if x.task_tag else ""
-        line = f"{mark} {shorten(x.decision, 70)} --{x.relation}--> {shorten(x.outcome, 70)}{task}"
+        line = f"{mark} {link_line(x.decision, x.relation, x.outcome, 70)}{task}"
         entries.append(
             DirectoryEntry(
                 edge_id=x.edge_id,
@@ -643,6 +643,7 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
     total = helpful + fx.bad
     score = (helpful - fx.bad) / total if total > 1e-9 else 0.0
     return OptionEvidence(
+        evidence=_deciding(fx, score) if total > 1e-9 else None,
         option=option,
         matched=fx.matched,
         good=fx.good,
@@ -653,6 +654,30 @@ def option_evidence(ctx: Ctx, option: str, task_tag: str | None, limit: int) -> 
         lessons=lessons(ctx, fx.recorded)[:limit],
         undoes=fx.undone,
     )
+
+
+def _deciding(fx: Effects, score: float) -> str:
+    """The consequence that weighed most in an option's score, in a line: the chain of lessons
+    from what the option matched to it, whether it followed or was prevented, and its tone.
+    A consequence counts for the option by activation x polarity (a bad outcome prevented
+    counts for it); for an even score, the one that weighed most either way."""
+    sign = math.copysign(1.0, score) if abs(score) > 1e-9 else 0.0
+
+    def weight(c: Consequence) -> float:
+        toward = c.activation * node_polarity(c.node)
+        return toward * sign if sign else abs(toward)
+
+    c = max(fx.consequences, key=lambda c: (weight(c), abs(c.activation)))
+    if c.path:
+        chain = chain_line([(x.decision, x.relation, x.outcome) for x in c.path], 60)
+        start = next((n for n in fx.undone if n.id == c.path[0].decision_id), None)
+        if start is not None:
+            chain = ("undoes: " if absent(start.text) is None else "ends: ") + chain
+    else:
+        chain = shorten(c.node.text, 80)
+    p = node_polarity(c.node)
+    state = "prevented" if c.activation < 0 else "followed"
+    return f"{chain} ({state}, {'bad' if p < 0 else 'good' if p > 0 else 'neutral'})"
 
 
 def prefer(a: OptionEvidence, b: OptionEvidence) -> tuple[str, float]:

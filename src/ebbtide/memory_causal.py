@@ -29,7 +29,7 @@ from .model import (
 )
 from .recall import MAX_K
 from .store import SearchFilter, Store
-from .text import containment, shorten
+from .text import containment, link_line, shorten, tells_cause
 
 if TYPE_CHECKING:
     from .model import Edge, RecallResult
@@ -406,11 +406,14 @@ class CausalOps:
             p = x.polarity or 0.0
             tone = "went well" if p > 0 else "went badly" if p < 0 else "was neutral"
             task = f" (task {x.task_tag})" if x.task_tag else ""
-            lines.append(
-                f"- {x.decision} {x.relation.replace('_', ' ')} {x.outcome}{task}: {tone}."
-            )
+            lines.append(f"- {link_line(x.decision, x.relation, x.outcome, None)}{task}: {tone}.")
             reward = scoring.decision_reward(x.relation, p)
-            (prefer if reward > 0 else avoid if reward < 0 else []).append(x.decision)
+            # Listed one after another, each without its own full stop; a decision its outcome
+            # tells ("The nightly deploy" of "The nightly deploy broke …") as that sentence.
+            told = (x.outcome if tells_cause(x.decision, x.outcome) else x.decision).rstrip(
+                ".!?;: "
+            )
+            (prefer if reward > 0 else avoid if reward < 0 else []).append(told)
         summary = []
         if prefer:
             summary.append("Prefer: " + "; ".join(dict.fromkeys(prefer)) + ".")

@@ -283,7 +283,7 @@ class LifecycleOps:
             last_maintain=to_datetime(float(last)) if last else None,
             vectors_missing=None
             if self.embedder is None
-            else max(0, nodes - self.store.vector_counts().get(self.embedder.name, 0)),
+            else self.store.count_missing_vectors(self.embedder.name),
         )
 
 

@@ -7,12 +7,11 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from .embed import Embedder
 from .embed.context import item_vectors
 from .errors import EmbeddingUnavailable, ValidationError
-from .model import INGESTED, Node, Stats
+from .model import INGESTED, Node
 from .store import Store
 
 # After the embedding model fails (an http endpoint down), writes are stored without vectors
@@ -39,10 +38,6 @@ class VectorOps:
     _owed: bool | None
     _owed_read: float
 
-    if TYPE_CHECKING:  # provided by Memory
-
-        def stats(self) -> Stats: ...
-
     def reembed(
         self,
         *,
@@ -60,7 +55,7 @@ class VectorOps:
             # writes (or the next reembed), not a memory with no vectors and no debt.
             self._mark_owed(True)
             self.store.drop_vectors(None, self.embedder.name)
-        total = self.stats().nodes - self.store.vector_counts().get(self.embedder.name, 0)
+        total = self.store.count_missing_vectors(self.embedder.name)
         done = 0
         while batch := self.store.missing_vectors(self.embedder.name, batch_size):
             ids = [ident for ident, _ in batch]

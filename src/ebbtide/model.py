@@ -452,13 +452,21 @@ class OptionEvidence(_Model):
         default_factory=list,
         description="matched measures this option takes away: what they prevented follows it",
     )
+    evidence: str | None = Field(
+        default=None,
+        description="the consequence that weighed most in the score, in a line (the lessons "
+        "leading to it, followed or prevented, good or bad); none without a good or bad one",
+    )
 
 
 class CounterfactualResult(_Model):
     decision: OptionEvidence
     alternative: OptionEvidence
     preferred: Literal["decision", "alternative", "tie", "unknown"]
-    margin: float
+    margin: float = Field(
+        description="the decision's score minus the alternative's: below 0 when the "
+        "alternative does better"
+    )
     prediction_id: str | None
     degraded: str | None = Field(default=None, description=DEGRADED)
 

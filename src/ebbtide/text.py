@@ -185,3 +185,30 @@ def fts_query(terms: list[str], op: str = "OR") -> str | None:
 def shorten(text: str, width: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def link_line(cause: str, relation: str, effect: str, width: int | None = 80) -> str:
+    """A lesson as every answer writes it, "cause -relation-> effect", each end shortened to
+    `width` (None: whole); an effect that tells its cause (`tells_cause`) stands alone."""
+    if tells_cause(cause, effect):
+        return _cut(effect, width)
+    return f"{_cut(cause, width)} -{relation}-> {_cut(effect, width)}"
+
+
+def tells_cause(cause: str, effect: str) -> bool:
+    """Whether `effect` is a sentence that names `cause` in it, as extraction stores "The
+    nightly deploy broke the login page": the deploy caused what the whole sentence tells, and
+    the sentence says so by itself."""
+    said = cause.strip().rstrip(".!?;:").strip()
+    return bool(said) and re.search(rf"(?<!\w){re.escape(said)}(?!\w)", effect, re.I) is not None
+
+
+def chain_line(links: Sequence[tuple[str, str, str]], width: int | None = 80) -> str:
+    """Lessons that follow one another (each effect the next one's cause) in one line:
+    "cause -relation-> effect -relation-> effect"."""
+    first, *rest = links
+    return link_line(*first, width) + "".join(f" -{r}-> {_cut(e, width)}" for _, r, e in rest)
+
+
+def _cut(text: str, width: int | None) -> str:
+    return text if width is None else shorten(text, width)

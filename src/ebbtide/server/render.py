@@ -27,6 +27,7 @@ from ..model import (
     MemorySearchResult,
     NeighborsResult,
     Node,
+    OptionEvidence,
     PatternsResult,
     PredictionReport,
     RecallHit,
@@ -39,7 +40,7 @@ from ..model import (
     TraceResult,
     UpdatesResult,
 )
-from ..text import shorten
+from ..text import chain_line, link_line, shorten
 
 
 @singledispatch
@@ -209,7 +210,7 @@ def _(r: MemorySearchResult) -> str:
 
 
 def _lesson(x: Lesson) -> str:
-    return f"{shorten(x.decision, 80)} -{x.relation}-> {shorten(x.outcome, 80)} ({x.edge_id})"
+    return f"{link_line(x.decision, x.relation, x.outcome)} ({x.edge_id})"
 
 
 def _without_meaning(degraded: str | None) -> str:
@@ -250,9 +251,8 @@ def _(r: ChainResult) -> str:
         return "no recorded chain" + _unmatched(r.degraded)
     return f"{len(r.chains)} chain(s), root first{_unmatched(r.degraded)}:" + _lines(
         [
-            f"{i}. {shorten(c.steps[0].decision, 80)}"
-            + "".join(f" -{s.relation}-> {shorten(s.outcome, 80)}" for s in c.steps)
-            + f" (confidence {c.confidence:.2f})"
+            f"{i}. {chain_line([(s.decision, s.relation, s.outcome) for s in c.steps])}"
+            f" (confidence {c.confidence:.2f})"
             for i, c in enumerate(r.chains, 1)
         ]
     )
@@ -269,10 +269,28 @@ def _(r: InterventionResult) -> str:
 
 @summary.register
 def _(r: CounterfactualResult) -> str:
+    a, b = r.decision, r.alternative
+    if r.preferred in ("decision", "alternative"):
+        win, lose = (a, b) if r.preferred == "decision" else (b, a)
+        head = (
+            f"prefer the {r.preferred}: {shorten(win.option, 80)} "
+            f"(score {win.score:+.2f} vs {lose.score:+.2f})"
+        )
+    elif r.preferred == "tie":
+        head = f"a tie: neither option does clearly better (scores {a.score:+.2f}, {b.score:+.2f})"
+    else:
+        head = "no preference: too little is recorded about the options to choose"
     return (
-        f"preferred: {r.preferred} (margin {r.margin:+.2f}; scores "
-        f"{r.decision.score:+.2f} vs {r.alternative.score:+.2f})" + _unmatched(r.degraded)
+        head
+        + _unmatched(r.degraded)
+        + "".join(_option(label, o) for label, o in (("decision", a), ("alternative", b)))
     )
+
+
+def _option(label: str, o: OptionEvidence) -> str:
+    """An option's line: its score, and the consequence that weighed most in it."""
+    said = o.evidence or "no recorded good or bad outcome"
+    return f"\n- {label}, {shorten(o.option, 60)} (score {o.score:+.2f}): {said}"
 
 
 def _unmatched(degraded: str | None) -> str:

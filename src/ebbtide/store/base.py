@@ -15,14 +15,17 @@ from ..model import Edge, Node
 
 Direction = Literal["out", "in", "both"]
 
+# Bookkeeping kinds (logged predictions): never returned by a search, so never embedded either,
+# and never owed a vector (`Store.missing_vectors`, `Store.count_missing_vectors`).
+BOOKKEEPING_KINDS: frozenset[str] = frozenset({"prediction"})
+
 
 @dataclass(frozen=True)
 class SearchFilter:
     """Which nodes a retrieval path may return."""
 
     include_cold: bool = False  # cold and frozen tiers, and archived nodes
-    # Bookkeeping nodes (logged predictions) never come back from a search.
-    exclude_kinds: frozenset[str] = frozenset({"prediction"})
+    exclude_kinds: frozenset[str] = BOOKKEEPING_KINDS
     include_invalid: bool = False
     # Ended nodes that name their successor (`superseded_by`) pass too: recall's word and
     # vector searches find what a query names by an item's old words or meaning, and stand
@@ -529,7 +532,15 @@ class Store(Protocol):
     def vector_search(
         self, model: str, query: np.ndarray, k: int, flt: SearchFilter
     ) -> list[tuple[str, float]]: ...
-    def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]: ...
+    def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
+        """Up to `limit` (id, text) of the nodes without a vector of `model`, oldest first;
+        bookkeeping kinds (`BOOKKEEPING_KINDS`) are never owed one."""
+        ...
+
+    def count_missing_vectors(self, model: str) -> int:
+        """How many nodes `missing_vectors` would list without a limit."""
+        ...
+
     def vector_counts(self) -> dict[str, int]: ...
     def drop_vectors(
         self, node_ids: Sequence[str] | None, model: str | None = None, *, keep: str | None = None

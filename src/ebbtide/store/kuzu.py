@@ -66,6 +66,7 @@ from ._props import (
     unique,
 )
 from .base import (
+    BOOKKEEPING_KINDS,
     AuditEntry,
     Direction,
     EdgeRow,
@@ -759,11 +760,21 @@ class KuzuStore:
         return matches_only(hits, {i: after for i, after in ended if after})
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
-        have = self._vectors(model).row
         nodes = self.index().nodes
-        ids = [i for i in sorted(nodes, key=lambda i: nodes[i].seq) if i not in have][:limit]
+        ids = sorted(self._owed_a_vector(model), key=lambda i: nodes[i].seq)[:limit]
         texts = {p["id"]: p["text"] for p in self._fetch_nodes(ids)}
         return [(i, texts[i]) for i in ids if i in texts]
+
+    def count_missing_vectors(self, model: str) -> int:
+        return len(self._owed_a_vector(model))
+
+    def _owed_a_vector(self, model: str) -> list[str]:
+        have = self._vectors(model).row
+        return [
+            i
+            for i, n in self.index().nodes.items()
+            if i not in have and n.kind not in BOOKKEEPING_KINDS
+        ]
 
     def vector_counts(self) -> dict[str, int]:
         return {m: int(c) for m, c in self._q("MATCH (v:EbbVector) RETURN v.model, count(*)")}

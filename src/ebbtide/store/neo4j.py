@@ -73,6 +73,7 @@ from ._props import (
     unique,
 )
 from .base import (
+    BOOKKEEPING_KINDS,
     AuditEntry,
     Direction,
     EdgeRow,
@@ -114,6 +115,11 @@ EXACT_VECTORS = 1000
 
 _NODE_MAP = "n {.*}"
 _EDGE_MAP = "r {.*, src: startNode(r).id, dst: endNode(r).id}"
+# A node `n` without a vector of $model, of no bookkeeping kind ($bookkeeping).
+_OWED_A_VECTOR = (
+    "n.seq IS NOT NULL AND NOT n.kind IN $bookkeeping AND NOT EXISTS { "
+    "MATCH (:EbbVector {tenant: $t, node_id: n.id, model: $model}) }"
+)
 # After a node is written from `r` (its tenant `t`, `id`, derived `names`): its `:EbbName`
 # nodes, one per name, replacing those it had.
 _SET_NAMES = (
@@ -1118,13 +1124,21 @@ class Neo4jStore:
 
     def missing_vectors(self, model: str, limit: int) -> list[tuple[str, str]]:
         found = self._list(
-            "MATCH (n:EbbNode {tenant: $t}) WHERE n.seq IS NOT NULL AND NOT EXISTS { "
-            "MATCH (:EbbVector {tenant: $t, node_id: n.id, model: $model}) } "
+            f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {_OWED_A_VECTOR} "
             "WITH n ORDER BY n.seq LIMIT $limit RETURN collect([n.id, n.text])",
             model=model,
+            bookkeeping=sorted(BOOKKEEPING_KINDS),
             limit=limit,
         )
         return [(i, text) for i, text in found]
+
+    def count_missing_vectors(self, model: str) -> int:
+        rows = self._run(
+            f"MATCH (n:EbbNode {{tenant: $t}}) WHERE {_OWED_A_VECTOR} RETURN count(n)",
+            model=model,
+            bookkeeping=sorted(BOOKKEEPING_KINDS),
+        )
+        return int(rows[0][0])
 
     def vector_counts(self) -> dict[str, int]:
         rows = self._run(

@@ -19,6 +19,7 @@ from ..model import Edge, Node
 from ..text import fts_query, query_terms
 from ._nodecache import NodeCache
 from .base import (
+    BOOKKEEPING_KINDS,
     COMMON_DF,
     DAY_SECONDS,
     META_VECTORS_DROPPED,
@@ -237,6 +238,11 @@ _EDGE_INSERT = (
     f"INSERT INTO edges({', '.join(EDGE_COLUMNS)}) VALUES ({','.join('?' * len(EDGE_COLUMNS))})"
 )
 _EDGE_SELECT = "SELECT " + ", ".join(EDGE_COLUMNS) + " FROM edges"
+# A node `n` without a vector of the model (?), of no bookkeeping kind (the ?s after it).
+_OWED_A_VECTOR = (
+    "NOT EXISTS (SELECT 1 FROM vectors v WHERE v.node_id = n.id AND v.model = ?) "
+    f"AND n.kind NOT IN ({','.join('?' * len(BOOKKEEPING_KINDS))})"
+)
 # Made after node_times has its local columns (`_backfill_times` adds them to older stores).
 _LOCAL_TIME_INDEXES = """
 CREATE INDEX IF NOT EXISTS node_times_told_local ON node_times(told_local_from);
@@ -979,11 +985,18 @@ class SQLiteStore:
         return [
             (r[0], r[1])
             for r in self._read(
-                "SELECT n.id, n.text FROM nodes n WHERE NOT EXISTS (SELECT 1 FROM vectors v "
-                "WHERE v.node_id = n.id AND v.model = ?) ORDER BY n.rowid LIMIT ?",
-                (model, limit),
+                f"SELECT n.id, n.text FROM nodes n WHERE {_OWED_A_VECTOR} ORDER BY n.rowid LIMIT ?",
+                (model, *sorted(BOOKKEEPING_KINDS), limit),
             )
         ]
+
+    def count_missing_vectors(self, model: str) -> int:
+        return int(
+            self._read(
+                f"SELECT count(*) FROM nodes n WHERE {_OWED_A_VECTOR}",
+                (model, *sorted(BOOKKEEPING_KINDS)),
+            )[0][0]
+        )
 
     def vector_counts(self) -> dict[str, int]:
         return dict(self._read("SELECT model, count(*) FROM vectors GROUP BY model"))
