@@ -196,11 +196,12 @@ def link_line(cause: str, relation: str, effect: str, width: int | None = 80) ->
 
 
 def tells_cause(cause: str, effect: str) -> bool:
-    """Whether `effect` is a sentence that names `cause` in it, as extraction stores "The
+    """Whether `effect` is a sentence whose subject is `cause`, as extraction stores "The
     nightly deploy broke the login page": the deploy caused what the whole sentence tells, and
-    the sentence says so by itself."""
+    the sentence says so by itself. A cause named later in the sentence is no subject ("We
+    moved off Redis" is not what Redis did), so that lesson keeps its arrow."""
     said = cause.strip().rstrip(".!?;:").strip()
-    return bool(said) and re.search(rf"(?<!\w){re.escape(said)}(?!\w)", effect, re.I) is not None
+    return bool(said) and re.match(rf"{re.escape(said)}(?!\w)", effect.strip(), re.I) is not None
 
 
 def chain_line(links: Sequence[tuple[str, str, str]], width: int | None = 80) -> str:
