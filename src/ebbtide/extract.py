@@ -1266,13 +1266,21 @@ _BEFELL = re.compile(
 )
 # ... but what they had done is a doing: "(Ben) had restarted the workers"
 _HAD_DONE = re.compile(r"(?:had|has|have)\s+(?:\w+ly\s+)?(?!been\b)(?P<verb>[a-z]+)")
+# ... as is getting something done: "(Ben) got the release out", "got the fix merged", "got it
+# working"; not "got paged out of bed" (no object) nor "got his laptop stolen".
+_GOT_IT_DONE = re.compile(
+    r"(?:and\s+others\s+)?(?:\w+ly\s+)?(?:got|gets|get|getting)\s+(?:it|them|everything|"
+    r"(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those)(?:\s+[\w-]+){1,3}?)\s+"
+    r"(?:out|done|fixed|working|running|shipped|merged|deployed|released|finished|live)\b",
+    re.IGNORECASE,
+)
 
 
 def _did_as_a_person(rest: str) -> bool:
     """What follows a person's name tells them doing something, with or without what it was
-    done to ("restarted the workers", "rolled back", "fixed it"); not what befell them ("was
+    done to ("restarted the workers", "rolled back", "got it working"); not what befell them ("was
     paged", "got sick", "was on call") nor being, wishing or not doing ("didn't migrate")."""
-    if (done := _HAD_DONE.match(rest)) and is_past(done["verb"]):
+    if ((done := _HAD_DONE.match(rest)) and is_past(done["verb"])) or _GOT_IT_DONE.match(rest):
         return True
     return not _NOT_DOING.match(rest) and not _BEFELL.match(rest)
 
