@@ -2178,6 +2178,9 @@ class _Extractor:
             ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
             cause_lo = left_lo  # where what the link was read from starts
+            hypothetical = relation == "prevented" and bool(
+                _COUNTERFACTUAL.search(text, f.start, f.end)
+            )
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
                 cause_text, anaphoric, cause_lo = _clean(text[lo:left_lo]), False, lo
@@ -2208,13 +2211,12 @@ class _Extractor:
                 effect = self._add("outcome", whole, k, msg, {}, spans, effect_text=polar)
                 self.drafts[effect].whole = True
             else:
-                effect, relation = self._effect(effect_text, k, msg, spans, relation)
+                effect, relation = self._effect(
+                    effect_text, k, msg, spans, relation, missed=hypothetical
+                )
             if effect == cause:
                 continue  # "That was the reason behind it": both ends are what was just told
             self._link(cause, effect, relation, f.weight)
-            hypothetical = relation == "prevented" and bool(
-                _COUNTERFACTUAL.search(text, f.start, f.end)
-            )
             if hypothetical:
                 self._lacked(cause, effect, f.weight, k, msg, spans)
             if relation == "caused":  # "We shipped without tests, which caused the outage"
@@ -2259,9 +2261,16 @@ class _Extractor:
             at = max(at, hi)
 
     def _effect(
-        self, text: str, k: int, msg: Message, spans: Sequence[TimeSpan], relation: Relation
+        self,
+        text: str,
+        k: int,
+        msg: Message,
+        spans: Sequence[TimeSpan],
+        relation: Relation,
+        missed: bool = False,
     ) -> tuple[int, Relation]:
-        """The item for an effect clause. 'So we avoided the outage' is a prevention."""
+        """The item for an effect clause. 'So we avoided the outage' is a prevention.
+        `missed`: what a measure would have prevented ("would have caught it")."""
         avoided = _AVOIDED.match(text) if relation == "caused" else None
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
@@ -2273,7 +2282,7 @@ class _Extractor:
         # "It was caused by …": what was said; "Good, because MySQL kept deadlocking": the
         # assent is to what was said, and the cause is its reason
         if text.lower().rstrip(".!?") in _ANAPHORS or is_acknowledgement(text, self.name_words):
-            ant = self._antecedent(k)
+            ant = self._antecedent(k, bad=missed)
             if ant is not None:
                 return ant, relation
         known = self._recent_np(text.rstrip(".!?"), k)
@@ -2304,16 +2313,21 @@ class _Extractor:
         self._link(antecedent, item, "caused", WEAK)
         return item
 
-    def _antecedent(self, k: int, done: bool = False) -> int | None:
+    def _antecedent(self, k: int, done: bool = False, bad: bool = False) -> int | None:
         """What 'that' refers to: where the latest statement of the last few turns ended,
         passing over comments ("It was fun.") that are no event themselves. `done`: what was
         named by what it was ("that migration", "the change"), so the latest thing someone did
-        ("We migrated the DB. Checkout went down. That migration caused the outage.")."""
+        ("We migrated the DB. Checkout went down. That migration caused the outage."). `bad`:
+        what a measure would have caught, so the latest thing that went wrong, past a neutral
+        remark ("The deploy broke login. The migration ran unreviewed. A canary would have
+        caught it."), or else the latest statement."""
         names = [*self.people]
+        latest = None
         for msg, item in reversed(self.focus):
             if k - msg >= ANTECEDENT_TURNS:
                 break
-            text = self.drafts[item].item.text
+            draft = self.drafts[item]
+            text = draft.item.text
             if done:
                 if self._agentive(text, names, known=True):
                     return item
@@ -2321,8 +2335,10 @@ class _Extractor:
             elif not _COMMENT.match(text) or any(
                 d == item and r in CAUSAL for _, d, r in self.links
             ):
-                return item
-        return None
+                if not bad or outcome_polarity(draft.effect_text or text).label == "negative":
+                    return item
+                latest = item if latest is None else latest
+        return latest
 
     def _event_before(self, k: int) -> int | None:
         """What "It happened" stands for: the event the latest statement told, in this message
