@@ -334,3 +334,42 @@ def test_an_outage_caused_by_shipping_without_a_measure_traces_back_to_its_lack_
 def test_what_was_done_without_a_manner_a_person_or_to_good_effect_lacked_nothing(said):
     ex = extract([Message("m0", "Ana", said)], None)
     assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
+
+
+# -- what was done, and the failure that followed -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["We deployed without a canary and the outage followed."],
+        ["We deployed without a canary, and an outage followed."],
+        ["We deployed without a canary.", "Then the outage followed."],
+    ],
+)
+def test_the_outage_that_followed_a_deploy_without_a_canary_traces_back_to_both(
+    memory: Memory, turns
+):
+    memory.remember(messages=[{"speaker": "Ana", "text": t} for t in turns])
+    chains = memory.trace_cause_chain("the outage").chains
+    roots = {c.steps[0].decision.rstrip(".") for c in chains}
+    assert "Ana and others deployed without a canary" in roots, roots
+    assert "No canary" in roots, roots
+    assert memory.intervention_query("add a canary").verdict == "SAFE"
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["I followed my dreams and moved to Lisbon."],
+        ["We had dinner and a movie followed."],
+        ["John had an intense game followed by an exhilarating win."],
+        ["The outage started at 9.", "Then the postmortem followed."],
+        ["Checkout went down at noon.", "Then another outage followed."],
+    ],
+)
+def test_what_followed_no_doing_or_went_nowhere_wrong_links_nothing(memory: Memory, turns):
+    memory.remember(messages=[{"speaker": "Ana", "text": t} for t in turns])
+    assert not [
+        e for e in memory.store.iter_edges() if e.relation in ("caused", "enabled", "prevented")
+    ]

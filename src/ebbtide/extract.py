@@ -1065,6 +1065,14 @@ _RESULT_LAST = re.compile(
     r"consequence)(?:\s+of\s+(?:this|that|it))?[.!]*$",
     re.IGNORECASE,
 )
+# "We deployed without a canary and the outage followed", "Then an outage followed": what was
+# done (here, or just before) led to the failure after it; only a weak cue, and not "followed
+# by", "I followed my dreams" or "a movie followed".
+_FOLLOWED_LAST = re.compile(
+    r"^(?:(?P<x>\S.*?),?\s+and\s+|then,?\s+)?(?:then\s+)?(?P<y>(?:the|an?)\s+[^\W\d_]+"
+    r"(?:[\s-]+[^\W\d_]+){0,3}?)\s+(?:soon\s+|quickly\s+|shortly\s+)?followed[.!]*$",
+    re.IGNORECASE,
+)
 _AND_THEN_A_CLAUSE = re.compile(rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s)", re.IGNORECASE)
 # A cause told as what may or will be ("We might raise the pool size, and as a result …"): a
 # supposed link, not one seen.
@@ -1723,6 +1731,11 @@ class _Extractor:
         last = _RESULT_LAST.match(text)
         if last is not None and not self._find_cues(text):
             return self._result_last(k, msg, last["y"], spans)
+        followed = _FOLLOWED_LAST.match(text)
+        if followed is not None and not self._find_cues(text):
+            focus = self._followed(k, msg, followed, spans)
+            if focus is not None:
+                return focus
         had_it = _HAD_IT.match(text)
         if had_it is not None:
             return self._had_it(k, msg, had_it, spans)
@@ -1768,6 +1781,33 @@ class _Extractor:
         if _SUPPOSED.search(x or y):
             weight *= HYPOTHETICAL
         self._link(cause, effect, relation, weight)
+        return effect
+
+    def _followed(
+        self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'We deployed without a canary and the outage followed': the deploy (and, per
+        `_done_without`, the missing canary) led to the outage; 'Then the outage followed':
+        what was just done did. Only for a doing followed by something that went wrong."""
+        x, y = _clean(m["x"] or ""), _clean(m["y"])
+        if outcome_polarity(y).label != "negative":
+            return None
+        if x:
+            if not self._agentive(x, [*self.people]):
+                return None
+            cause = self._segment(x, k, msg, spans)
+        else:
+            cause = self._antecedent(k)
+            if cause is None or cause != self._antecedent(k, done=True):
+                return None  # the latest statement told no doing ("Checkout went down")
+            x = self.drafts[cause].item.text
+        if cause is None:
+            return None
+        effect, relation = self._effect(y, k, msg, spans, "caused")
+        if effect == cause:
+            return None
+        self._link(cause, effect, relation, WEAK)
+        self._done_without(x, effect, WEAK, k, msg, spans)
         return effect
 
     def _had_it(
