@@ -134,6 +134,51 @@ def test_alerts_that_would_have_caught_it_earlier_were_missing_for_the_outage_to
 
 
 @pytest.mark.parametrize(
+    ("between", "measure"),
+    [
+        ("The migration ran without a review.", "A canary deploy would have caught it."),
+        ("The deploy went out at 2am.", "A canary deploy would have caught it."),
+        ("The migration ran without a review.", "A canary deploy would have prevented it."),
+    ],
+)
+def test_what_a_measure_would_have_caught_is_the_failure_told_not_the_neutral_turn_after_it(
+    memory: Memory, between, measure
+):
+    """ "A canary would have caught it": "it" is what went wrong, told a turn before the neutral
+    remark that came between, not the remark."""
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "The nightly deploy broke the login page for two hours."},
+            {"speaker": "Ben", "text": between},
+            {"speaker": "Ben", "text": measure},
+        ]
+    )
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the login page broke").chains]
+    assert "No canary deploy" in roots, roots
+    answer = memory.intervention_query("add a canary deploy")
+    assert answer.verdict == "SAFE", answer.evidence
+    broke = [c for c in answer.consequences if "login page" in c.node.text]
+    assert broke and all(c.activation < 0 for c in broke), answer.consequences
+    nodes = {n.id: n.text for n in memory.store.find_nodes(limit=100)}
+    averted = {nodes[e.dst] for e in memory.store.iter_edges() if e.relation == "prevented"}
+    assert between not in averted, averted
+
+
+def test_with_no_failure_told_what_a_measure_would_have_caught_is_the_turn_before(
+    memory: Memory,
+):
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "We shipped the release on Friday."},
+            {"speaker": "Ben", "text": "A canary deploy would have caught it."},
+        ]
+    )
+    nodes = {n.id: n.text for n in memory.store.find_nodes(limit=100)}
+    prevented = [nodes[e.dst] for e in memory.store.iter_edges() if e.relation == "prevented"]
+    assert prevented and all("shipped the release" in p for p in prevented), prevented
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "The disk usage alert caught the outage.",
@@ -289,3 +334,42 @@ def test_an_outage_caused_by_shipping_without_a_measure_traces_back_to_its_lack_
 def test_what_was_done_without_a_manner_a_person_or_to_good_effect_lacked_nothing(said):
     ex = extract([Message("m0", "Ana", said)], None)
     assert not [it.text for it in ex.items if it.text.lower().startswith("no ")]
+
+
+# -- what was done, and the failure that followed -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["We deployed without a canary and the outage followed."],
+        ["We deployed without a canary, and an outage followed."],
+        ["We deployed without a canary.", "Then the outage followed."],
+    ],
+)
+def test_the_outage_that_followed_a_deploy_without_a_canary_traces_back_to_both(
+    memory: Memory, turns
+):
+    memory.remember(messages=[{"speaker": "Ana", "text": t} for t in turns])
+    chains = memory.trace_cause_chain("the outage").chains
+    roots = {c.steps[0].decision.rstrip(".") for c in chains}
+    assert "Ana and others deployed without a canary" in roots, roots
+    assert "No canary" in roots, roots
+    assert memory.intervention_query("add a canary").verdict == "SAFE"
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["I followed my dreams and moved to Lisbon."],
+        ["We had dinner and a movie followed."],
+        ["John had an intense game followed by an exhilarating win."],
+        ["The outage started at 9.", "Then the postmortem followed."],
+        ["Checkout went down at noon.", "Then another outage followed."],
+    ],
+)
+def test_what_followed_no_doing_or_went_nowhere_wrong_links_nothing(memory: Memory, turns):
+    memory.remember(messages=[{"speaker": "Ana", "text": t} for t in turns])
+    assert not [
+        e for e in memory.store.iter_edges() if e.relation in ("caused", "enabled", "prevented")
+    ]

@@ -35,7 +35,7 @@ def test_the_outage_ben_explains_is_the_checkout_outage_dana_told(memory):
     causes = _causes(memory, "the checkout outage")
     assert "The nightly backup job filled the disk" in causes
     assert any("no disk usage alert" in c for c in causes)
-    assert _outages(memory) == ["The checkout outage lasted two hours.", "The checkout outage."]
+    assert _outages(memory) == ["The checkout outage."]  # how long it lasted, told of it
 
 
 def test_the_incident_is_the_one_thing_that_went_wrong_that_day(memory):
@@ -189,3 +189,70 @@ def test_the_payments_downtime_is_not_the_checkout_outage(memory):
 )
 def test_an_outage_a_downtime_and_a_disruption_name_one_failure(described, wording, names):
     assert sameness.names_again(described, wording) is names
+
+
+# -- a failure told with how long it lasted -------------------------------------------------------
+
+
+def _prevented(memory) -> set[str]:
+    nodes = {n.id: n.text for n in memory.store.find_nodes(limit=100)}
+    return {nodes[e.dst] for e in memory.store.iter_edges() if e.relation == "prevented"}
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("The checkout outage lasted an hour.",
+         "A disk usage alert would have prevented the outage."),
+        ("The downtime lasted two hours.", "A disk usage alert would have prevented the outage."),
+        ("Checkout was down from 9 to 11.",
+         "A disk usage alert would have prevented the outage."),
+        ("Checkout was down for 40 minutes.",
+         "A disk usage alert would have prevented the downtime."),
+    ],
+)  # fmt: skip
+def test_a_failure_told_with_how_long_it_lasted_is_what_the_outage_later_names(memory, told, later):
+    _thread(memory, "2026-03-01", ("Dana", told), ("Ben", later))
+    assert _prevented(memory) == {told}
+    assert "No disk usage alert" in _causes(memory, told.rstrip("."))
+    answer = memory.intervention_query("add a disk usage alert")
+    assert answer.verdict == "SAFE", answer.evidence
+    assert any(c.node.text == told and c.activation < 0 for c in answer.consequences)
+
+
+def test_the_outage_told_in_a_later_conversation_that_day_names_the_hour_long_outage(memory):
+    _thread(memory, "2026-03-01", ("Dana", "The checkout outage lasted an hour."))
+    _thread(memory, "2026-03-01", ("Ben", "The outage was caused by a bad config push."))
+    assert "A bad config push." in _causes(memory, "the checkout outage")
+    assert _outages(memory) == ["The checkout outage lasted an hour."]
+
+
+@pytest.mark.parametrize(
+    ("told", "kept", "kind"),
+    [
+        ("The meeting lasted an hour.", "The meeting lasted an hour.", "note"),
+        ("I was down for a few days after the move.",
+         "Dana was down for a few days after the move.", "fact"),
+    ],
+)  # fmt: skip
+def test_what_lasted_that_is_no_failure_is_no_event(memory, told, kept, kind):
+    _thread(memory, "2026-03-01", ("Dana", told))
+    assert {n.text: n.kind for n in memory.store.find_nodes(limit=100)}[kept] == kind
+
+
+@pytest.mark.parametrize(
+    ("told", "came_about"),
+    [
+        ("The checkout outage lasted an hour.", True),
+        ("The downtime lasted two hours.", True),
+        ("The incident lasted all morning.", True),
+        ("Checkout was down from 9 to 11.", True),
+        ("Checkout was down for 40 minutes.", True),
+        ("The meeting lasted an hour.", False),
+        ("The outage lasted.", False),
+        ("We were down 10 in the 4th.", False),
+        ("I was down for a few days.", False),
+    ],
+)
+def test_a_failure_told_with_its_span_came_about(told, came_about):
+    assert sameness.failure_came_about(told) is came_about

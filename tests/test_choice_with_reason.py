@@ -252,3 +252,43 @@ def test_what_a_person_did_that_led_somewhere_stays_their_decision(memory, told,
     assert _kinds(memory)[action] == "decision"
     led_to = memory.trace_cause_chain(outcome).chains
     assert action in {s.decision for c in led_to for s in c.steps}
+
+
+@pytest.mark.parametrize(
+    ("speaker", "told", "action", "outcome"),
+    [
+        ("Ana", "Ben got the release out, which unblocked QA.",
+         "Ben got the release out", "unblocked QA"),
+        ("Ben", "I got the release out, which unblocked QA.",
+         "Ben got the release out", "unblocked QA"),
+        ("Ana", "Ben got the fix merged, which unblocked QA.",
+         "Ben got the fix merged", "unblocked QA"),
+        ("Ana", "Ben got it working, which unblocked QA.", "Ben got it working", "unblocked QA"),
+        ("Ana", "Ben got the hotfix deployed, which fixed checkout.",
+         "Ben got the hotfix deployed", "fixed checkout"),
+        ("Ben", "We got the migration done, which cut our costs.",
+         "Ben and others got the migration done", "cut Ben's costs"),
+    ],
+)  # fmt: skip
+def test_a_person_who_got_something_done_that_led_somewhere_made_that_decision(
+    memory, speaker, told, action, outcome
+):
+    _thread(memory, ("Ben", "Morning all."), (speaker, told))
+    assert _kinds(memory)[action] == "decision"
+    led_to = memory.trace_cause_chain(outcome).chains
+    assert action in {s.decision for c in led_to for s in c.steps}
+
+
+@pytest.mark.parametrize(
+    ("told", "befell"),
+    [
+        ("Ben got paged, which woke everyone.", "Ben got paged"),
+        ("Ben got paged out of bed, which woke everyone.", "Ben got paged out of bed"),
+        ("Ben got fired, which delayed the release.", "Ben got fired"),
+        ("Ben got his laptop stolen, which delayed the release.",
+         "Ben got his laptop stolen"),
+    ],
+)  # fmt: skip
+def test_what_a_person_got_without_doing_it_stays_what_befell_them(memory, told, befell):
+    _thread(memory, ("Ben", "Morning all."), ("Ana", told))
+    assert _kinds(memory)[befell] == "event"

@@ -1065,6 +1065,14 @@ _RESULT_LAST = re.compile(
     r"consequence)(?:\s+of\s+(?:this|that|it))?[.!]*$",
     re.IGNORECASE,
 )
+# "We deployed without a canary and the outage followed", "Then an outage followed": what was
+# done (here, or just before) led to the failure after it; only a weak cue, and not "followed
+# by", "I followed my dreams" or "a movie followed".
+_FOLLOWED_LAST = re.compile(
+    r"^(?:(?P<x>\S.*?),?\s+and\s+|then,?\s+)?(?:then\s+)?(?P<y>(?:the|an?)\s+[^\W\d_]+"
+    r"(?:[\s-]+[^\W\d_]+){0,3}?)\s+(?:soon\s+|quickly\s+|shortly\s+)?followed[.!]*$",
+    re.IGNORECASE,
+)
 _AND_THEN_A_CLAUSE = re.compile(rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s)", re.IGNORECASE)
 # A cause told as what may or will be ("We might raise the pool size, and as a result …"): a
 # supposed link, not one seen.
@@ -1266,13 +1274,21 @@ _BEFELL = re.compile(
 )
 # ... but what they had done is a doing: "(Ben) had restarted the workers"
 _HAD_DONE = re.compile(r"(?:had|has|have)\s+(?:\w+ly\s+)?(?!been\b)(?P<verb>[a-z]+)")
+# ... as is getting something done: "(Ben) got the release out", "got the fix merged", "got it
+# working"; not "got paged out of bed" (no object) nor "got his laptop stolen".
+_GOT_IT_DONE = re.compile(
+    r"(?:and\s+others\s+)?(?:\w+ly\s+)?(?:got|gets|get|getting)\s+(?:it|them|everything|"
+    r"(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those)(?:\s+[\w-]+){1,3}?)\s+"
+    r"(?:out|done|fixed|working|running|shipped|merged|deployed|released|finished|live)\b",
+    re.IGNORECASE,
+)
 
 
 def _did_as_a_person(rest: str) -> bool:
     """What follows a person's name tells them doing something, with or without what it was
-    done to ("restarted the workers", "rolled back", "fixed it"); not what befell them ("was
+    done to ("restarted the workers", "rolled back", "got it working"); not what befell them ("was
     paged", "got sick", "was on call") nor being, wishing or not doing ("didn't migrate")."""
-    if (done := _HAD_DONE.match(rest)) and is_past(done["verb"]):
+    if ((done := _HAD_DONE.match(rest)) and is_past(done["verb"])) or _GOT_IT_DONE.match(rest):
         return True
     return not _NOT_DOING.match(rest) and not _BEFELL.match(rest)
 
@@ -1715,6 +1731,11 @@ class _Extractor:
         last = _RESULT_LAST.match(text)
         if last is not None and not self._find_cues(text):
             return self._result_last(k, msg, last["y"], spans)
+        followed = _FOLLOWED_LAST.match(text)
+        if followed is not None and not self._find_cues(text):
+            focus = self._followed(k, msg, followed, spans)
+            if focus is not None:
+                return focus
         had_it = _HAD_IT.match(text)
         if had_it is not None:
             return self._had_it(k, msg, had_it, spans)
@@ -1760,6 +1781,33 @@ class _Extractor:
         if _SUPPOSED.search(x or y):
             weight *= HYPOTHETICAL
         self._link(cause, effect, relation, weight)
+        return effect
+
+    def _followed(
+        self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'We deployed without a canary and the outage followed': the deploy (and, per
+        `_done_without`, the missing canary) led to the outage; 'Then the outage followed':
+        what was just done did. Only for a doing followed by something that went wrong."""
+        x, y = _clean(m["x"] or ""), _clean(m["y"])
+        if outcome_polarity(y).label != "negative":
+            return None
+        if x:
+            if not self._agentive(x, [*self.people]):
+                return None
+            cause = self._segment(x, k, msg, spans)
+        else:
+            cause = self._antecedent(k)
+            if cause is None or cause != self._antecedent(k, done=True):
+                return None  # the latest statement told no doing ("Checkout went down")
+            x = self.drafts[cause].item.text
+        if cause is None:
+            return None
+        effect, relation = self._effect(y, k, msg, spans, "caused")
+        if effect == cause:
+            return None
+        self._link(cause, effect, relation, WEAK)
+        self._done_without(x, effect, WEAK, k, msg, spans)
         return effect
 
     def _had_it(
@@ -2170,6 +2218,9 @@ class _Extractor:
             ):
                 continue  # "Wow, so happy you had fun": no cause in "Wow"
             cause_lo = left_lo  # where what the link was read from starts
+            hypothetical = relation == "prevented" and bool(
+                _COUNTERFACTUAL.search(text, f.start, f.end)
+            )
             if anaphoric and forward and left_lo > lo and _clean(text[lo:left_lo]):
                 # "X, and that stopped Y": 'that' is the clause before it
                 cause_text, anaphoric, cause_lo = _clean(text[lo:left_lo]), False, lo
@@ -2200,13 +2251,12 @@ class _Extractor:
                 effect = self._add("outcome", whole, k, msg, {}, spans, effect_text=polar)
                 self.drafts[effect].whole = True
             else:
-                effect, relation = self._effect(effect_text, k, msg, spans, relation)
+                effect, relation = self._effect(
+                    effect_text, k, msg, spans, relation, missed=hypothetical
+                )
             if effect == cause:
                 continue  # "That was the reason behind it": both ends are what was just told
             self._link(cause, effect, relation, f.weight)
-            hypothetical = relation == "prevented" and bool(
-                _COUNTERFACTUAL.search(text, f.start, f.end)
-            )
             if hypothetical:
                 self._lacked(cause, effect, f.weight, k, msg, spans)
             if relation == "caused":  # "We shipped without tests, which caused the outage"
@@ -2251,9 +2301,16 @@ class _Extractor:
             at = max(at, hi)
 
     def _effect(
-        self, text: str, k: int, msg: Message, spans: Sequence[TimeSpan], relation: Relation
+        self,
+        text: str,
+        k: int,
+        msg: Message,
+        spans: Sequence[TimeSpan],
+        relation: Relation,
+        missed: bool = False,
     ) -> tuple[int, Relation]:
-        """The item for an effect clause. 'So we avoided the outage' is a prevention."""
+        """The item for an effect clause. 'So we avoided the outage' is a prevention.
+        `missed`: what a measure would have prevented ("would have caught it")."""
         avoided = _AVOIDED.match(text) if relation == "caused" else None
         if avoided is not None and (not avoided["who"] or self._is_agent(avoided["who"].strip())):
             text, relation = avoided["what"], "prevented"
@@ -2265,7 +2322,7 @@ class _Extractor:
         # "It was caused by …": what was said; "Good, because MySQL kept deadlocking": the
         # assent is to what was said, and the cause is its reason
         if text.lower().rstrip(".!?") in _ANAPHORS or is_acknowledgement(text, self.name_words):
-            ant = self._antecedent(k)
+            ant = self._antecedent(k, bad=missed)
             if ant is not None:
                 return ant, relation
         known = self._recent_np(text.rstrip(".!?"), k)
@@ -2296,16 +2353,21 @@ class _Extractor:
         self._link(antecedent, item, "caused", WEAK)
         return item
 
-    def _antecedent(self, k: int, done: bool = False) -> int | None:
+    def _antecedent(self, k: int, done: bool = False, bad: bool = False) -> int | None:
         """What 'that' refers to: where the latest statement of the last few turns ended,
         passing over comments ("It was fun.") that are no event themselves. `done`: what was
         named by what it was ("that migration", "the change"), so the latest thing someone did
-        ("We migrated the DB. Checkout went down. That migration caused the outage.")."""
+        ("We migrated the DB. Checkout went down. That migration caused the outage."). `bad`:
+        what a measure would have caught, so the latest thing that went wrong, past a neutral
+        remark ("The deploy broke login. The migration ran unreviewed. A canary would have
+        caught it."), or else the latest statement."""
         names = [*self.people]
+        latest = None
         for msg, item in reversed(self.focus):
             if k - msg >= ANTECEDENT_TURNS:
                 break
-            text = self.drafts[item].item.text
+            draft = self.drafts[item]
+            text = draft.item.text
             if done:
                 if self._agentive(text, names, known=True):
                     return item
@@ -2313,8 +2375,10 @@ class _Extractor:
             elif not _COMMENT.match(text) or any(
                 d == item and r in CAUSAL for _, d, r in self.links
             ):
-                return item
-        return None
+                if not bad or outcome_polarity(draft.effect_text or text).label == "negative":
+                    return item
+                latest = item if latest is None else latest
+        return latest
 
     def _event_before(self, k: int) -> int | None:
         """What "It happened" stands for: the event the latest statement told, in this message

@@ -499,6 +499,22 @@ _DEFINITE = re.compile(
 _ANY_INCIDENT = word_set("incident")
 # Names of one failure: "the downtime" is the checkout outage, when one outage is in play.
 _ONE_FAILURE = {root(w): w for w in ("outage", "downtime", "disruption")}
+# How long something went on: "an hour", "for 40 minutes", "from 9 to 11", "all morning".
+_SPAN = r"""(?:for\s+)?(?:(?:about|around|nearly|almost|over|under|roughly|just|more\s+than
+    |less\s+than)\s+)?(?:[\w-]+\s+){1,2}?(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?)
+    |(?:from|between)\s+[\w:.]+(?:\s*[ap]\.?m\.?)?\s+(?:to|until|till|and)\s+[\w:.]+
+    (?:\s*[ap]\.?m\.?)?|until\s+[\w:.]+(?:\s*[ap]\.?m\.?)?
+    |all\s+(?:morning|afternoon|evening|night|day|weekend)"""
+# A failure told with its span: "The checkout outage lasted an hour", "Checkout was down from 9
+# to 11" (`down`: what was down, when no failure is named).
+_SPANNED = re.compile(
+    rf"""^(?:(?P<event>(?:the|that|this|an?|our|their)\s+[^\W\d_]+(?:[\s-]+[^\W\d_]+){{0,4}}?)
+        \s+(?:lasted|went\s+on)
+    |(?!(?:i|we|you|he|she|they)\b)(?P<down>(?:(?:the|our|their)\s+)?[^\W\d_]+
+        (?:[\s-]+[^\W\d_]+){{0,3}}?)\s+(?:was|were)\s+down)
+    \s+(?:{_SPAN})(?:\s*\([^()]*\))?[\s.!]*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
 # Words after a noun that end its phrase: when it was ("another outage today (1 March 2026)").
 _WHEN_WORDS = word_set("today yesterday tonight overnight earlier this last")
 
@@ -548,6 +564,10 @@ def names_again(described: str, wording: str, before: Mention | None = None) -> 
         return before is not None and before.outcome and before.polarity < 0
     said = _WORDS.findall(described)
     head, heads = root(said[-1].casefold()), _heads(wording)
+    down = _SPANNED.match(told(wording).strip())
+    if down is not None and down["down"] and head in _ONE_FAILURE:
+        # "Checkout was down from 9 to 11" told the checkout outage
+        wording, heads = f"{down['down']} {_ONE_FAILURE[head]}", {head}
     if head not in heads and head in _ONE_FAILURE:
         # "the payments downtime" is weighed as "the payments outage" would be
         other = next((h for h in heads if h in _ONE_FAILURE), None)
@@ -558,19 +578,26 @@ def names_again(described: str, wording: str, before: Mention | None = None) -> 
 
 def failure_came_about(text: str) -> bool:
     """Whether a telling says a failure came about ("The checkout outage started at 9", "The
-    incident happened"): an event, told with or without a date."""
-    said = _CAME_ABOUT.match(told(text).strip())
-    if said is None or description(text) is None:
+    incident happened") or how long it went on ("The checkout outage lasted an hour",
+    "Checkout was down from 9 to 11"): an event, told with or without a date."""
+    said = told(text).strip()
+    spanned = _SPANNED.match(said)
+    if spanned is not None and spanned["down"]:
+        return True
+    came = _CAME_ABOUT.match(said) if description(text) is not None else spanned
+    if came is None:
         return False
-    head = _WORDS.findall(said["event"])[-1].casefold()
+    head = _WORDS.findall(came["event"])[-1].casefold()
     return root(head) in _ONE_FAILURE or head in _ANY_INCIDENT
 
 
 def other_names(described: str) -> list[str]:
     """The other names a definite description's failure may have been told by ("the
-    downtime": outage, disruption), for finding it among what was told."""
+    downtime": outage, disruption, or what was down), for finding it among what was told."""
     head = root(_WORDS.findall(described)[-1].casefold())
-    return [w for h, w in _ONE_FAILURE.items() if h != head] if head in _ONE_FAILURE else []
+    if head not in _ONE_FAILURE:
+        return []
+    return [*(w for h, w in _ONE_FAILURE.items() if h != head), "down"]
 
 
 def _heads(text: str) -> set[str]:
