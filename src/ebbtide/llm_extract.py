@@ -1,6 +1,6 @@
 """Optional extraction by an LLM behind an OpenAI-compatible ``/v1/chat/completions`` endpoint.
 
-The rules (extract.py) always run; when ``EBBTIDE_EXTRACT_URL`` is set, the transcript is also
+The rules (extract/) always run; when ``EBBTIDE_EXTRACT_URL`` is set, the transcript is also
 sent to the model, which answers in JSON with items (facts, preferences, events, lessons, each
 naming the messages it came from) and causal links between them. What it adds is merged after
 the rules' items (`extract.merge`): an item a rule already found is not stored twice, every
