@@ -54,6 +54,11 @@ def test_tellings_that_name_another_thing_in_one_frame_are_different_choices(a, 
         ("Use SQLite for the CLI", "Use SQLite and Litestream for the CLI"),  # one more name
         ("Restarted the checkout workers", "Rebooted the checkout workers"),  # a verb, not a name
         ("The outage", "The checkout outage"),
+        # a name moved, not replaced
+        (
+            "put PgBouncer in front of Pyxis accounts",
+            "Wen moved Pyxis accounts behind a PgBouncer pooler",
+        ),
     ],
 )
 def test_a_retelling_of_one_choice_names_nothing_else_in_its_place(a, b):

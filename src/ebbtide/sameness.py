@@ -714,8 +714,14 @@ def different_choices(a: str, b: str) -> bool:
     others" is a "we")."""
     wa, wb = _named_words(a), _named_words(b)
     matcher = SequenceMatcher(None, [w for w, _ in wa], [w for w, _ in wb], autojunk=False)
+    # A name told elsewhere in the other telling was moved, not replaced: "put PgBouncer in
+    # front of Pyxis" / "moved Pyxis behind a PgBouncer pooler".
+    ka, kb = {w for w, _ in wa}, {w for w, _ in wb}
     return any(
-        op == "replace" and _names_another(wa[i1:i2], wb[j1:j2])
+        op == "replace"
+        and _names_another(
+            [x for x in wa[i1:i2] if x[0] not in kb], [y for y in wb[j1:j2] if y[0] not in ka]
+        )
         for op, i1, i2, j1, j2 in matcher.get_opcodes()
     )
 
