@@ -33,6 +33,7 @@ from .model import (
 from .polarity import outcome_polarity
 from .sameness import (
     absent,
+    different_choices,
     other_object,
     same_choice,
     told,
@@ -124,7 +125,9 @@ def match_nodes(
     the verb does another thing ("skip the standup" is not "Skipped the load test"), and one
     that holds its other words only in what another verb was done to does too ("deploy on
     Friday" is not "Deployed the Friday report"); a node that tells its verb in other words
-    holds it ("Skipped the canary" holds "bypass", see `sameness.verb_told`)."""
+    holds it ("Skipped the canary" holds "bypass", see `sameness.verb_told`). A node that
+    names another thing where `text` names one is another option (see
+    `sameness.different_choices`), not a match."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
@@ -141,6 +144,11 @@ def match_nodes(
         # The event as it was told each time, without what its pronouns stood for: "That (we
         # skipped the load test) was a mistake" is not the skipping.
         said = [told(x) for x in wordings(node)]
+        # "Use SQLite for the CLI" is not "use Postgres for the CLI": another option, however
+        # many words they share.
+        said = [x for x in said if not different_choices(text, x)]
+        if not said:
+            continue
         sim = max(similarity(text, x) for x in said)
         if action:
             # "Deployed the Friday report" is not "deploy on Friday": what they share is when

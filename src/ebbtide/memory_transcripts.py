@@ -708,7 +708,8 @@ class TranscriptOps:
         cannot be ("Skipping the load test was a mistake; checkout stalled" is not the
         skipping). An action told as not done is another decision than doing it ("Did not skip
         the canary" / "Skipped the canary"), and so is one told with the opposite verb ("Kept
-        the canary")."""
+        the canary"). One that names another thing in the same place is another option ("Use
+        Postgres for the CLI" / "Use SQLite for the CLI": `sameness.different_choices`)."""
         named = sameness.people_named(text, people)
         who = extract.actor(text)
 
@@ -718,6 +719,9 @@ class TranscriptOps:
             return node.id not in apart and not (
                 sameness.different_times(told, told_then)
                 or sameness.different_referents(text, node.text)
+                # "Use Postgres for the CLI" is the other option to "Use SQLite for the CLI",
+                # however many other words the two share
+                or sameness.different_choices(text, node.text)
                 or (
                     owned is not None
                     and owned(node)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from difflib import SequenceMatcher
 
 from . import verbs
 from .sentences import ADVERBS, is_past, word_set
@@ -721,10 +722,72 @@ def same_event(
         wa[_SAME_TIME] = wb[_SAME_TIME] = rarest
     if len(wa.keys() & wb.keys()) < MIN_SHARED or different_qualifiers(a, b):
         return 0.0
+    if different_choices(a, b):
+        return 0.0
     return overlap(wa, wb)
 
 
 _SAME_TIME = " when"  # no word: a word has no space
+
+
+def different_choices(a: str, b: str) -> bool:
+    """Two tellings of one frame that name another thing in one place: "Use SQLite for the
+    CLI" / "Use Postgres for the CLI", "We chose Redis" / "We chose Memcached", "Deploy on
+    Fridays" / "Deploy on Mondays". What was chosen is the decision: the two are alternatives
+    (and two events that befell differently named things are two events), however many other
+    words they share. A name told longer or shorter ("Postgres" / "PostgreSQL") is one name; a
+    name only one telling holds ("SQLite and Litestream") adds to the choice rather than
+    replacing it; who did it is not what was chosen (`conflict` compares actors, and "Ana and
+    others" is a "we")."""
+    wa, wb = _named_words(a), _named_words(b)
+    matcher = SequenceMatcher(None, [w for w, _ in wa], [w for w, _ in wb], autojunk=False)
+    # A name told elsewhere in the other telling was moved, not replaced: "put PgBouncer in
+    # front of Pyxis" / "moved Pyxis behind a PgBouncer pooler".
+    ka, kb = {w for w, _ in wa}, {w for w, _ in wb}
+    return any(
+        op == "replace"
+        and _names_another(
+            [x for x in wa[i1:i2] if x[0] not in kb], [y for y in wb[j1:j2] if y[0] not in ka]
+        )
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+    )
+
+
+# A word after which the next one is capitalised as a sentence's first word.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(])\s*$")
+
+
+def _named_words(text: str) -> list[tuple[str, int]]:
+    """The content words of `text` in order, each root with how surely it is a name: 2 for a
+    capital a sentence does not explain ("for the CLI", "on Fridays", "SQLite"), 1 for a
+    capitalised first word that is no verb ("Postgres ran out"; "Kai" before what Kai did),
+    0 for any other word. What pronouns stood for, dates written out and "X and others" are
+    left out (see `told`, `_DATE_ASIDE`, `_GROUP`)."""
+    text = _GROUP.sub("others", _DATE_ASIDE.sub("", told(text)))
+    out = []
+    for m in _WORDS.finditer(text):
+        word = _POSSESSIVE.sub("", m.group(0))
+        low = word.casefold()
+        if low in STOPWORDS or low in _DETERMINERS:
+            continue
+        name = 0
+        if any(c.isupper() for c in word[1:]):
+            name = 2
+        elif word[0].isupper():
+            first = bool(_SENTENCE_START.search(text[: m.start()]))
+            verb = is_past(low) or low.endswith("ing") or verbs.known(verbs.key(low))
+            name = 1 if first and not (verb or low in ADVERBS) else 0 if first else 2
+        out.append((root(low), name))
+    return out
+
+
+def _names_another(x: Sequence[tuple[str, int]], y: Sequence[tuple[str, int]]) -> bool:
+    """Whether two stretches told in one place each name something, at least one surely, and
+    no name of one is a name of the other told longer or shorter ("postgres", "postgresql")."""
+    nx, ny = [w for w, n in x if n], [w for w, n in y if n]
+    if not (nx and ny) or max(n for _, n in (*x, *y)) < 2:
+        return False
+    return not any(p.startswith(q) or q.startswith(p) for p in nx for q in ny)
 
 
 def different_qualifiers(a: str, b: str) -> bool:

@@ -446,10 +446,11 @@ _SO_THAT = _Cue(
 )
 
 # "X, which meant (that) the pool ran dry", "That meant we missed the train": what a thing
-# meant is a clause that came of it; not "it meant a lot", nor what someone meant to say
+# meant is a clause that came of it, its subject bare or not ("Using SQLite meant onboarding
+# took minutes"); not "it meant a lot", nor what someone meant to say
 # ("By Tuesday I meant that the deploy was postponed": `_MEANT_BY_SOMEONE`)
 _MEANT = _Cue(
-    rf"meant(?:\s+that)?(?=\s+{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?\s+(?:\w+ed|\w+n['’]t|is|was|"
+    rf"meant(?:\s+that)?(?=\s+(?:{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?|{_BARE_SUBJ})\s+(?:\w+ed|\w+n['’]t|is|was|"
     r"are|were|had|has|have|would|could|can|will|must|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b)",
@@ -642,9 +643,12 @@ _CUES = [
     _AS,
     _AS_CHOSEN,
     _ONCE,
+    # ", so onboarding took minutes": a past tense of any form; "so as a result", "so therefore"
+    # are read whole by the cue after
     _Cue(
-        rf"(?:,|;|\band)\s*so(?!\s+that\b)(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|"
-        r"are|were|has|had|will|would|can|could)\b))",
+        r"(?:,|;|\band)\s*so(?!\s+(?:that|therefore|thus|hence|consequently|as\s+a)\b)"
+        rf"(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|are|were|has|had|will|would|can|"
+        r"could|" + "|".join(sorted(IRREGULAR_PAST)) + r")\b))",
         "caused",
         "forward",
         "full",
