@@ -8,6 +8,7 @@ import pytest
 from mcp import Client
 
 from ebbtide import StoreUnavailable, open_memory
+from ebbtide.cli import main
 from ebbtide.server.mcp import build_server
 from full_disk import disk_with_room_for, full_disk
 
@@ -34,6 +35,18 @@ def test_remembering_on_a_full_disk_says_so_and_keeps_every_earlier_note(store):
         assert "\n" not in str(failed.value)
         mem.remember("The market closes at noon")
     assert notes_in(store) == ["The harbour opens at six", "The market closes at noon"]
+
+
+def test_the_cli_prints_one_line_naming_the_full_disk_and_no_traceback(store, capsys):
+    with open_memory(store) as mem:
+        mem.remember("The harbour opens at six")
+        with disk_with_room_for(full_disk(store.parent)):
+            code = main(["remember", "The ferry leaves at nine", "--store", str(store)])
+    assert code == 2
+    printed = capsys.readouterr().err
+    assert printed.startswith("error cannot write to the SQLite store") and SAID in printed
+    assert printed.count("\n") == 1 and "Traceback" not in printed
+    assert notes_in(store) == ["The harbour opens at six"]
 
 
 def test_an_agent_told_the_disk_is_full_can_remember_again_once_there_is_room(store):
