@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import resource
-import signal
 import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import pytest
 
-from ebbtide.errors import EmbeddingUnavailable
+from ebbtide.errors import EmbeddingUnavailable, StoreUnavailable
 from ebbtide.model import Edge, Node
 from ebbtide.store import PendingReview, SearchFilter, open_store
+from full_disk import disk_with_room_for, full_disk
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -137,20 +135,6 @@ def test_writing_goes_on_after_failed_writes_are_rolled_back(store_url):
         store.close()
 
 
-@contextmanager
-def disk_with_room_for(limit: int):
-    """Files this process writes cannot grow past `limit` bytes while inside, as on a disk
-    nearly full: a write past it fails (EFBIG) instead of killing the process (SIGXFSZ)."""
-    old = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, old)
-
-
 @pytest.mark.kuzu
 def test_a_kuzu_write_whose_commit_fails_for_a_full_disk_is_not_found(tmp_path):
     """A note too big for the disk left fails at COMMIT (Kùzu writes its log then) and Kùzu
@@ -173,6 +157,36 @@ def test_a_kuzu_write_whose_commit_fails_for_a_full_disk_is_not_found(tmp_path):
             "kept",
             "later",
         ]
+    finally:
+        store.close()
+    store = open_store(url)
+    try:
+        assert sorted(n.id for n in store.iter_nodes()) == ["kept", "later"]
+    finally:
+        store.close()
+
+
+def test_a_sqlite_write_that_fails_for_a_full_disk_says_so_and_loses_nothing_committed(tmp_path):
+    """A disk that fills during a write (mid-statement, for a note too big for the page cache,
+    or at COMMIT) makes SQLite roll the transaction back itself. The store says the disk is
+    full, not that its own rollback then found no transaction; the failed write is not found,
+    the next one goes through once there is room, and what was committed survives a reopen."""
+    url = f"sqlite:///{tmp_path / 'full.db'}"
+    store = open_store(url)
+    try:
+        store.add_node(node("kept", "a committed note about the harbour"))
+        room = full_disk(tmp_path)
+        with (
+            pytest.raises(StoreUnavailable, match="disk is full"),
+            disk_with_room_for(room),
+            store.transaction(),
+        ):
+            store.add_node(node("big", "a big note about the harbour " + "x" * (4 << 20)))
+        with pytest.raises(StoreUnavailable, match="disk is full"), disk_with_room_for(room):
+            store.add_node(node("small", "a small note about the harbour"))
+        assert [i for i, _ in store.text_search("harbour", 10, SearchFilter())] == ["kept"]
+        assert store.get_nodes(["big", "small"]) == {}
+        store.add_node(node("later", "a later note about the harbour"))
     finally:
         store.close()
     store = open_store(url)

@@ -609,7 +609,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.fn(args)
     except EbbtideError as exc:
-        err.print(f"[red]error[/] {escape(str(exc))}")
+        # One line however long (a path in it, say), so a log or a grep keeps it whole.
+        err.print(f"[red]error[/] {escape(str(exc))}", soft_wrap=True)
         return 2
 
 

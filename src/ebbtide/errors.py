@@ -37,7 +37,7 @@ class NotFound(EbbtideError, LookupError):
 
 
 class StoreUnavailable(EbbtideError, RuntimeError):
-    """The backing store cannot be reached or opened."""
+    """The backing store cannot be reached, opened or written (its disk is full, say)."""
 
     code = "store_unavailable"
 

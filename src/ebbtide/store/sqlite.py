@@ -412,12 +412,26 @@ class SQLiteStore:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         db = self._db
-        with self._transactions(
-            lambda: db.execute("BEGIN IMMEDIATE"),
-            lambda: db.execute("COMMIT"),
-            lambda: db.execute("ROLLBACK"),
-        ):
-            yield
+        try:
+            with self._transactions(
+                lambda: db.execute("BEGIN IMMEDIATE"), lambda: db.execute("COMMIT"), self._rollback
+            ):
+                yield
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorname.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+                # A full disk is SQLITE_FULL; a file grown past its size limit, or a failing
+                # disk, an I/O error, which SQLite does not tell apart.
+                raise StoreUnavailable(
+                    f"cannot write to the SQLite store at {self.path}: the disk is full or "
+                    f"failing ({exc}); nothing of this write was kept"
+                ) from exc
+            raise
+
+    def _rollback(self) -> None:
+        # A full disk or an I/O error has SQLite roll the transaction back itself: a ROLLBACK
+        # then fails, and its error would stand in for the one that says what went wrong.
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     @contextmanager
     def _relaxed_sync(self) -> Iterator[None]:
