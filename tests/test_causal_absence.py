@@ -179,6 +179,51 @@ def test_with_no_failure_told_what_a_measure_would_have_caught_is_the_turn_befor
 
 
 @pytest.mark.parametrize(
+    "measure",
+    [
+        "That would have been caught by a canary deploy.",
+        "That would've been caught by a canary deploy.",
+        "It would have been detected by a canary deploy.",
+        "The outage would have been stopped by a canary deploy.",
+        "It could have been caught earlier by a canary deploy.",
+        "That could have been avoided by a canary deploy.",
+        "That would've been prevented by a canary deploy.",
+    ],
+)
+def test_a_failure_a_canary_would_have_caught_traces_back_to_the_missing_canary(
+    memory: Memory, measure
+):
+    """Told in the passive, as "would have been prevented by" is: the canary was missing."""
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "The checkout outage lasted an hour."},
+            {"speaker": "Ben", "text": measure},
+        ]
+    )
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the checkout outage").chains]
+    assert roots == ["No canary deploy"]
+    assert memory.intervention_query("add a canary deploy").verdict == "SAFE"
+    assert memory.intervention_query("remove the canary deploy").verdict == "DANGER"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The bug was caught by a canary deploy.",
+        "It would not have been caught by a canary deploy.",
+    ],
+)
+def test_no_lack_where_a_canary_caught_it_or_would_not_have(memory: Memory, said):
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "The checkout outage lasted an hour."},
+            {"speaker": "Ben", "text": said},
+        ]
+    )
+    assert not [n.text for n in memory.store.find_nodes(limit=100) if n.text.startswith("No ")]
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "The disk usage alert caught the outage.",

@@ -145,7 +145,7 @@ _NOT_AGENT = (
     r"satur|sun)day)\b)"
 )
 _BEEN = (
-    r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|(?:had|has|have)\s+been|was|"
+    r"\b(?:(?:could|would|might|may|must|should)(?:\s+have|['’]ve)\s+been|(?:had|has|have)\s+been|was|"
     r"were|is|are|been|being|got)"
 )
 
@@ -499,7 +499,19 @@ _CUES = [
         agentive=False,
     ),
     _Cue(
-        _BEEN + r"\s+(?:\w+ly\s+)?(?:prevented|averted)\s+by" + _NOT_AGENT,
+        _BEEN + r"\s+(?:\w+ly\s+)?(?:prevented|averted|avoided)\s+by" + _NOT_AGENT,
+        "prevented",
+        "backward",
+        "full",
+        verb=False,
+        passive=True,
+    ),
+    # "That would have been caught by a canary deploy": as "would have caught it", only what
+    # would have been (the canary that caught the bug prevented nothing).
+    _Cue(
+        r"\b(?:could|would|might)(?:\s+have|['’]ve)\s+been\s+(?:(?:\w+ly|earlier|sooner)\s+)?"
+        r"(?:caught|detected|spotted|flagged|stopped)\s+(?:(?:earlier|sooner|in\s+time)\s+)?by"
+        + _NOT_AGENT,
         "prevented",
         "backward",
         "full",
@@ -786,10 +798,11 @@ _ANAPHORS = frozenset(
     }
 )  # fmt: skip
 _COUNTERFACTUAL = re.compile(
-    r"\b(?:would|could|might)(?:n't|\s+not)?\s+(?:have|'ve)\b|\b\w+'d\s+have\b", re.IGNORECASE
+    r"\b(?:would|could|might)(?:n['’]t|\s+not)?(?:\s+have|\s*['’]ve)\b|\b\w+['’]d\s+have\b",
+    re.IGNORECASE,
 )
 _NEGATED_COUNTERFACTUAL = re.compile(
-    r"\b(?:would|could|might)(?:n't|\s+not)\s+(?:have|'ve)\b|\bnever\b", re.IGNORECASE
+    r"\b(?:would|could|might)(?:n['’]t|\s+not)(?:\s+have|\s*['’]ve)\b|\bnever\b", re.IGNORECASE
 )
 # "If we had had a disk usage alert, the outage would not have happened": the outage happened
 # for want of the alert, which would have prevented it.
