@@ -418,3 +418,41 @@ def test_what_followed_no_doing_or_went_nowhere_wrong_links_nothing(memory: Memo
     assert not [
         e for e in memory.store.iter_edges() if e.relation in ("caused", "enabled", "prevented")
     ]
+
+
+# -- what was done, and the failure that came of it "as a result" ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "failure"),
+    [
+        ("We skipped the load test and the site went down as a result.", "the site went down"),
+        ("We skipped the load test and checkout broke as a result.", "checkout broke"),
+        ("We skipped the load test and we lost data as a result.", "we lost data"),
+    ],
+)
+def test_a_failure_that_came_of_skipping_the_load_test_as_a_result_traces_back_to_it(
+    memory: Memory, said, failure
+):
+    tell(memory, said)
+    roots = {
+        c.steps[0].decision: c.steps[0].relation for c in memory.trace_cause_chain(failure).chains
+    }
+    assert roots == {"Ana and others skipped the load test": "caused"}
+
+
+def test_checkout_that_broke_as_a_result_of_deploying_without_a_canary_traces_back_to_both(
+    memory: Memory,
+):
+    tell(memory, "We deployed without a canary and checkout broke as a result.")
+    roots = {
+        c.steps[0].decision: c.steps[0].relation
+        for c in memory.trace_cause_chain("checkout broke").chains
+    }
+    assert roots == {"Ana and others deployed without a canary": "caused", "No canary": "enabled"}
+    assert memory.intervention_query("add a canary").verdict == "SAFE"
+
+
+def test_what_was_done_without_a_hitch_and_went_well_as_a_result_lacked_nothing(memory: Memory):
+    tell(memory, "We deployed without a hitch and checkout recovered as a result.")
+    assert not [n.text for n in memory.store.find_nodes(limit=100) if n.text.startswith("No ")]

@@ -158,12 +158,13 @@ _A_CAUSE = (
 _THE_CAUSE_OF = _A_CAUSE + r"\s+(?:of|for|behind)"
 # A hedge before it: "was probably the root cause of"
 _HEDGED = r"(?:likely|probably|possibly|perhaps|apparently|ultimately)"
-# What a verb of doing acts on: "broke the login page", not "broke down" or "fixed up".
+# What a verb of doing acts on: "broke the login page", not "broke down", "fixed up" or "broke
+# as a result".
 _AN_OBJECT = (
     r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|it|"
     r"them|everything|(?-i:[A-Z])[\w.+#-]*|(?!(?:up|down|out|off|in|on|back|again|away|over|"
     r"apart|yesterday|today|tonight|tomorrow|now|then|last|next|early|late|too|so|very|for|with|"
-    r"at|by|to|and|but|or|because|when|while|after|before|since|until|me|him|us|you|nothing|"
+    r"at|by|to|as|and|but|or|because|when|while|after|before|since|until|me|him|us|you|nothing|"
     r"anything|something|twice|once)\b)(?-i:[a-z])[\w-]*(?<!ly))\b)"
 )
 # ... nor an idiom: "broke the ice", "broke all the records", "broke my heart".
@@ -778,7 +779,14 @@ _FOLLOWED_LAST = re.compile(
     r"(?:[\s-]+[^\W\d_]+){0,3}?)\s+(?:soon\s+|quickly\s+|shortly\s+)?followed[.!]*$",
     re.IGNORECASE,
 )
-_AND_THEN_A_CLAUSE = re.compile(rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s)", re.IGNORECASE)
+# ... the clause after the last "and" opening with its subject: "the database ran out", or one
+# with no article that did something ("checkout broke"; not "Ana and others got", one subject).
+_AND_THEN_A_CLAUSE = re.compile(
+    rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s|(?!others\b){_BARE_SUBJ}\s+(?:\w+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
+    re.IGNORECASE,
+)
 # A cause told as what may or will be ("We might raise the pool size, and as a result …"): a
 # supposed link, not one seen.
 _SUPPOSED = re.compile(r"\b(?:might|may|will|would|should|shall)\b|['’]ll\b")

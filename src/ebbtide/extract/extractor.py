@@ -442,6 +442,8 @@ class _Extractor:
         if _SUPPOSED.search(x or y):
             weight *= HYPOTHETICAL
         self._link(cause, effect, relation, weight)
+        if x:
+            self._done_without(x, effect, weight, k, msg, spans)
         return effect
 
     def _followed(
