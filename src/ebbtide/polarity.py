@@ -85,6 +85,8 @@ BAD_TERMS: dict[str, float] = {
     "sev1": 1.5, "sev2": 1.0, "meltdown": 1.5, "blew up": 1.0, "blown up": 1.0,
     "blew through": 1.0, "degrade": 1.0, "degradation": 1.0, "unavailable": 1.0,
     "unresponsive": 1.0, "unreachable": 1.0, "unstable": 1.0, "=500": 1.0,
+    "go =offline": 1.0, "=went =offline": 1.0, "=was =offline": 1.0, "=were =offline": 1.0,
+    "=is =offline": 1.0, "=are =offline": 1.0,
     "=500s": 1.0, "=5xx": 1.0, "=502s": 1.0, "=503s": 1.0, "disaster": 1.0,
     "catastrophic": 1.5, "halt": 1.0, "overloaded": 1.0, "overwhelm": 1.0,
     "saturated": 0.7, "saturation": 0.7, "thrash": 1.0,
