@@ -179,6 +179,51 @@ def test_with_no_failure_told_what_a_measure_would_have_caught_is_the_turn_befor
 
 
 @pytest.mark.parametrize(
+    "measure",
+    [
+        "That would have been caught by a canary deploy.",
+        "That would've been caught by a canary deploy.",
+        "It would have been detected by a canary deploy.",
+        "The outage would have been stopped by a canary deploy.",
+        "It could have been caught earlier by a canary deploy.",
+        "That could have been avoided by a canary deploy.",
+        "That would've been prevented by a canary deploy.",
+    ],
+)
+def test_a_failure_a_canary_would_have_caught_traces_back_to_the_missing_canary(
+    memory: Memory, measure
+):
+    """Told in the passive, as "would have been prevented by" is: the canary was missing."""
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "The checkout outage lasted an hour."},
+            {"speaker": "Ben", "text": measure},
+        ]
+    )
+    roots = [c.steps[0].decision for c in memory.trace_cause_chain("the checkout outage").chains]
+    assert roots == ["No canary deploy"]
+    assert memory.intervention_query("add a canary deploy").verdict == "SAFE"
+    assert memory.intervention_query("remove the canary deploy").verdict == "DANGER"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The bug was caught by a canary deploy.",
+        "It would not have been caught by a canary deploy.",
+    ],
+)
+def test_no_lack_where_a_canary_caught_it_or_would_not_have(memory: Memory, said):
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "The checkout outage lasted an hour."},
+            {"speaker": "Ben", "text": said},
+        ]
+    )
+    assert not [n.text for n in memory.store.find_nodes(limit=100) if n.text.startswith("No ")]
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "The disk usage alert caught the outage.",
@@ -373,3 +418,41 @@ def test_what_followed_no_doing_or_went_nowhere_wrong_links_nothing(memory: Memo
     assert not [
         e for e in memory.store.iter_edges() if e.relation in ("caused", "enabled", "prevented")
     ]
+
+
+# -- what was done, and the failure that came of it "as a result" ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "failure"),
+    [
+        ("We skipped the load test and the site went down as a result.", "the site went down"),
+        ("We skipped the load test and checkout broke as a result.", "checkout broke"),
+        ("We skipped the load test and we lost data as a result.", "we lost data"),
+    ],
+)
+def test_a_failure_that_came_of_skipping_the_load_test_as_a_result_traces_back_to_it(
+    memory: Memory, said, failure
+):
+    tell(memory, said)
+    roots = {
+        c.steps[0].decision: c.steps[0].relation for c in memory.trace_cause_chain(failure).chains
+    }
+    assert roots == {"Ana and others skipped the load test": "caused"}
+
+
+def test_checkout_that_broke_as_a_result_of_deploying_without_a_canary_traces_back_to_both(
+    memory: Memory,
+):
+    tell(memory, "We deployed without a canary and checkout broke as a result.")
+    roots = {
+        c.steps[0].decision: c.steps[0].relation
+        for c in memory.trace_cause_chain("checkout broke").chains
+    }
+    assert roots == {"Ana and others deployed without a canary": "caused", "No canary": "enabled"}
+    assert memory.intervention_query("add a canary").verdict == "SAFE"
+
+
+def test_what_was_done_without_a_hitch_and_went_well_as_a_result_lacked_nothing(memory: Memory):
+    tell(memory, "We deployed without a hitch and checkout recovered as a result.")
+    assert not [n.text for n in memory.store.find_nodes(limit=100) if n.text.startswith("No ")]

@@ -198,6 +198,12 @@ def _prevented(memory) -> set[str]:
          "A disk usage alert would have prevented the outage."),
         ("Checkout was down for 40 minutes.",
          "A disk usage alert would have prevented the downtime."),
+        ("Checkout went down for 40 minutes.",
+         "A disk usage alert would have prevented the outage."),
+        ("Checkout went down from 9 to 11.",
+         "A disk usage alert would have prevented the outage."),
+        ("Checkout was offline for an hour.",
+         "A disk usage alert would have prevented the outage."),
     ],
 )  # fmt: skip
 def test_a_failure_told_with_how_long_it_lasted_is_what_the_outage_later_names(memory, told, later):
@@ -241,6 +247,9 @@ def test_what_lasted_that_is_no_failure_is_no_event(memory, told, kept, kind):
         ("The outage lasted.", False),
         ("We were down 10 in the 4th.", False),
         ("I was down for a few days.", False),
+        ("Checkout went down for 40 minutes.", True),
+        ("The site was offline for an hour.", True),
+        ("We went down 10 in the 4th.", False),
     ],
 )
 def test_a_failure_told_with_its_span_came_about(told, came_about):

@@ -292,3 +292,34 @@ def test_a_person_who_got_something_done_that_led_somewhere_made_that_decision(
 def test_what_a_person_got_without_doing_it_stays_what_befell_them(memory, told, befell):
     _thread(memory, ("Ben", "Morning all."), ("Ana", told))
     assert _kinds(memory)[befell] == "event"
+
+
+@pytest.mark.parametrize(
+    ("told", "befell"),
+    [
+        ("Ben got sick, which delayed the release.", "Ben got sick"),
+        ("Ben fell ill, which delayed the release.", "Ben fell ill"),
+        ("Ben was paged, which woke everyone.", "Ben was paged"),
+        ("Ben got paged, which woke everyone.", "Ben got paged"),
+        ("Ben was on call, which meant nobody else slept.", "Ben was on call"),
+    ],
+)
+def test_what_befell_someone_not_met_before_is_an_event_too(memory, told, befell):
+    """Ben has neither spoken nor been named before: what befell him is still no decision."""
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[befell] == "event"
+    led_to = memory.trace_cause_chain(told.split(", which ")[1].rstrip(".")).chains
+    assert befell in {s.decision for c in led_to for s in c.steps}
+
+
+@pytest.mark.parametrize(
+    ("told", "action"),
+    [
+        ("Ben restarted the workers, which cleared the queue.", "Ben restarted the workers"),
+        ("Ben got the release out, which unblocked QA.", "Ben got the release out"),
+        ("Ben rolled back, which fixed checkout.", "Ben rolled back"),
+    ],
+)
+def test_what_someone_not_met_before_did_stays_their_decision(memory, told, action):
+    _thread(memory, ("Ana", told))
+    assert _kinds(memory)[action] == "decision"

@@ -246,6 +246,38 @@ def test_a_doing_done_more_has_the_sign_of_the_doing(doing, more, often, tail):
     assert (done_more > 0) == (plain > 0)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("40 support tickets from customers.", "negative"),
+        ("We got 40 support tickets.", "negative"),
+        ("Customers filed 40 tickets.", "negative"),
+        ("A flood of tickets.", "negative"),
+        ("Dozens of tickets poured in overnight.", "negative"),
+        ("Support tickets dropped.", "positive"),
+        ("We resolved 40 support tickets.", "positive"),
+        ("We closed 40 tickets.", "neutral"),
+        ("Ben opened 3 tickets for the cleanup.", "neutral"),
+        ("The sprint has 12 tickets.", "neutral"),
+    ],
+)
+def test_tickets_that_came_in_by_the_dozen_are_customer_pain_but_tickets_worked_are_not(
+    text, expected
+):
+    assert label(text) == expected
+
+
+def test_a_move_that_led_to_40_support_tickets_is_a_danger_to_repeat(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "We moved checkout to the new payment provider, which led "
+             "to 40 support tickets from customers."},
+        ]
+    )  # fmt: skip
+    answer = memory.intervention_query("move checkout to the new payment provider")
+    assert answer.verdict == "DANGER", answer.evidence
+
+
 def test_went_down_alone_is_an_outage_but_a_duration_is_not_a_quantity():
     assert label("the API went down") == "negative"
     assert label("the site went down for 2 hours") == "negative"

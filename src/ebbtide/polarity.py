@@ -24,6 +24,8 @@ readable rule engine:
      pace          "took minutes", "in seconds" (+, when nothing else in the
                    sentence tells how it went); "took hours", "takes forever",
                    "took three days" (-); "took an hour", "in May" (0)
+     tickets       "40 support tickets from customers", "a flood of tickets" (-);
+                   "we closed 40 tickets" (0)
      effort        "zero setup", "no config needed" (+), "lots of boilerplate" (-);
                    "we changed the config" (0)
      "-free"       "incident-free", "error free"        -> the bad noun is absent
@@ -85,6 +87,8 @@ BAD_TERMS: dict[str, float] = {
     "sev1": 1.5, "sev2": 1.0, "meltdown": 1.5, "blew up": 1.0, "blown up": 1.0,
     "blew through": 1.0, "degrade": 1.0, "degradation": 1.0, "unavailable": 1.0,
     "unresponsive": 1.0, "unreachable": 1.0, "unstable": 1.0, "=500": 1.0,
+    "go =offline": 1.0, "=went =offline": 1.0, "=was =offline": 1.0, "=were =offline": 1.0,
+    "=is =offline": 1.0, "=are =offline": 1.0,
     "=500s": 1.0, "=5xx": 1.0, "=502s": 1.0, "=503s": 1.0, "disaster": 1.0,
     "catastrophic": 1.5, "halt": 1.0, "overloaded": 1.0, "overwhelm": 1.0,
     "saturated": 0.7, "saturation": 0.7, "thrash": 1.0,
@@ -1290,6 +1294,67 @@ _STOPPED_NEXT = frozenset(
 )
 
 
+# Tickets told by how many came in are customer pain: "40 support tickets from customers", "we
+# got a flood of tickets", "customers filed 40 tickets". Not tickets the team wrote or worked
+# ("we closed 40 tickets", "Ben opened 3 tickets for the cleanup"), nor a count with a direction
+# ("tickets dropped", which the quantity rules read), nor tickets with no sign they came in
+# ("the sprint has 12 tickets").
+_MANY_OF = frozenset(
+    {"flood", "wave", "deluge", "barrage", "torrent", "spate", "avalanche", "surge", "influx",
+     "stream", "dozens", "hundreds", "thousands", "scores"}
+)  # fmt: skip
+_BY_CUSTOMERS = frozenset(
+    {"support", "customer", "customers", "user", "users", "client", "clients", "helpdesk",
+     "merchant", "merchants", "angry", "urgent"}
+)  # fmt: skip
+_CAME_IN = frozenset().union(
+    *(_forms(w) for w in ("get", "receive", "come", "pour", "flood", "roll", "=got", "=came"))
+)
+_FILED_BY_THEM = frozenset().union(
+    *(_forms(w) for w in ("file", "open", "raise", "submit", "send", "log", "=sent"))
+)
+_TICKET_WORK = _FILED_BY_THEM | frozenset().union(
+    *(_forms(w) for w in ("close", "resolve", "triage", "answer", "handle", "clear", "fix",
+                          "assign", "review", "process", "groom", "create", "write", "=wrote",
+                          "=written", "merge", "burn", "work"))
+)  # fmt: skip
+TICKETS_CAME_IN = -1.0
+
+
+def _counted_tickets(tokens: list[str], i: int) -> bool:
+    """'40 tickets', '40 new support tickets', 'a flood of tickets', 'dozens of tickets'."""
+    for k in range(i - 1, max(i - 4, -1), -1):
+        word = tokens[k]
+        if _is_boundary(word):
+            return False
+        number = _NUMBER_RE.match(word)
+        if (number is not None and not number[2]) or word in _MANY_OF:
+            return True
+    return False
+
+
+def _tickets_came_in(tokens: list[str], spans: list[_Span], clause: list[int]) -> list[_Span]:
+    """A bad cue for each count of tickets that came in (see _BY_CUSTOMERS, _CAME_IN)."""
+    if any(s.kind == "dir" for s in spans):
+        return []
+    out = []
+    for i, token in enumerate(tokens):
+        if token != "tickets" or not _counted_tickets(tokens, i):
+            continue
+        said = [k for k in range(len(tokens)) if clause[k] == clause[i]]
+        words = [tokens[k] for k in said]
+        by_them = any(w in _BY_CUSTOMERS for w in words)
+        work = [w for w in words if w in _TICKET_WORK]
+        if work and not (by_them and all(w in _FILED_BY_THEM for w in work)):
+            continue
+        came_in = any(w in _CAME_IN for w in words) or any(
+            tokens[k] in _MANY_OF for k in range(max(i - 4, 0), i)
+        )
+        if by_them or came_in:
+            out.append(_Span(i, i + 1, token, "cue", TICKETS_CAME_IN))
+    return out
+
+
 def _apply_stopped(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
     """'the errors stopped' (+): a bad thing ended; 'signups stopped' (-): a good quantity
     did. Not 'the outage stopped the deploy', whose "stopped" has an object."""
@@ -1625,8 +1690,9 @@ def _sentences(tokens: list[str]) -> list[list[str]]:
 
 def _sentence_spans(tokens: list[str]) -> list[_Span]:
     """Lexicon hits of one sentence after all context rules, in order."""
-    spans = _find_spans(tokens)
     clause = _clause_ids(tokens)
+    spans = _find_spans(tokens)
+    spans = sorted([*spans, *_tickets_came_in(tokens, spans, clause)], key=lambda s: s.start)
     _drop_meta_uses(spans, tokens)
     _apply_transitive_crawl(spans, tokens)
     _apply_irrealis(spans, clause)

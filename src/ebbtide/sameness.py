@@ -507,12 +507,13 @@ _SPAN = r"""(?:for\s+)?(?:(?:about|around|nearly|almost|over|under|roughly|just|
     (?:\s*[ap]\.?m\.?)?|until\s+[\w:.]+(?:\s*[ap]\.?m\.?)?
     |all\s+(?:morning|afternoon|evening|night|day|weekend)"""
 # A failure told with its span: "The checkout outage lasted an hour", "Checkout was down from 9
-# to 11" (`down`: what was down, when no failure is named).
+# to 11", "went down for 40 minutes", "was offline for an hour" (`down`: what was down, when no
+# failure is named).
 _SPANNED = re.compile(
     rf"""^(?:(?P<event>(?:the|that|this|an?|our|their)\s+[^\W\d_]+(?:[\s-]+[^\W\d_]+){{0,4}}?)
         \s+(?:lasted|went\s+on)
     |(?!(?:i|we|you|he|she|they)\b)(?P<down>(?:(?:the|our|their)\s+)?[^\W\d_]+
-        (?:[\s-]+[^\W\d_]+){{0,3}}?)\s+(?:was|were)\s+down)
+        (?:[\s-]+[^\W\d_]+){{0,3}}?)\s+(?:was|were|went)\s+(?:down|offline))
     \s+(?:{_SPAN})(?:\s*\([^()]*\))?[\s.!]*$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -594,11 +595,12 @@ def failure_came_about(text: str) -> bool:
 
 def other_names(described: str) -> list[str]:
     """The other names a definite description's failure may have been told by ("the
-    downtime": outage, disruption, or what was down), for finding it among what was told."""
+    downtime": outage, disruption, or what was down or offline), for finding it among what was
+    told."""
     head = root(_WORDS.findall(described)[-1].casefold())
     if head not in _ONE_FAILURE:
         return []
-    return [*(w for h, w in _ONE_FAILURE.items() if h != head), "down"]
+    return [*(w for h, w in _ONE_FAILURE.items() if h != head), "down", "offline"]
 
 
 def _heads(text: str) -> set[str]:

@@ -145,7 +145,7 @@ _NOT_AGENT = (
     r"satur|sun)day)\b)"
 )
 _BEEN = (
-    r"\b(?:(?:could|would|might|may|must|should)\s+have\s+been|(?:had|has|have)\s+been|was|"
+    r"\b(?:(?:could|would|might|may|must|should)(?:\s+have|['’]ve)\s+been|(?:had|has|have)\s+been|was|"
     r"were|is|are|been|being|got)"
 )
 
@@ -158,12 +158,13 @@ _A_CAUSE = (
 _THE_CAUSE_OF = _A_CAUSE + r"\s+(?:of|for|behind)"
 # A hedge before it: "was probably the root cause of"
 _HEDGED = r"(?:likely|probably|possibly|perhaps|apparently|ultimately)"
-# What a verb of doing acts on: "broke the login page", not "broke down" or "fixed up".
+# What a verb of doing acts on: "broke the login page", not "broke down", "fixed up" or "broke
+# as a result".
 _AN_OBJECT = (
     r"(?=\s+(?:the|a|an|our|their|its|his|her|my|your|this|that|these|those|every|all|both|it|"
     r"them|everything|(?-i:[A-Z])[\w.+#-]*|(?!(?:up|down|out|off|in|on|back|again|away|over|"
     r"apart|yesterday|today|tonight|tomorrow|now|then|last|next|early|late|too|so|very|for|with|"
-    r"at|by|to|and|but|or|because|when|while|after|before|since|until|me|him|us|you|nothing|"
+    r"at|by|to|as|and|but|or|because|when|while|after|before|since|until|me|him|us|you|nothing|"
     r"anything|something|twice|once)\b)(?-i:[a-z])[\w-]*(?<!ly))\b)"
 )
 # ... nor an idiom: "broke the ice", "broke all the records", "broke my heart".
@@ -500,7 +501,19 @@ _CUES = [
         agentive=False,
     ),
     _Cue(
-        _BEEN + r"\s+(?:\w+ly\s+)?(?:prevented|averted)\s+by" + _NOT_AGENT,
+        _BEEN + r"\s+(?:\w+ly\s+)?(?:prevented|averted|avoided)\s+by" + _NOT_AGENT,
+        "prevented",
+        "backward",
+        "full",
+        verb=False,
+        passive=True,
+    ),
+    # "That would have been caught by a canary deploy": as "would have caught it", only what
+    # would have been (the canary that caught the bug prevented nothing).
+    _Cue(
+        r"\b(?:could|would|might)(?:\s+have|['’]ve)\s+been\s+(?:(?:\w+ly|earlier|sooner)\s+)?"
+        r"(?:caught|detected|spotted|flagged|stopped)\s+(?:(?:earlier|sooner|in\s+time)\s+)?by"
+        + _NOT_AGENT,
         "prevented",
         "backward",
         "full",
@@ -770,7 +783,14 @@ _FOLLOWED_LAST = re.compile(
     r"(?:[\s-]+[^\W\d_]+){0,3}?)\s+(?:soon\s+|quickly\s+|shortly\s+)?followed[.!]*$",
     re.IGNORECASE,
 )
-_AND_THEN_A_CLAUSE = re.compile(rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s)", re.IGNORECASE)
+# ... the clause after the last "and" opening with its subject: "the database ran out", or one
+# with no article that did something ("checkout broke"; not "Ana and others got", one subject).
+_AND_THEN_A_CLAUSE = re.compile(
+    rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s|(?!others\b){_BARE_SUBJ}\s+(?:\w+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b)",
+    re.IGNORECASE,
+)
 # A cause told as what may or will be ("We might raise the pool size, and as a result …"): a
 # supposed link, not one seen.
 _SUPPOSED = re.compile(r"\b(?:might|may|will|would|should|shall)\b|['’]ll\b")
@@ -790,10 +810,11 @@ _ANAPHORS = frozenset(
     }
 )  # fmt: skip
 _COUNTERFACTUAL = re.compile(
-    r"\b(?:would|could|might)(?:n't|\s+not)?\s+(?:have|'ve)\b|\b\w+'d\s+have\b", re.IGNORECASE
+    r"\b(?:would|could|might)(?:n['’]t|\s+not)?(?:\s+have|\s*['’]ve)\b|\b\w+['’]d\s+have\b",
+    re.IGNORECASE,
 )
 _NEGATED_COUNTERFACTUAL = re.compile(
-    r"\b(?:would|could|might)(?:n't|\s+not)\s+(?:have|'ve)\b|\bnever\b", re.IGNORECASE
+    r"\b(?:would|could|might)(?:n['’]t|\s+not)(?:\s+have|\s*['’]ve)\b|\bnever\b", re.IGNORECASE
 )
 # "If we had had a disk usage alert, the outage would not have happened": the outage happened
 # for want of the alert, which would have prevented it.

@@ -442,6 +442,8 @@ class _Extractor:
         if _SUPPOSED.search(x or y):
             weight *= HYPOTHETICAL
         self._link(cause, effect, relation, weight)
+        if x:
+            self._done_without(x, effect, weight, k, msg, spans)
         return effect
 
     def _followed(
@@ -1300,9 +1302,10 @@ class _Extractor:
             and self._may_be_a_name(named.group(1))
             and self._may_name_someone(named.group(1))
             and is_past(named.group(2))
+            and _did_as_a_person(text[named.end(1) :].lstrip())
         ):
             return True  # "Esme applied the migration": a name, then what they did; not "Kafka
-            # dropped messages"
+            # dropped messages", nor what befell them ("Ben got sick")
         first = re.match(r"\s*([A-Za-z]+)\s+\w", text)
         return bool(
             first and first.group(1).lower().endswith("ing")
