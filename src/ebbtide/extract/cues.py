@@ -251,12 +251,13 @@ _SOONER = re.compile(
     re.IGNORECASE,
 )
 
+# A verb in the simple past: "raised", "ran", "broke"
+_SIMPLE_PAST = r"(?:\w+ed|" + "|".join(sorted(IRREGULAR_PAST)) + ")"
+
 # "The pool ran dry after we raised the limit", "… after traffic doubled": told in order, so
 # only weakly a cause
 _AFTER = _Cue(
-    rf"after(?=\s+(?:{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?|{_BARE_SUBJ})\s+(?:\w+ed|"
-    + "|".join(sorted(IRREGULAR_PAST))
-    + r")\b)",
+    rf"after(?=\s+(?:{_SUBJ}(?:\s+(?!because|so|and|but|which)\w+){{0,2}}?|{_BARE_SUBJ})\s+{_SIMPLE_PAST}\b)",
     "caused",
     "backward",
     "full",
@@ -317,7 +318,7 @@ def _is_instruction(clause: str) -> bool:
 # "Since the cache was cold", "as the disk filled up", "once we added the index": a cue that
 # opens a clause, a subject and its verb, tells why; before a time ("since Monday"), a manner
 # ("as expected") or how often ("once a week") it tells none.
-_PAST_VERB = rf"(?:\w+ed|(?:did|was|were|had|could)n['’]t|{'|'.join(sorted(IRREGULAR_PAST))})"
+_PAST_VERB = rf"(?:{_SIMPLE_PAST}|(?:did|was|were|had|could)n['’]t)"
 # What someone said or knew: "as I said", "as we feared", "as it turned out" (an aside).
 _SAYING = (
     r"(?:said|mentioned|discussed|noted|expected|suspected|feared|predicted|planned|promised|"
@@ -451,10 +452,8 @@ _SO_THAT = _Cue(
 # took minutes"); not "it meant a lot", nor what someone meant to say
 # ("By Tuesday I meant that the deploy was postponed": `_MEANT_BY_SOMEONE`)
 _MEANT = _Cue(
-    rf"meant(?:\s+that)?(?=\s+(?:{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?|{_BARE_SUBJ})\s+(?:\w+ed|\w+n['’]t|is|was|"
-    r"are|were|had|has|have|would|could|can|will|must|"
-    + "|".join(sorted(IRREGULAR_PAST))
-    + r")\b)",
+    rf"meant(?:\s+that)?(?=\s+(?:{_SUBJ}(?:\s+[\w'’-]+){{0,3}}?|{_BARE_SUBJ})\s+"
+    rf"(?:{_SIMPLE_PAST}|\w+n['’]t|is|was|are|were|had|has|have|would|could|can|will|must)\b)",
     "caused",
     "forward",
     "full",
@@ -467,9 +466,7 @@ _MEANT_BY_SOMEONE = re.compile(
 
 # ", which fixed it": the relative clause says what the main clause brought about
 _WHICH_DID = _Cue(
-    r"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b)(?:\w+ed|"
-    + "|".join(sorted(IRREGULAR_PAST))
-    + r")\b)",
+    rf"(?<=,)\s*which(?=\s+(?:\w+ly\s+)?(?!was\b|were\b|had\b|is\b){_SIMPLE_PAST}\b)",
     "caused",
     "forward",
     "clause",
@@ -660,8 +657,8 @@ _CUES = [
     # are read whole by the cue after
     _Cue(
         r"(?:,|;|\band)\s*so(?!\s+(?:that|therefore|thus|hence|consequently|as\s+a)\b)"
-        rf"(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:\w+ed|is|was|are|were|has|had|will|would|can|"
-        r"could|" + "|".join(sorted(IRREGULAR_PAST)) + r")\b))",
+        rf"(?=\s+(?:{_SUBJ}|(?:\w+\s+){{0,5}}?(?:{_SIMPLE_PAST}|is|was|are|were|has|had|will|"
+        r"would|can|could)\b))",
         "caused",
         "forward",
         "full",
@@ -786,9 +783,7 @@ _FOLLOWED_LAST = re.compile(
 # ... the clause after the last "and" opening with its subject: "the database ran out", or one
 # with no article that did something ("checkout broke"; not "Ana and others got", one subject).
 _AND_THEN_A_CLAUSE = re.compile(
-    rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s|(?!others\b){_BARE_SUBJ}\s+(?:\w+ed|"
-    + "|".join(sorted(IRREGULAR_PAST))
-    + r")\b)",
+    rf",?\s+and\s+(?:then\s+)?(?={_SUBJ}\s|(?!others\b){_BARE_SUBJ}\s+{_SIMPLE_PAST}\b)",
     re.IGNORECASE,
 )
 # A cause told as what may or will be ("We might raise the pool size, and as a result …"): a
@@ -924,9 +919,7 @@ _CLAUSE_BREAK = re.compile(
 # "since" before a clause that tells what happened starts the subject of its verb: in "Roll
 # back since the deploy broke checkout" it is the deploy that broke checkout.
 _SINCE_CLAUSE = re.compile(
-    rf"\bsince\s+(?=(?:{_SUBJ}(?:\s+\w+){{0,3}}?|{_BARE_SUBJ})\s+(?:\w+ed|"
-    + "|".join(sorted(IRREGULAR_PAST))
-    + r")\b)",
+    rf"\bsince\s+(?=(?:{_SUBJ}(?:\s+\w+){{0,3}}?|{_BARE_SUBJ})\s+{_SIMPLE_PAST}\b)",
     re.IGNORECASE,
 )
 # "It", "that", or what the thing was: "that decision", "the switch", "this fix".
