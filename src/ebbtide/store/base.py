@@ -345,7 +345,9 @@ COMMON_DF = 2_000
 class NestedTransactions:
     """An embedded store's transactions, one at a time under its lock: the outermost begins and
     commits (or, on any exception, rolls back) the database's transaction; one opened inside it
-    joins it. `depth` is how many are open."""
+    joins it. A COMMIT that fails is rolled back too: the database may have ended the
+    transaction itself, but what the store keeps beside it (an index, a cache) has not, and
+    one it left open would hold every later write. `depth` is how many are open."""
 
     def __init__(self, lock: AbstractContextManager[Any]) -> None:
         self._lock = lock
@@ -370,11 +372,10 @@ class NestedTransactions:
             self.depth = 1
             try:
                 yield
+                commit()
             except BaseException:
                 rollback()
                 raise
-            else:
-                commit()
             finally:
                 self.depth = 0
 

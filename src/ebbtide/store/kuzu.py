@@ -246,16 +246,11 @@ class KuzuStore:
         conn.execute("BEGIN TRANSACTION")
 
     def _commit(self) -> None:
-        try:
-            self._connection().execute("COMMIT")
-        except RuntimeError:
-            # Kùzu has rolled the transaction back (its log could not be written, say), but
-            # what it wrote is in the index and the node cache.
-            self._rollback()
-            raise
+        self._connection().execute("COMMIT")
 
     def _rollback(self) -> None:
-        # Kùzu ends a transaction itself when a statement in it fails.
+        # Kùzu ends a transaction itself when a statement in it, or its COMMIT (its log could
+        # not be written, say), fails; what it wrote is still in the index and the node cache.
         with suppress(RuntimeError):
             self._connection().execute("ROLLBACK")
         self._index = None  # it may hold what the transaction wrote
