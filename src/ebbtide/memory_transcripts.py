@@ -106,7 +106,8 @@ class TranscriptOps:
             and not _said_otherwise_since(places, keys, said_before)
         ):  # sent again whole: nothing to read (nor to pay an LLM for)
             return TranscriptResult(messages=len(turns), nodes=[], edges=[], known=len(turns))
-        found = extract.extract(turns, said, people=self._known_people())
+        people = self._known_people()
+        found = extract.extract(turns, said, people=people)
         degraded = None
         down = self._extract_down
         if down is not None and time.monotonic() - down[0] < self.embed_retry_s:
@@ -174,6 +175,7 @@ class TranscriptOps:
             nodes, edges = self._store_extraction(
                 found, now=now, scope=scope, task_tag=task_tag, provenance="transcript",
                 told_ids=known, tellers={m.id: places.get(m.id, m.id) for m in turns},
+                known_people=people,
             )  # fmt: skip
             self.store.set_meta_many(
                 {
@@ -512,6 +514,7 @@ class TranscriptOps:
         formerly: Sequence[str] = (),
         told_ids: Collection[str] = (),
         tellers: Mapping[str, str] | None = None,
+        known_people: Sequence[str] = (),
     ) -> tuple[list[Node], list[Edge]]:
         """Store extracted items and their links, inside the caller's transaction. Events,
         decisions and outcomes join the episodes told the same way, except an item `owned`
@@ -528,7 +531,10 @@ class TranscriptOps:
 
         `tellers`: what each message of a transcript is known by (its place, else its id): the
         causal links made here record the messages that told them (`told.link_key`), and one
-        an edit of its message had ended is current again, told again."""
+        an edit of its message had ended is current again, told again.
+
+        `known_people`: those the memory knew before (as read for extraction), whose own tool a
+        setting told of them by another is ("Ben uses vim")."""
         rarity = causal.rarity(self._ctx())
         people = list(
             dict.fromkeys(
@@ -536,7 +542,7 @@ class TranscriptOps:
             )
         )
         # whose own tool a setting told of someone may be ("Ben uses vim"): anyone known
-        known = list(dict.fromkeys([*people, *self._known_people()]))
+        known = list(dict.fromkeys([*people, *known_people]))
         causes: dict[int, set[int]] = {}  # an item's other ends of its causal links
         for link in found.links:
             if link.relation in CAUSAL_RELATIONS:
