@@ -781,3 +781,65 @@ def test_adding_no_before_a_bad_noun_never_makes_it_more_negative(noun, frame):
     plain = outcome_polarity(frame.format(noun)).score
     negated = outcome_polarity(frame.format("no " + noun)).score
     assert negated >= plain
+
+
+# -- what may happen, and who is away ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We might get 40 support tickets.",
+        "We might get an outage.",
+        "We could get an outage if the cache goes cold.",
+        "Checkout may break under the sale traffic.",
+        "We might have lost data.",
+    ],
+)
+def test_what_might_happen_is_feared_not_had(text):
+    assert label(text) == "neutral"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nobody could log in for forty minutes.",
+        "Users could not log in after the deploy.",
+        "In May we got 40 support tickets.",
+    ],
+)
+def test_could_denied_and_the_month_may_still_tell_what_happened(text):
+    assert label(text) == "negative"
+
+
+def test_a_person_offline_is_away_but_a_system_offline_is_down():
+    assert outcome_polarity("Ben was offline all weekend.", people=["Ben"]).label == "neutral"
+    assert label("I was offline all weekend.") == "neutral"
+    assert label("My manager went offline for the holidays.") == "neutral"
+    assert label("The API was offline for an hour.") == "negative"
+    assert outcome_polarity("The API was offline for an hour.", people=["Ben"]).label == (
+        "negative"
+    )
+
+
+def test_a_change_that_might_bring_tickets_is_no_danger_to_repeat(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "We changed the billing page, so we might get 40 support "
+             "tickets."},
+            {"speaker": "Ben", "text": "We reworded the refund form. That could lead to an "
+             "outage of the refund queue."},
+        ]
+    )  # fmt: skip
+    for action in ("change the billing page", "reword the refund form"):
+        answer = memory.intervention_query(action)
+        assert answer.verdict != "DANGER", answer.evidence
+        assert all(not c.node.polarity for c in answer.consequences), answer.consequences
+
+
+def test_a_teammate_away_is_no_bad_outcome_of_what_was_done(memory):
+    memory.remember(messages=[{"speaker": "Ben", "text": "I'll be around on Monday."}])
+    record = memory.record_decision("Moved the release to Monday", "Ben was offline all weekend")
+    assert record.outcome.polarity == 0
+    api = memory.record_decision("Rotated the API keys", "The API was offline for an hour")
+    assert api.outcome.polarity < 0

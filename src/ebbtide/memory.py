@@ -595,7 +595,7 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
             )
             record = self._episode(
                 d, o, relation, weight, now, task_tag, context, confidence_source,
-                "record_decision",
+                "record_decision", people=self._known_people(),
             )  # fmt: skip
             influence = [
                 self._link(x, record.decision.id, "enabled", weight, now=now, task_tag=task_tag)
@@ -617,11 +617,13 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         provenance: str,
         *,
         learn: bool = True,
+        people: Sequence[str] = (),
     ) -> DecisionRecord:
         """Link decision d to outcome o, score the outcome and, when `learn` (an outcome seen,
         not a claim read), update the decision's record and settle any prediction that was
-        waiting for this decision."""
-        polarity = outcome_polarity(o.text)
+        waiting for this decision. `people`: who is a person, not a system, in its text ("Ben
+        was offline all weekend" is no outage)."""
+        polarity = outcome_polarity(o.text, people)
         reward = scoring.decision_reward(relation, polarity.score)
         # Seen again, what someone asked to forget is in use, as when it is told again
         # (`remember`): hidden, the episode recorded now would settle no prediction and go

@@ -543,6 +543,7 @@ class TranscriptOps:
         )
         # whose own tool a setting told of someone may be ("Ben uses vim"): anyone known
         known = list(dict.fromkeys([*people, *known_people]))
+        persons = known  # who an outcome's text may name as away, not down ("Ben was offline")
         causes: dict[int, set[int]] = {}  # an item's other ends of its causal links
         for link in found.links:
             if link.relation in CAUSAL_RELATIONS:
@@ -637,7 +638,7 @@ class TranscriptOps:
                 context = claims.said_in(said_in) if said_in is not None else None
                 rec = self._episode(
                     a, b, link.relation, link.weight, now, task_tag, context,
-                    link.confidence_source, provenance, learn=learn,
+                    link.confidence_source, provenance, learn=learn, people=persons,
                 )  # fmt: skip
                 edges.append(rec.edge)
                 if said:

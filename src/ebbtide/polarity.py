@@ -11,7 +11,9 @@ readable rule engine:
    forms, so ``crash`` also matches ``crashes/crashed/crashing``
 3. context rules, each a small function:
      meta use      "error handler", "incident review"  -> not an event
-     irrealis      "supposed to fix", "if it fails"     -> not an outcome
+     irrealis      "supposed to fix", "if it fails", "we might get an outage"
+                   -> not an outcome ("nobody could log in", "in May" are told)
+     away          "Ben was offline all weekend"        -> a person away, no outage
      direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir);
                    with no quantity named, a time or size reached is one ("it
                    dropped to 40 ms" +, "ballooned to 2 GB" -; "grew to 12" 0);
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -408,7 +411,24 @@ IRREALIS: tuple[str, ...] = (
     "expected to", "expect to", "want to", "wants to", "need to",
     "needs to", "aim to", "aiming to", "=should", "=would", "=will",
     "=if", "=unless", "=whether", "=asked", "=ask", "=asks", "=asking",
+    # a hedge: "we might get 40 support tickets" is feared, not had
+    "=might", "=could", "=may",
 )
+# ... but "could" denied tells what did not work ("nobody could log in", "we could not
+# deploy"), and "may" after these, or before a day, is the month ("in May", "May 3").
+_TOLD_INABILITY = frozenset({"not", "never", "no", "nobody", "none", "nothing", "barely",
+                             "hardly"})
+_MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "early", "mid", "late",
+                           "last", "next", "this", "during", "from", "to", "through", "on",
+                           "before", "after"})
+
+# Who is away, not what is down: "Ben was offline all weekend", "my manager went offline".
+PERSON_SUBJECTS = frozenset({
+    "i", "he", "she", "you", "everyone", "everybody", "somebody", "someone", "nobody",
+    "manager", "engineer", "developer", "dev", "lead", "boss", "colleague", "teammate",
+    "coworker", "intern", "contractor", "admin", "oncall", "on-call", "reviewer", "approver",
+    "owner", "founder", "cto", "ceo", "pm", "designer", "tester", "sre",
+})
 
 # Markers of "no clear verdict".  They damp every cue in their sentence.
 NEUTRAL_MARKERS: tuple[str, ...] = (
@@ -941,9 +961,22 @@ def _drop_meta_uses(spans: list[_Span], tokens: list[str]) -> None:
             s.active = False
 
 
-def _apply_irrealis(spans: list[_Span], clause: list[int]) -> None:
-    """'supposed to fix the leak', 'if it fails': not something that happened."""
-    for marker in (s for s in spans if s.kind == "irrealis"):
+def _hedges(marker: _Span, tokens: list[str]) -> bool:
+    """Whether an irrealis word is one here: not "could" denied ("we could not deploy", told as
+    what happened) nor "may" the month."""
+    before = tokens[marker.start - 1] if marker.start else ""
+    after = tokens[marker.end] if marker.end < len(tokens) else ""
+    if marker.text == "could":
+        return after not in _TOLD_INABILITY and before not in _TOLD_INABILITY
+    if marker.text == "may":
+        return before not in _MONTH_BEFORE and not after[:1].isdigit()
+    return True
+
+
+def _apply_irrealis(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """'supposed to fix the leak', 'if it fails', 'we might get an outage': not something that
+    happened."""
+    for marker in (s for s in spans if s.kind == "irrealis" and _hedges(s, tokens)):
         for s in spans:
             after = s.start >= marker.end and clause[s.start] == clause[marker.start]
             if after and (s.kind in _POLAR or s.kind == "qty"):
@@ -1688,14 +1721,25 @@ def _sentences(tokens: list[str]) -> list[list[str]]:
     return [sentence for sentence in out if sentence]
 
 
-def _sentence_spans(tokens: list[str]) -> list[_Span]:
+def _apply_person_away(spans: list[_Span], tokens: list[str], people: frozenset[str]) -> None:
+    """'Ben was offline all weekend', 'I went offline': a person away, not a system down ('The
+    API was offline' is). Who is a person: a pronoun, a role, or one of `people`."""
+    for s in spans:
+        if s.kind == "cue" and "offline" in s.text.split():
+            subject = tokens[s.start - 1] if s.start else ""
+            if subject in PERSON_SUBJECTS or subject in people:
+                s.active = False
+
+
+def _sentence_spans(tokens: list[str], people: frozenset[str]) -> list[_Span]:
     """Lexicon hits of one sentence after all context rules, in order."""
     clause = _clause_ids(tokens)
     spans = _find_spans(tokens)
     spans = sorted([*spans, *_tickets_came_in(tokens, spans, clause)], key=lambda s: s.start)
     _drop_meta_uses(spans, tokens)
     _apply_transitive_crawl(spans, tokens)
-    _apply_irrealis(spans, clause)
+    _apply_irrealis(spans, tokens, clause)
+    _apply_person_away(spans, tokens, people)
     _progressive_fix(spans, tokens)
     _apply_free_compounds(spans, tokens)
     _apply_done_less(spans, tokens, clause)
@@ -1716,21 +1760,25 @@ def _sentence_spans(tokens: list[str]) -> list[_Span]:
     return spans
 
 
-def outcome_polarity(text: str) -> Polarity:
+def outcome_polarity(text: str, people: Collection[str] = ()) -> Polarity:
     """Score an outcome description: <0 bad, >0 good, 0 neutral. A pronoun's antecedent counts
-    only when the rest gives no verdict: "It (the site went down) lasted three hours" is bad."""
+    only when the rest gives no verdict: "It (the site went down) lasted three hours" is bad.
+    `people`: names the caller knows are people ("Ben was offline all weekend" is no outage)."""
+    known = frozenset(w for name in people for w in _tokenize(name))
     # What a pronoun stood for ("It (we rolled back the deploy) was the right call") is no
     # verdict of its own: it counts only when the rest gives none.
     bare = told(text)
     if bare != text:
-        verdict = _score(bare)
+        verdict = _score(bare, known)
         if verdict.label != "neutral":
             return verdict
-    return _score(text)
+    return _score(text, known)
 
 
-def _score(text: str) -> Polarity:
-    spans = [s for sentence in _sentences(_tokenize(text)) for s in _sentence_spans(sentence)]
+def _score(text: str, people: frozenset[str]) -> Polarity:
+    spans = [
+        s for sentence in _sentences(_tokenize(text)) for s in _sentence_spans(sentence, people)
+    ]
     scoring = [s for s in spans if s.active and s.kind in _SCORING]
     raw = sum(s.weight for s in scoring)
     cues = [s.cue for s in scoring if s.weight]
