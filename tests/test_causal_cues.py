@@ -334,3 +334,49 @@ def test_what_a_which_clause_says_came_of_it_reads_as_its_consequence_not_the_wh
     assert (cause, "caused", effect) in _steps(memory, effect)
     outcomes = [n.text for n in memory.store.find_nodes(kind="outcome", limit=100)]
     assert [o for o in outcomes if "which" in o] == []
+
+
+# -- "after the deploy": a failure told after a thing done ----------------------------------------
+
+
+def test_checkout_breaking_after_the_deploy_told_before_traces_back_to_the_deploy(memory, clock):
+    _postmortem(memory, clock, "We deployed the new build. Checkout broke after the deploy.")
+    ((cause, relation, effect),) = _steps(memory, "checkout broke")
+    assert cause.startswith("Lena and others deployed the new build")
+    assert relation == "caused"
+    assert effect.startswith("Checkout broke after the deploy")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We deployed the new build. Checkout broke after the deploy.",
+        "We deployed the new build and checkout broke after the deploy.",
+        "Ana migrated the orders DB. Logins failed after the migration.",
+    ],
+)
+def test_a_failure_after_a_doing_told_in_the_note_is_a_weak_link_from_it(said):
+    (link,) = [ln for ln in _extracted(said).links if ln.relation in CAUSAL]
+    ex = _extracted(said)
+    assert ex.items[link.dst].kind == "outcome"
+    assert ex.items[link.dst].attributes["polarity_label"] == "negative"
+    assert link.weight == 0.5  # as weak as "… and the outage followed"
+
+
+def test_a_failure_after_a_doing_never_told_is_a_bad_outcome_with_no_cause():
+    ex = _extracted("Checkout broke after the deploy.")
+    ((item),) = ex.items
+    assert (item.kind, item.attributes["polarity_label"]) == ("outcome", "negative")
+    assert ex.links == []
+
+
+@pytest.mark.parametrize(
+    "said", ["The meeting ran long after lunch.", "The meeting ran long after the standup."]
+)
+def test_what_ran_on_after_something_is_no_failure(said):
+    ((item),) = _extracted(said).items
+    assert item.kind != "outcome" and "polarity" not in item.attributes
+
+
+def _extracted(said: str):
+    return extract([Message("m0", "", said)], None, note=True)

@@ -2166,3 +2166,23 @@ def test_a_cause_named_as_a_list_is_the_whole_list(said, cause):
 )  # fmt: skip
 def test_a_list_a_nod_or_a_shared_pronoun_beside_a_claim(said, links):
     assert causal_links(run(said)) == links
+
+
+@pytest.mark.parametrize(
+    ("line", "feared"),
+    [
+        ("Ana: We changed the billing page, so we might get 40 support tickets.",
+         "Ana and others might get 40 support tickets."),
+        ("Ana: We reworded the refund form. That could lead to 40 support tickets.",
+         "That (Ana and others reworded the refund form) could lead to 40 support tickets."),
+        ("Ana: Raising the pool size would cause an outage.",
+         "Raising the pool size would cause an outage."),
+    ],
+)  # fmt: skip
+def test_what_a_change_might_lead_to_is_told_as_feared_not_as_had(line, feared):
+    ex = run(line)
+    (link,) = [ln for ln in ex.links if ln.relation == "caused"]
+    effect = ex.items[link.dst]
+    assert effect.text == feared  # the hedge kept: not "40 support tickets" had
+    assert effect.attributes["polarity_label"] == "neutral"
+    assert link.weight < 0.8

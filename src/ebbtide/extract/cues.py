@@ -780,6 +780,13 @@ _FOLLOWED_LAST = re.compile(
     r"(?:[\s-]+[^\W\d_]+){0,3}?)\s+(?:soon\s+|quickly\s+|shortly\s+)?followed[.!]*$",
     re.IGNORECASE,
 )
+# "Checkout broke after the deploy": what went wrong, told after a thing done, named by its
+# noun ("the deploy", "our migration"); only weakly a cause, as "and the outage followed".
+_AFTER_THE_DOING = re.compile(
+    r"^(?P<y>\S.*?)\s+(?:right\s+|just\s+|shortly\s+|soon\s+)?after\s+(?:the|that|this|our|"
+    r"their|your|my)\s+(?P<x>(?:[\w-]+\s+){0,2}?(?P<head>[a-z][\w-]*))[.!]*$",
+    re.IGNORECASE,
+)
 # ... the clause after the last "and" opening with its subject: "the database ran out", or one
 # with no article that did something ("checkout broke"; not "Ana and others got", one subject).
 _AND_THEN_A_CLAUSE = re.compile(

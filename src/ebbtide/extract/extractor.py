@@ -13,7 +13,7 @@ from typing import Any
 from ..polarity import outcome_polarity
 from ..sentences import is_acknowledgement, is_past, rewrite_pronouns, split_sentences, word_set
 from ..settings import is_tool
-from ..text import STOPWORDS, normalize, shorten, stem, tokens
+from ..text import STOPWORDS, normalize, root, shorten, stem, tokens
 from ..timeparse import MONTHS, TimeSpan, describe, resolve
 from ..transcript import Message
 from .cues import (
@@ -24,6 +24,7 @@ from .cues import (
     _A_TIME_AGO,
     _AFTER,
     _AFTER_THE_CAUSE,
+    _AFTER_THE_DOING,
     _AN_OBJECT,
     _ANAPHOR_ACTS,
     _ANAPHORS,
@@ -175,6 +176,9 @@ class _Found:
     cue: _Cue
     negated: bool
     weight: float
+    # Told as what may, could or would be ("Dropping the index could cause an outage"): the
+    # effect is feared, not had.
+    hedged: bool = False
 
 
 @dataclass
@@ -397,6 +401,11 @@ class _Extractor:
             focus = self._followed(k, msg, followed, spans)
             if focus is not None:
                 return focus
+        after = _AFTER_THE_DOING.match(text)
+        if after is not None and not self._find_cues(text):
+            focus = self._after_the_doing(k, msg, after, spans)
+            if focus is not None:
+                return focus
         had_it = _HAD_IT.match(text)
         if had_it is not None:
             return self._had_it(k, msg, had_it, spans)
@@ -472,6 +481,39 @@ class _Extractor:
         self._link(cause, effect, relation, WEAK)
         self._done_without(x, effect, WEAK, k, msg, spans)
         return effect
+
+    def _after_the_doing(
+        self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
+    ) -> int | None:
+        """'Checkout broke after the deploy': what went wrong is an outcome and, when the deploy
+        was told (just before, or in the same sentence: "We deployed the new build and checkout
+        broke after the deploy"), the deploy weakly led to it, as a doing an outage followed
+        does (`_followed`). Not what did not go wrong ("The meeting ran long after lunch"), nor
+        how someone was ("Dana was down for a few days after the move")."""
+        joins = list(_AND_THEN_A_CLAUSE.finditer(m["y"]))
+        x = _clean(m["y"][: joins[-1].start()]) if joins else ""
+        opens = m.start("y") + joins[-1].end() if joins else m.start("y")
+        y, told = _clean(m["y"][opens - m.start("y") :]), _clean(m.string[opens:])
+        if outcome_polarity(y).label != "negative" or _subject(y, [*self.people])[0] is not None:
+            return None  # nothing went wrong, or someone ("Dana was down after the move")
+        done = self._segment(x, k, msg, spans) if x else None
+        cause = done if done is not None and self._names_doing(done, m["head"]) else None
+        if cause is None:
+            recent = [i for said, i in reversed(self.focus) if k - said < self.turns]
+            cause = next((i for i in recent if self._names_doing(i, m["head"])), None)
+        effect = self._add("outcome", _capitalise(told), k, msg, {}, spans, effect_text=y)
+        if cause is not None and cause != effect:
+            self._link(cause, effect, "caused", WEAK)
+        return effect
+
+    def _names_doing(self, item: int, head: str) -> bool:
+        """Whether an item told of late tells a doing its noun names ("the deploy" is "We
+        deployed the new build", "the migration" "Ana migrated the DB")."""
+        draft = self.drafts[item]
+        want = {root(head), root(head)[:-3], root(head)[:-4]}
+        return self._agentive(draft.item.text, [*self.people]) and any(
+            root(t) in want for t in tokens(draft.item.text)
+        )
 
     def _had_it(
         self, k: int, msg: Message, m: re.Match[str], spans: Sequence[TimeSpan]
@@ -721,6 +763,7 @@ class _Extractor:
                     f.start, f.negated = before.start(), before["neg"] is not None
                     if before["aux"] and _MODAL.search(before["aux"].lower()):
                         f.weight *= HYPOTHETICAL
+                        f.hedged = True
                 lo = max(found[-1].end if found else 0, f.start - WINDOW)
                 if cue is _DID and (
                     previous[0].lower() in _NOT_DID_BEFORE
@@ -899,7 +942,11 @@ class _Extractor:
                 continue
             if anaphoric:
                 f.weight = min(f.weight, ANAPHORIC)  # the cause was said in an earlier sentence
-            if f.cue.effect in ("clause", "sentence"):
+            # What a cause may, could or would lead to is told whole, hedge and all ("Raising the
+            # pool size could cause an outage"), so it is read as feared, not as an outage had;
+            # not what happened and may have stemmed from something ("The outage may have …").
+            feared = f.hedged and forward and relation in ("caused", "enabled")
+            if f.cue.effect in ("clause", "sentence") or feared:
                 whole = _clean(text[left_lo:right_hi])
                 if f.cue is _WHICH_DID:  # "It (Ben restarted the workers) cleared the queue."
                     what = _clean(text[left_lo : f.start]) or self.drafts[cause].item.text
@@ -910,7 +957,8 @@ class _Extractor:
                 if anaphoric and cause_text:  # "It didn't help" -> "It (adding caching) didn't"
                     antecedent = shorten(self.drafts[cause].item.text.rstrip("."), 70)
                     whole = whole.replace(cause_text, f"{cause_text} ({antecedent})", 1)
-                polar = _demodalise(_clean(text[f.start : right_hi]))
+                polar = _clean(text[f.start : right_hi])
+                polar = polar if feared else _demodalise(polar)
                 effect = self._add("outcome", whole, k, msg, {}, spans, effect_text=polar)
                 self.drafts[effect].whole = True
             else:
@@ -1216,8 +1264,8 @@ class _Extractor:
         names = [*self.people]
         for i, d in enumerate(self.drafts):
             item = d.item
-            if i not in causal_src and i not in causal_dst:
-                continue
+            if i not in causal_src and i not in causal_dst and item.kind != "outcome":
+                continue  # an outcome told with no cause ("Checkout broke after the deploy") is one
             if item.kind in ("preference", "lesson"):
                 continue
             agent = self._agentive(item.text, names) or i in measures
@@ -1237,7 +1285,7 @@ class _Extractor:
             elif item.kind in ("note", "fact"):
                 item.kind = "event"
             if item.kind == "outcome":
-                p = outcome_polarity(d.effect_text or item.text)
+                p = outcome_polarity(d.effect_text or item.text, names)
                 item.attributes.update(
                     polarity=p.score, polarity_label=p.label, polarity_cues=list(p.cues)
                 )
