@@ -99,6 +99,11 @@ def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
             "Ana",
             Change(None, None, "github actions", None, by="ana"),
         ),
+        (
+            "The next day Ana moved to GitHub Actions.",
+            "Ana",
+            Change(None, None, "github actions", None, by="ana"),
+        ),
         ("We moved to the new office last week.", "Ana", None),
         ("I changed my mind about it.", "Ana", None),
     ],

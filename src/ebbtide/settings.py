@@ -335,7 +335,7 @@ def setting(text: str, speaker: str | None, people: Collection[str] = ()) -> Set
     own = not m["others"] and who != "we"
     if who == "i":
         who = speaker.casefold() if speaker else who
-    known = {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
+    known = _us(speaker, people)
     if own and who not in known:
         return None  # what someone not known uses, told by another: "Priya uses vim"
     value = _value(m["value"])
@@ -461,7 +461,7 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
     if m is not None:
         if not _done(text, m):
             return None
-        moved = _moved(text, m)
+        moved = _moved(text, m, _us(speaker, people))
         if moved is not None:  # "The orders service moved to MySQL"
             owner, theirs = _owner(moved, text, m.start(), speaker)
             thing = _subject(_THEIRS.sub("", moved), speaker)
@@ -487,21 +487,27 @@ def _swap(text: str, m: re.Match[str], speaker: str | None, people: Collection[s
             owner, theirs = _actor(text, m, speaker, people)
     old = re.sub(r"^(?:(?:the|our|my|their|its|his|her|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
     thing, value = _for(m["value"], speaker)
-    moved = _moved(text, m) if m.re is _FROM_TO and thing is None else None
+    moved = _moved(text, m, _us(speaker, people)) if m.re is _FROM_TO and thing is None else None
     if moved is not None:  # "The billing API moved from Postgres to MySQL": of that thing
         owner, theirs = _owner(moved, text, m.start(), speaker)
         thing = _subject(_THEIRS.sub("", moved), speaker)
     return Change(thing, _value(old), value, owner, theirs, by)
 
 
-def _moved(text: str, m: re.Match[str]) -> str | None:
+def _moved(text: str, m: re.Match[str], us: set[str]) -> str | None:
     """The thing told as what moved, when the clause before the verb `m` matched is that
-    thing alone ("The orders service", "Our API was"), as told."""
+    thing alone ("The orders service", "Our API was"), as told; not one who moved it ("The
+    next day Ana", `us` casefolded, or "… we")."""
     before, _ = _sentence(text, m.start(), m.end())
     found = _MOVED.fullmatch(re.split(r"[,:(]\s*|\)\s*", before)[-1])
-    if found is None or _PRONOUNS & set(found["subject"].casefold().split()):
+    if found is None or (_PRONOUNS | us) & set(found["subject"].casefold().split()):
         return None
     return found["subject"]
+
+
+def _us(speaker: str | None, people: Collection[str]) -> set[str]:
+    """Who is one of us, casefolded: the people given and the speaker."""
+    return {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
 
 
 def _for(raw: str, speaker: str | None) -> tuple[str | None, str]:
@@ -543,7 +549,7 @@ def _actor(
     does not say it was ours ("… in our pipeline", rewritten as the speaker's); else the
     team's (None)."""
     before, after = _sentence(text, m.start(), m.end())
-    us = {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
+    us = _us(speaker, people)
     if speaker and re.search(rf"\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b", m[0] + after):
         return None, False
     found = _ACTOR.search(re.split(r"[,:(]\s*|\)\s*", before)[-1])
