@@ -247,3 +247,21 @@ def test_predictions_are_never_owed_a_vector_nor_embedded_by_reembed(store_url, 
         assert memory.reembed() == 0
         assert memory.reembed(everything=True) == memory.stats().nodes - 2
         assert not [t for t in model.texts if t.startswith("Prediction")]
+
+
+def test_reembed_drops_the_vectors_earlier_runs_gave_predictions(store_url, clock):
+    """Before predictions were exempt, `reembed` embedded them; no search reads those vectors,
+    so they are dropped (of every model), and only they."""
+    model = RecordingEmbedder()
+    with open_memory(store_url("stray"), clock=clock, embeddings=model) as memory:
+        memory.record_decision(ACTION, "Checkout outage on Saturday")
+        asked = memory.intervention_query("skip the load test before the sale")
+        stray = np.array([0.6, 0.8], dtype=np.float32)
+        memory.store.put_vectors(model.name, [(asked.prediction_id, stray)])
+        memory.store.put_vectors("older@1", [(asked.prediction_id, stray)])
+        owed = memory.store.vector_counts()[model.name] - 1
+        assert memory.drop_unowed_vectors() == 2
+        assert memory.store.vector_counts().get(model.name) == owed
+        assert "older@1" not in memory.store.vector_counts()
+        assert memory.drop_unowed_vectors() == 0
+        assert memory.stats().vectors_missing == 0

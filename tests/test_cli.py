@@ -313,7 +313,23 @@ def test_reembed_as_json_says_how_many_nodes_and_which_model(tmp_path, capsys, m
     assert main(["reembed", "--store", str(store), "--json"]) == 0
     with open_memory(store) as m:
         model = m.embedder.name
-    assert json.loads(capsys.readouterr().out) == {"embedded": 1, "model": model}
+    assert json.loads(capsys.readouterr().out) == {"embedded": 1, "model": model, "dropped": 0}
+
+
+def test_reembed_drops_and_says_so_the_vectors_an_earlier_run_gave_a_prediction(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "local")
+    store = tmp_path / "r.db"
+    with open_memory(store) as m:
+        m.record_decision("Skipped the load test before the sale", "Checkout outage on Saturday")
+        asked = m.intervention_query("skip the load test before the sale")
+        (vector,) = m.embedder.embed(["Prediction: an outage"])
+        m.store.put_vectors(m.embedder.name, [(asked.prediction_id, vector)])
+    assert main(["reembed", "--store", str(store)]) == 0
+    assert "dropped 1 vector(s) of nodes never searched (predictions)" in capsys.readouterr().out
+    assert main(["reembed", "--store", str(store)]) == 0
+    assert "dropped" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("command", [["serve"], ["demo"], ["config"], ["export"], ["import", "x"]])

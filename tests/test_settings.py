@@ -73,6 +73,37 @@ def test_a_setting_names_its_thing_and_value_with_ones_own_thing_as_the_teams():
             "Ana",
             Change(None, None, "vs code for good", None, by="ana"),
         ),
+        (
+            "Ana and others switched to Redis for the speed.",
+            "Ana",
+            Change(None, None, "redis for the speed", None, by="ana"),
+        ),
+        # the thing told as what moved, or moved onto the tool, or none when moved over
+        (
+            "The orders service moved to MySQL.",
+            "Ana",
+            Change("orders service", None, "mysql", None),
+        ),
+        (
+            "Our billing API was migrated from Postgres to MySQL.",
+            "Ana",
+            Change("billing api", "postgres", "mysql", None),
+        ),
+        (
+            "Ana and others moved the orders service onto MySQL.",
+            "Ana",
+            Change("orders service", None, "mysql", None, by="ana"),
+        ),
+        (
+            "Ana and others moved over to GitHub Actions.",
+            "Ana",
+            Change(None, None, "github actions", None, by="ana"),
+        ),
+        (
+            "The next day Ana moved to GitHub Actions.",
+            "Ana",
+            Change(None, None, "github actions", None, by="ana"),
+        ),
         ("We moved to the new office last week.", "Ana", None),
         ("I changed my mind about it.", "Ana", None),
     ],
@@ -232,6 +263,10 @@ def test_a_change_a_named_other_made_is_of_their_own_thing(text, expected):
         ("We use Kafka.", Setting("queue", "kafka", None)),
         ("We use Slack.", Setting("chat", "slack", None)),
         ("We use Postgres for the orders service.", Setting("orders service", "postgres", None)),
+        # a purpose, with "the" or without, is no thing: the tool's kind is
+        ("We use Redis for the speed.", Setting("caching", "redis", None)),
+        ("We use Redis for speed.", Setting("caching", "redis", None)),
+        ("We use Postgres for the time being.", Setting("database", "postgres", None)),
     ],
 )
 def test_what_we_use_or_a_thing_runs_on_is_a_setting(text, expected):
@@ -465,6 +500,17 @@ ORDERS_REPO = Setting("orders service", "github", None)
         ("We moved the orders service DB to MySQL.", ORDERS_QUEUE, False),
         ("We moved the orders service DB to GCP.", ORDERS_DB, False),
         ("We moved the orders service DB from MySQL to MariaDB.", ORDERS_DB, False),
+        # the thing told as the one that moved, or moved onto the tool
+        ("The orders service moved to MySQL.", ORDERS_DB, True),
+        ("Our orders service migrated over to MySQL.", ORDERS_DB, True),
+        ("The orders service was moved to MySQL.", ORDERS_DB, True),
+        ("The orders service moved to MySQL.", ORDERS_QUEUE, False),
+        ("The orders service moved to GCP.", ORDERS_DB, False),
+        ("The orders service moved from Postgres to MySQL.", ORDERS_DB, True),
+        ("We moved the orders service onto MySQL.", ORDERS_DB, True),
+        ("We moved the orders service onto MySQL.", ORDERS_QUEUE, False),
+        # another's thing that moved is theirs
+        ("Acme's orders service moved to MySQL.", ORDERS_DB, False),
     ],
 )
 def test_a_change_of_a_thing_of_many_tools_ends_the_tool_it_names_or_one_of_its_kind(

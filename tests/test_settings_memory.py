@@ -100,6 +100,9 @@ def test_a_thing_of_one_value_is_still_set_anew_by_a_value_of_no_known_kind(memo
         ("We moved the orders service to MySQL.", "Postgres"),
         ("We migrated the orders service over to MySQL.", "Postgres"),
         ("We moved the orders service DB to MySQL.", "Postgres"),
+        ("The orders service moved to MySQL.", "Postgres"),
+        ("We moved the orders service onto MySQL.", "Postgres"),
+        ("The orders service moved to Memcached.", "Redis"),
         ("We switched the orders service's cache to Memcached.", "Redis"),
         ("We moved the orders service to RabbitMQ.", None),  # it had no queue to end
         ("We moved the orders service to GCP.", None),
@@ -222,3 +225,35 @@ def test_a_change_told_with_its_purpose_still_ends_the_tool_of_its_kind(memory):
         memory, ("Dana", "We host on AWS."), ("Dana", "We migrated to GCP for cost reasons.")
     )
     assert "Dana and others host on AWS." in ended
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        "The orders service moved to MySQL.",
+        "We moved the orders service onto MySQL.",
+        "We moved the orders service DB to MySQL.",
+    ],
+)
+def test_asked_what_database_a_moved_thing_uses_recall_answers_with_the_move(memory, move):
+    _told_weeks_apart(
+        memory,
+        ("Dana", "We use Postgres for the orders service."),
+        ("Dana", "We use Redis for the orders service."),
+        ("Dana", move),
+    )
+    top = memory.recall("what database does the orders service use?", k=5).hits[0]
+    assert "MySQL" in top.node.text
+    assert top.why.replaces is not None
+    assert top.why.replaces.text == "Dana and others use Postgres for the orders service."
+
+
+def test_a_tool_used_for_a_purpose_is_set_anew_by_one_of_its_kind(memory):
+    current, ended = _told_weeks_apart(
+        memory,
+        ("Dana", "We use Redis for the speed."),
+        ("Dana", "We use Postgres for the orders service."),
+        ("Dana", "We use Memcached for caching now."),
+    )
+    assert "Dana and others use Redis for the speed." in ended
+    assert "Dana and others use Postgres for the orders service." in current

@@ -311,10 +311,13 @@ def cmd_reembed(args: argparse.Namespace) -> int:
             progress=lambda adv, total: bar.update(task, advance=adv, total=total),
             everything=args.all,
         )
+        dropped = memory.drop_unowed_vectors()
     if args.json:
-        print(json.dumps({"embedded": n, "model": model}, indent=2))
+        print(json.dumps({"embedded": n, "model": model, "dropped": dropped}, indent=2))
     else:
-        console.print(f"embedded {n} node(s) with {model}")
+        stray = f"; dropped {dropped} vector(s) of nodes never searched (predictions)"
+        line = f"embedded {n} node(s) with {model}" + (stray if dropped else "")
+        console.print(line, soft_wrap=True)
     return 0
 
 
@@ -521,7 +524,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(fn=cmd_ingest)
     p = sub.add_parser(
-        "reembed", parents=[common], help="embed nodes that lack a vector for the current model"
+        "reembed",
+        parents=[common],
+        help="embed nodes that lack a vector for the current model, and drop the vectors "
+        "earlier runs gave predictions, which no search reads",
     )
     p.add_argument(
         "--all",

@@ -13,6 +13,7 @@ from .embed.context import item_vectors
 from .errors import EmbeddingUnavailable, ValidationError
 from .model import INGESTED, Node
 from .store import Store
+from .store.base import BOOKKEEPING_KINDS
 
 # After the embedding model fails (an http endpoint down), writes are stored without vectors
 # and recalls search without them for this long before the model is tried again; the nodes
@@ -70,6 +71,24 @@ class VectorOps:
                 progress(len(batch), total)
         self._mark_owed(False)  # every node has its vector now
         return done
+
+    def drop_unowed_vectors(self) -> int:
+        """Drop every model's vectors of nodes never owed one (`BOOKKEEPING_KINDS`: logged
+        predictions), which `reembed` gave them before they were exempt: no search reads
+        them. Returns how many vectors were dropped."""
+        counts = self.store.counts()["kind"]
+        ids = [
+            n.id
+            for kind in sorted(BOOKKEEPING_KINDS)
+            if counts.get(kind)
+            for n in self.store.find_nodes(kind=kind, valid_only=False, limit=counts[kind])
+        ]
+        if not ids:
+            return 0
+        before = sum(self.store.vector_counts().values())
+        self.store.drop_vectors(ids)
+        # Counted as the store's total shrank: a write meanwhile may add vectors of its own.
+        return max(0, before - sum(self.store.vector_counts().values()))
 
     @contextmanager
     def batch(self) -> Iterator[None]:

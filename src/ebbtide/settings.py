@@ -21,8 +21,10 @@ service" ends it. No known kind is a kind of its own: "Supabase" leaves Postgres
 "Postgres" leaves "GitHub", while "Notion" after "Obsidian" sets a thing anew, as for a thing
 of one value ("Ana's laptop"). A change of such a thing ends the tool it names as old ("We
 switched the orders service from Postgres to Redis"), else the one of the new tool's kind
-("We moved the orders service to MySQL" ends Postgres, "… to GCP" none, "… to GitLab" only
-GitHub). Pure text: no store, no clock.
+("We moved the orders service to MySQL", "… onto MySQL" or "The orders service moved to
+MySQL" ends Postgres, "… to GCP" none, "… to GitLab" only GitHub). What a tool is used for
+may be a purpose, no thing ("We use Redis for the speed" is our cache). Pure text: no store,
+no clock.
 """
 
 from __future__ import annotations
@@ -172,26 +174,36 @@ _TOOLS = sorted(
 _DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 # "upgraded the staging DB (from Postgres 15) to Postgres 16", "moved the orders service's
-# cache over to Memcached"
+# cache over to Memcached", "… onto MySQL"
 _SET_TO = re.compile(
     r"\b(?:upgraded|downgraded|moved|migrated|switched|changed|bumped|updated|ported|converted)"
-    rf"\s+(?P<subject>(?:{_OWNER}\s+)?(?:[\w.+#/-]+(?:['’]s)?\s+){{0,3}}?[\w.+#/-]+)"
-    r"\s+(?:over\s+)?(?:from\s+(?P<old>[^.!?]+?)\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    r"\s+(?!over\s+(?:on)?to\s)"  # "moved over to MySQL" names no thing
+    rf"(?P<subject>(?:{_OWNER}\s+)?(?:[\w.+#/-]+(?:['’]s)?\s+){{0,3}}?[\w.+#/-]+)\s+"
+    r"(?:over\s+)?(?:from\s+(?P<old>[^.!?]+?)\s+)?(?:on)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
 # "switched from Jenkins to GitHub Actions": the old value named, not the thing
 _FROM_TO = re.compile(
     r"\b(?:moved|migrated|switched|changed|ported|converted)\s+(?:over\s+)?from\s+"
-    r"(?P<old>[^.!?]+?)\s+to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    r"(?P<old>[^.!?]+?)\s+(?:on)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
 # "We migrated to GCP", "We upgraded to Postgres 16": the thing not named, but the kind of
 # the value says it
 _TO = re.compile(
     r"\b(?:upgraded|downgraded|moved|migrated|switched|changed|ported|converted)\s+"
-    r"(?:over\s+)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
+    r"(?:over\s+)?(?:on)?to\s+(?P<value>(?-i:[A-Z0-9])[^.!?(]*)",
     re.IGNORECASE,
 )
+# The thing that moved, told as its sentence's subject before the verb: "The orders service
+# moved to MySQL", "Our API was migrated from AWS to GCP"
+_MOVED = re.compile(
+    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?[\w.+#/-]+)"
+    r"(?:\s+(?:was|were|got|has|have|had|been|just|finally|already|recently|also|\w+ly))*\s*",
+    re.IGNORECASE,
+)
+# Words that make what is told before a verb a clause, not a thing: "The next day we moved …"
+_PRONOUNS = frozenset({"i", "we", "you", "he", "she", "they"})
 _SWAPPED = r"(?:swapped|replaced|traded|exchanged)"
 # "swapped my ThinkPad for a MacBook Air", "replaced Jenkins with GitHub Actions"
 _SWAP = re.compile(
@@ -215,7 +227,14 @@ _FOR = re.compile(
     r"(?:\s+(?:now|today|yesterday|last\s+\w+|this\s+\w+|recently|in\s+\w+|on\s+\w+)\b.*)?$",
     re.IGNORECASE,
 )
-_NO_THING = re.compile(r"(?:time being|moment|rest|foreseeable future)\b", re.IGNORECASE)
+# What a tool is used or changed "for" that is no thing but a time or a purpose: "for the time
+# being", "for the speed", "for performance"
+_NO_THING = re.compile(
+    r"(?:time being|moment|rest|foreseeable future|speed|performance|price|pricing|costs?"
+    r"|savings|reliability|stability|simplicity|scalability|scale|latency|features|ecosystem"
+    r"|uptime|convenience)\b",
+    re.IGNORECASE,
+)
 # Told before the verb in its sentence, the change was not made: "never upgraded", "didn't",
 # "nobody", "almost", "should have upgraded", "if we upgraded", or asked about.
 _NOT_DONE = re.compile(
@@ -316,7 +335,7 @@ def setting(text: str, speaker: str | None, people: Collection[str] = ()) -> Set
     own = not m["others"] and who != "we"
     if who == "i":
         who = speaker.casefold() if speaker else who
-    known = {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
+    known = _us(speaker, people)
     if own and who not in known:
         return None  # what someone not known uses, told by another: "Priya uses vim"
     value = _value(m["value"])
@@ -327,7 +346,7 @@ def setting(text: str, speaker: str | None, people: Collection[str] = ()) -> Set
         thing = "deploys" if verb.split()[-1] in ("with", "via", "using", "through") else "hosting"
     elif verb.startswith("host"):
         thing = "hosting"
-    elif m["thing"]:
+    elif m["thing"] and not _NO_THING.match(_DETERMINER.sub("", m["thing"])):
         thing = _words(_DETERMINER.sub("", m["thing"]))
     elif (kind := _tool_kind(value)) is not None:
         thing = kind
@@ -442,6 +461,11 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
     if m is not None:
         if not _done(text, m):
             return None
+        moved = _moved(text, m, _us(speaker, people))
+        if moved is not None:  # "The orders service moved to MySQL"
+            owner, theirs = _owner(moved, text, m.start(), speaker)
+            thing = _subject(_THEIRS.sub("", moved), speaker)
+            return Change(thing, None, _value(m["value"]), owner, theirs)
         owner, theirs = _actor(text, m, speaker, people)
         thing, value = _for(m["value"], speaker)
         return Change(thing, None, value, owner, theirs, _by(text, m, speaker))
@@ -463,7 +487,27 @@ def _swap(text: str, m: re.Match[str], speaker: str | None, people: Collection[s
             owner, theirs = _actor(text, m, speaker, people)
     old = re.sub(r"^(?:(?:the|our|my|their|its|his|her|a|an)|[\w]+['’]s)\s+", "", old, flags=re.I)
     thing, value = _for(m["value"], speaker)
+    moved = _moved(text, m, _us(speaker, people)) if m.re is _FROM_TO and thing is None else None
+    if moved is not None:  # "The billing API moved from Postgres to MySQL": of that thing
+        owner, theirs = _owner(moved, text, m.start(), speaker)
+        thing = _subject(_THEIRS.sub("", moved), speaker)
     return Change(thing, _value(old), value, owner, theirs, by)
+
+
+def _moved(text: str, m: re.Match[str], us: set[str]) -> str | None:
+    """The thing told as what moved, when the clause before the verb `m` matched is that
+    thing alone ("The orders service", "Our API was"), as told; not one who moved it ("The
+    next day Ana", `us` casefolded, or "… we")."""
+    before, _ = _sentence(text, m.start(), m.end())
+    found = _MOVED.fullmatch(re.split(r"[,:(]\s*|\)\s*", before)[-1])
+    if found is None or (_PRONOUNS | us) & set(found["subject"].casefold().split()):
+        return None
+    return found["subject"]
+
+
+def _us(speaker: str | None, people: Collection[str]) -> set[str]:
+    """Who is one of us, casefolded: the people given and the speaker."""
+    return {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
 
 
 def _for(raw: str, speaker: str | None) -> tuple[str | None, str]:
@@ -505,7 +549,7 @@ def _actor(
     does not say it was ours ("… in our pipeline", rewritten as the speaker's); else the
     team's (None)."""
     before, after = _sentence(text, m.start(), m.end())
-    us = {p.casefold() for p in people} | ({speaker.casefold()} if speaker else set())
+    us = _us(speaker, people)
     if speaker and re.search(rf"\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b", m[0] + after):
         return None, False
     found = _ACTOR.search(re.split(r"[,:(]\s*|\)\s*", before)[-1])

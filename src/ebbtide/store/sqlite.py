@@ -381,11 +381,25 @@ class SQLiteStore:
         self._data_version: int | None = None
         self._df_cache: dict[str, int] = {}
         self._df_size = 0
-        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        if path != ":memory:":
-            self._db.execute("PRAGMA journal_mode = WAL")
         self._synchronous = synchronous
-        self._db.execute(f"PRAGMA synchronous = {synchronous}")
+        try:
+            self._prepare(busy_timeout_ms)
+        except StoreUnavailable:
+            self._db.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            what = _damage(exc)
+            if what is None:
+                raise
+            raise StoreUnavailable(f"cannot open SQLite store at {path}: {what} ({exc})") from exc
+
+    def _prepare(self, busy_timeout_ms: int) -> None:
+        """Set the connection up and bring the schema up to date."""
+        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        if self.path != ":memory:":
+            self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute(f"PRAGMA synchronous = {self._synchronous}")
         self._db.execute("PRAGMA foreign_keys = ON")
         with self.transaction():
             # executescript() would commit mid-transaction; run statements one by one.
@@ -417,7 +431,7 @@ class SQLiteStore:
                 lambda: db.execute("BEGIN IMMEDIATE"), lambda: db.execute("COMMIT"), self._rollback
             ):
                 yield
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
             if exc.sqlite_errorname.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
                 # A full disk is SQLITE_FULL; a file grown past its size limit, or a failing
                 # disk, an I/O error, which SQLite does not tell apart.
@@ -425,7 +439,13 @@ class SQLiteStore:
                     f"cannot write to the SQLite store at {self.path}: the disk is full or "
                     f"failing ({exc}); nothing of this write was kept"
                 ) from exc
-            raise
+            what = _damage(exc)
+            if what is None:
+                raise
+            raise StoreUnavailable(
+                f"cannot write to the SQLite store at {self.path}: {what} ({exc}); nothing of "
+                "this write was kept"
+            ) from exc
 
     def _rollback(self) -> None:
         # A full disk or an I/O error has SQLite roll the transaction back itself: a ROLLBACK
@@ -449,7 +469,15 @@ class SQLiteStore:
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._db.execute(sql, params).fetchall()
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                what = _damage(exc)
+                if what is None:
+                    raise
+                raise StoreUnavailable(
+                    f"cannot read the SQLite store at {self.path}: {what} ({exc})"
+                ) from exc
 
     def close(self) -> None:
         with self._lock:
@@ -566,7 +594,7 @@ class SQLiteStore:
         committed since it was last checked."""
         if self._transactions.depth:
             return False
-        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        version = self._read("PRAGMA data_version")[0][0]
         if version != self._data_version:
             self._nodes.clear()
             self._data_version = version
@@ -1086,15 +1114,15 @@ class SQLiteStore:
 
     def graph_arrays(self) -> GraphArrays:
         with self._lock:
-            nodes = self._db.execute(
+            nodes = self._read(
                 "SELECT id, text, pinned, created_at, last_read_at, tier, status, updated_at, "
                 "kind FROM nodes "
                 "ORDER BY rowid"
-            ).fetchall()
-            edges = self._db.execute(
+            )
+            edges = self._read(
                 "SELECT src, dst, relation, weight, last_reinforced_at FROM edges "
                 "WHERE valid_to IS NULL"
-            ).fetchall()
+            )
         return graph_arrays_from_rows(nodes, edges)
 
     def write_activation(
@@ -1229,6 +1257,20 @@ class SQLiteStore:
             "pinned": grouped("SELECT 'pinned', count(*) FROM nodes WHERE pinned = 1"),
             "review": grouped("SELECT 'pending', count(*) FROM review"),
         }
+
+
+def _damage(exc: sqlite3.DatabaseError) -> str | None:
+    """What an error SQLite raised says of the store's file, when it says the file cannot be
+    read as it should (damaged, not a database, the disk failing), else None: a bug of ours or
+    a lock, raised as it is."""
+    name = exc.sqlite_errorname
+    if name.startswith("SQLITE_CORRUPT"):
+        return "its file is damaged (overwritten or cut short)"
+    if name.startswith("SQLITE_NOTADB"):
+        return "its file is not a SQLite database"
+    if name.startswith("SQLITE_IOERR"):
+        return "the disk failed to read or write it"
+    return None
 
 
 def _split_script(script: str) -> list[str]:
