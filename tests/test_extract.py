@@ -237,6 +237,15 @@ def test_an_epoch_time_in_seconds_or_milliseconds_is_the_same_moment(when):
     for value in (seconds, int(seconds), round(seconds * 1000), round(seconds * 1_000_000)):
         (m,) = parse_transcript([{"speaker": "Ana", "text": "hi", "timestamp": value}])
         assert m.time is not None and abs((m.time - when).total_seconds()) < 1
+        # JSON exports often quote it, Slack's "ts" always does ("1683554160.000200").
+        (m,) = parse_transcript([{"speaker": "Ana", "text": "hi", "ts": str(value)}])
+        assert m.time is not None and abs((m.time - when).total_seconds()) < 1
+
+
+def test_a_short_number_given_as_time_is_refused_not_read_as_seconds_after_1970():
+    with pytest.raises(ValidationError) as err:
+        parse_transcript([{"speaker": "Ana", "text": "hi", "time": "2023"}])
+    assert err.value.field == "messages[0].time"
 
 
 def test_splitting_sentences_keeps_abbreviations():
