@@ -891,6 +891,16 @@ def test_that_caused_links_to_the_previous_turn():
     assert outage.attributes["polarity"] < 0
 
 
+@pytest.mark.parametrize(
+    "sigh", ["Ugh.", "ugh.", "oops!", "yikes.", "argh...", "oof.", "damn.", "ugh, sigh."]
+)
+def test_that_after_a_sigh_is_what_the_turn_before_told_not_the_sigh(sigh):
+    ex = run(f"Maya: The deploy broke the login page.\nDana: {sigh} That caused 300 tickets.")
+    assert causal_links(ex)[-1][1:] == ("caused", "300 tickets.")
+    assert "broke the login page" in causal_links(ex)[-1][0]
+    assert not any(it.text.lower().startswith(sigh.lower()[:3]) for it in ex.items)
+
+
 def test_a_definite_noun_phrase_links_to_the_item_that_named_it():
     ex = run(
         "Ana: That week we had a checkout outage.\nBen: The outage led to an escalation from Acme."
