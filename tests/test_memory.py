@@ -319,6 +319,12 @@ def test_facts_in_other_scopes_are_untouched(memory):
         (lambda m: m.record_decision("d", "o", "maybe"), "relation", "one of"),
         (lambda m: m.record_decision("d", "o", confidence_source="gut"), "confidence_source", ""),
         (lambda m: m.record_fact("k", "v", confidence=1.5), "confidence", "between 0 and 1"),
+        # One option asked twice, however worded, is no comparison: a slip in the call.
+        (
+            lambda m: m.counterfactual_query("skip the canary", "Should we skip the  canary?"),
+            "alternative",
+            "must differ from the decision",
+        ),
     ],
 )
 def test_bad_input_names_the_field_and_rule_and_changes_nothing(memory, call, field, rule):
