@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+import ebbtide
 from ebbtide import ManualClock, open_memory
 from ebbtide.cli import build_parser, main
 
@@ -453,3 +457,17 @@ def test_ingest_says_when_the_llm_extractor_failed_and_the_rules_stood_in(
         fake.close()
     assert summary["degraded"].startswith("LLM extraction failed for 1 of 2 session(s)")
     assert "HTTP 503" in summary["degraded"] and summary["nodes"] > 0
+
+
+def _ebbtide(*args: str, **kwargs) -> subprocess.Popen:
+    """`python -m ebbtide ARGS` as a user runs it, on this checkout's package."""
+    src = str(Path(ebbtide.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "EBBTIDE_EMBEDDINGS": "none"}
+    return subprocess.Popen([sys.executable, "-m", "ebbtide", *args], env=env, **kwargs)
+
+
+def test_python_dash_m_ebbtide_runs_the_cli(tmp_path):
+    proc = _ebbtide("--version", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, errs = proc.communicate(timeout=60)
+    assert proc.returncode == 0, errs
+    assert out.startswith("ebbtide ")
