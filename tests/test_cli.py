@@ -471,3 +471,16 @@ def test_python_dash_m_ebbtide_runs_the_cli(tmp_path):
     out, errs = proc.communicate(timeout=60)
     assert proc.returncode == 0, errs
     assert out.startswith("ebbtide ")
+
+
+def test_an_export_piped_into_head_ends_quietly_without_a_traceback(tmp_path):
+    store = tmp_path / "m.db"
+    with open_memory(store, embeddings="none") as m:
+        for i in range(300):  # more than a pipe holds, so the writer meets the closed end
+            m.remember(f"Deploy note {i}: " + "the rollout went through the canary " * 8)
+    proc = _ebbtide("export", "--store", str(store), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline()
+    proc.stdout.close()  # what `| head -1` does once it has its line
+    errs = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1  # what it wrote was cut short
+    assert "Traceback" not in errs and "BrokenPipeError" not in errs, errs

@@ -612,6 +612,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # One line however long (a path in it, say), so a log or a grep keeps it whole.
         err.print(f"[red]error[/] {escape(str(exc))}", soft_wrap=True)
         return 2
+    except BrokenPipeError:
+        # The reader left (`ebbtide export | head`): stop quietly, as other tools do. Stdout
+        # goes to devnull so that flushing it at exit does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
