@@ -484,3 +484,21 @@ def test_an_export_piped_into_head_ends_quietly_without_a_traceback(tmp_path):
     errs = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1  # what it wrote was cut short
     assert "Traceback" not in errs and "BrokenPipeError" not in errs, errs
+
+
+def test_stats_for_a_person_reads_as_lines_not_a_python_dict(tmp_path, capsys):
+    store = tmp_path / "s.db"
+    with open_memory(store, embeddings="none") as m:
+        m.record_decision("Skipped the canary", "Checkout outage")
+        m.remember("On-call policy", pinned=True)
+    assert main(["stats", "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "{" not in out and "'" not in out
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    assert "nodes 3 (0 archived, 1 pinned)" in lines
+    assert "links 1" in lines
+    assert "kinds decision 1, note 1, outcome 1" in lines
+    assert "links by relation caused 1" in lines
+    assert "review 0 waiting for a person" in lines
+    assert "last maintain never" in lines
+    assert any(line.startswith("vectors ") for line in lines)

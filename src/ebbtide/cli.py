@@ -26,7 +26,7 @@ from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError, ValidationError
 from .memory import Memory, open_memory
-from .model import ReviewItem
+from .model import ReviewItem, Stats
 from .server.render import explain
 from .text import shorten
 
@@ -412,8 +412,37 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(stats)
     else:
-        console.print(stats.model_dump())
+        console.print(_stats_text(stats), highlight=False, markup=False, soft_wrap=True)
     return 0
+
+
+_TIER_ORDER = ("hot", "warm", "cold", "frozen")
+
+
+def _stats_text(stats: Stats) -> str:
+    def counts(by: dict[str, int], order: Sequence[str] = ()) -> str:
+        keys = [*(k for k in order if k in by), *sorted(set(by) - set(order))]
+        return ", ".join(f"{k} {by[k]}" for k in keys) or "none"
+
+    when = stats.last_maintain
+    vectors = (
+        "not kept (embeddings off)"
+        if stats.vectors_missing is None
+        else f"{stats.vectors_missing} owed" + (" (ebbtide reembed)" * bool(stats.vectors_missing))
+    )
+    rows = [
+        ("store", stats.store),
+        ("nodes", f"{stats.nodes} ({stats.archived} archived, {stats.pinned} pinned)"),
+        ("links", str(stats.edges)),
+        ("kinds", counts(stats.by_kind)),
+        ("tiers", counts(stats.by_tier, _TIER_ORDER)),
+        ("links by relation", counts(stats.by_relation)),
+        ("review", f"{stats.pending_review} waiting for a person"),
+        ("last maintain", when.isoformat(timespec="seconds") if when else "never"),
+        ("vectors", vectors),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
