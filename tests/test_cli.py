@@ -502,3 +502,8 @@ def test_stats_for_a_person_reads_as_lines_not_a_python_dict(tmp_path, capsys):
     assert "review 0 waiting for a person" in lines
     assert "last maintain never" in lines
     assert any(line.startswith("vectors ") for line in lines)
+
+
+def test_review_list_with_nothing_waiting_says_so_instead_of_an_empty_table(tmp_path, capsys):
+    assert main(["review", "list", "--store", str(tmp_path / "s.db")]) == 0
+    assert capsys.readouterr().out.strip() == "nothing is waiting for review"

@@ -352,6 +352,9 @@ def cmd_review(args: argparse.Namespace) -> int:
             if args.json:
                 _print_json(queue)
                 return 0
+            if not queue.items:
+                console.print("nothing is waiting for review")
+                return 0
             console.print(
                 _review_table(f"{len(queue.items)} deletion(s) waiting for approval", queue.items)
             )
