@@ -507,3 +507,39 @@ def test_stats_for_a_person_reads_as_lines_not_a_python_dict(tmp_path, capsys):
 def test_review_list_with_nothing_waiting_says_so_instead_of_an_empty_table(tmp_path, capsys):
     assert main(["review", "list", "--store", str(tmp_path / "s.db")]) == 0
     assert capsys.readouterr().out.strip() == "nothing is waiting for review"
+
+
+def test_a_bad_server_setting_in_the_environment_leaves_other_commands_working(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("EBBTIDE_PORT", "eighty")
+    assert main(["stats", "--store", str(tmp_path / "s.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["nodes"] == 0
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("EBBTIDE_PORT", "eighty", "EBBTIDE_PORT: must be a whole number from 1 to 65535"),
+        ("EBBTIDE_PORT", "70000", "EBBTIDE_PORT: must be a whole number from 1 to 65535"),
+        ("EBBTIDE_TRANSPORT", "htp", "EBBTIDE_TRANSPORT: must be stdio or http"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_from_the_environment_naming_it(
+    tmp_path, capsys, monkeypatch, variable, value, says
+):
+    """Not a traceback, and not stdio served in silence where HTTP was asked for."""
+    monkeypatch.setenv(variable, value)
+    store = tmp_path / "s.db"
+    assert main(["serve", "--store", str(store)]) == 2
+    assert says in " ".join(capsys.readouterr().err.split())
+    assert not store.exists()
+
+
+def test_serve_refuses_a_port_out_of_range_before_opening_anything(tmp_path, capsys):
+    store = tmp_path / "s.db"
+    with pytest.raises(SystemExit) as end:
+        main(["serve", "--transport", "http", "--port", "99999", "--store", str(store)])
+    assert end.value.code == 2
+    assert "--port: must be a whole number from 1 to 65535" in capsys.readouterr().err
+    assert not store.exists()

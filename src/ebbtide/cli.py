@@ -38,16 +38,47 @@ def _print_json(result: BaseModel) -> None:
     print(result.model_dump_json(indent=2))
 
 
+TRANSPORTS = ("stdio", "http")
+_PORT_RULE = "must be a whole number from 1 to 65535"
+
+
+def _port(value: str) -> int:
+    """A TCP port (1-65535) from its text; ValueError if the text is none."""
+    port = int(value) if value.strip().isdigit() else 0
+    if not 1 <= port <= 65535:
+        raise ValueError(value)
+    return port
+
+
+def _cli_port(value: str) -> int:
+    try:
+        return _port(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_PORT_RULE) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .server.mcp import build_server
 
+    # The environment is read here, not as parser defaults: a bad EBBTIDE_PORT must not
+    # break every other command, and a bad EBBTIDE_TRANSPORT must not pass as stdio.
+    transport = args.transport or os.environ.get("EBBTIDE_TRANSPORT") or "stdio"
+    if transport not in TRANSPORTS:
+        raise ValidationError("EBBTIDE_TRANSPORT", "must be stdio or http", transport)
+    port = args.port
+    if port is None:
+        told = os.environ.get("EBBTIDE_PORT") or "8765"
+        try:
+            port = _port(told)
+        except ValueError:
+            raise ValidationError("EBBTIDE_PORT", _PORT_RULE, told) from None
     memory = open_memory(args.store)
     try:
         server = build_server(memory, profile=args.profile)
-        if args.transport == "http":
+        if transport == "http":
             from .server.http import serve_http
 
-            serve_http(server, memory, args.host, args.port)
+            serve_http(server, memory, args.host, port)
         else:
             server.run("stdio")
     finally:
@@ -501,12 +532,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--transport",
-        default=os.environ.get("EBBTIDE_TRANSPORT", "stdio"),
-        choices=["stdio", "http"],
-        help="stdio for one client; http (streamable HTTP at /mcp, stateless) for replicas",
+        choices=TRANSPORTS,
+        help="stdio for one client; http (streamable HTTP at /mcp, stateless) for replicas "
+        "(default: $EBBTIDE_TRANSPORT, else stdio)",
     )
     p.add_argument("--host", default=os.environ.get("EBBTIDE_HOST", "127.0.0.1"))
-    p.add_argument("--port", type=int, default=int(os.environ.get("EBBTIDE_PORT", "8765")))
+    p.add_argument("--port", type=_cli_port, help="HTTP port (default: $EBBTIDE_PORT, else 8765)")
     p.set_defaults(fn=cmd_serve)
     sub.add_parser("demo", parents=[store], help="narrated demo, then client setup").set_defaults(
         fn=cmd_demo
