@@ -336,6 +336,27 @@ def test_bad_input_names_the_field_and_rule_and_changes_nothing(memory, call, fi
     assert snapshot(memory) == before
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "rule"),
+    [
+        ("EBBTIDE_RRF_K", "-3", "must be >= 0"),
+        ("EBBTIDE_ACTIVATION_BLEND", "-1", "must be >= 0"),
+        ("EBBTIDE_GRACE_DAYS", "-7", "must be >= 0"),
+        ("EBBTIDE_REVIEW_COOLDOWN_DAYS", "-1", "must be >= 0"),
+        ("EBBTIDE_BUSY_TIMEOUT_MS", "-5", "must be >= 0"),
+        ("EBBTIDE_Q_ALPHA", "1.5", "must be between 0 and 1"),
+        ("EBBTIDE_HEBBIAN_RATE", "-0.1", "must be between 0 and 1"),
+        ("EBBTIDE_SPREAD_DAMPING", "2", "must be between 0 and 1"),
+    ],
+)
+def test_a_setting_out_of_range_in_the_environment_is_refused_naming_it(variable, value, rule):
+    """Read as given, EBBTIDE_RRF_K=-3 made every recall a ZeroDivisionError."""
+    with pytest.raises(ValidationError) as exc:
+        Config.from_env({variable: value})
+    assert exc.value.field == variable.removeprefix("EBBTIDE_").lower()
+    assert exc.value.rule == rule
+
+
 def test_weight_out_of_range_is_rejected_before_anything_is_written(memory):
     a, b = memory.remember("a"), memory.remember("b")
     before = snapshot(memory)
