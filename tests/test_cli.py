@@ -495,7 +495,7 @@ def test_stats_for_a_person_reads_as_lines_not_a_python_dict(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "{" not in out and "'" not in out
     lines = [" ".join(line.split()) for line in out.splitlines()]
-    assert "nodes 3 (0 archived, 1 pinned)" in lines
+    assert "nodes 3 (0 archived, 0 forgotten, 1 pinned)" in lines
     assert "links 1" in lines
     assert "kinds decision 1, note 1, outcome 1" in lines
     assert "links by relation caused 1" in lines

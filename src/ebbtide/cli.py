@@ -466,7 +466,11 @@ def _stats_text(stats: Stats) -> str:
     )
     rows = [
         ("store", stats.store),
-        ("nodes", f"{stats.nodes} ({stats.archived} archived, {stats.pinned} pinned)"),
+        (
+            "nodes",
+            f"{stats.nodes} ({stats.archived} archived, {stats.forgotten} forgotten, "
+            f"{stats.pinned} pinned)",
+        ),
         ("links", str(stats.edges)),
         ("kinds", counts(stats.by_kind)),
         ("tiers", counts(stats.by_tier, _TIER_ORDER)),
