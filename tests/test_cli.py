@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+import ebbtide
 from ebbtide import ManualClock, open_memory
 from ebbtide.cli import build_parser, main
 
@@ -469,3 +473,89 @@ def test_ingest_says_when_the_llm_extractor_failed_and_the_rules_stood_in(
         fake.close()
     assert summary["degraded"].startswith("LLM extraction failed for 1 of 2 session(s)")
     assert "HTTP 503" in summary["degraded"] and summary["nodes"] > 0
+
+
+def _ebbtide(*args: str, **kwargs) -> subprocess.Popen:
+    """`python -m ebbtide ARGS` as a user runs it, on this checkout's package."""
+    src = str(Path(ebbtide.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": src, "EBBTIDE_EMBEDDINGS": "none"}
+    return subprocess.Popen([sys.executable, "-m", "ebbtide", *args], env=env, **kwargs)
+
+
+def test_python_dash_m_ebbtide_runs_the_cli(tmp_path):
+    proc = _ebbtide("--version", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, errs = proc.communicate(timeout=60)
+    assert proc.returncode == 0, errs
+    assert out.startswith("ebbtide ")
+
+
+def test_an_export_piped_into_head_ends_quietly_without_a_traceback(tmp_path):
+    store = tmp_path / "m.db"
+    with open_memory(store, embeddings="none") as m:
+        for i in range(300):  # more than a pipe holds, so the writer meets the closed end
+            m.remember(f"Deploy note {i}: " + "the rollout went through the canary " * 8)
+    proc = _ebbtide("export", "--store", str(store), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline()
+    proc.stdout.close()  # what `| head -1` does once it has its line
+    errs = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1  # what it wrote was cut short
+    assert "Traceback" not in errs and "BrokenPipeError" not in errs, errs
+
+
+def test_stats_for_a_person_reads_as_lines_not_a_python_dict(tmp_path, capsys):
+    store = tmp_path / "s.db"
+    with open_memory(store, embeddings="none") as m:
+        m.record_decision("Skipped the canary", "Checkout outage")
+        m.remember("On-call policy", pinned=True)
+    assert main(["stats", "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "{" not in out and "'" not in out
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    assert "nodes 3 (0 archived, 0 forgotten, 1 pinned)" in lines
+    assert "links 1" in lines
+    assert "kinds decision 1, note 1, outcome 1" in lines
+    assert "links by relation caused 1" in lines
+    assert "review 0 waiting for a person" in lines
+    assert "last maintain never" in lines
+    assert any(line.startswith("vectors ") for line in lines)
+
+
+def test_review_list_with_nothing_waiting_says_so_instead_of_an_empty_table(tmp_path, capsys):
+    assert main(["review", "list", "--store", str(tmp_path / "s.db")]) == 0
+    assert capsys.readouterr().out.strip() == "nothing is waiting for review"
+
+
+def test_a_bad_server_setting_in_the_environment_leaves_other_commands_working(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("EBBTIDE_PORT", "eighty")
+    assert main(["stats", "--store", str(tmp_path / "s.db"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["nodes"] == 0
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("EBBTIDE_PORT", "eighty", "EBBTIDE_PORT: must be a whole number from 1 to 65535"),
+        ("EBBTIDE_PORT", "70000", "EBBTIDE_PORT: must be a whole number from 1 to 65535"),
+        ("EBBTIDE_TRANSPORT", "htp", "EBBTIDE_TRANSPORT: must be stdio or http"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_from_the_environment_naming_it(
+    tmp_path, capsys, monkeypatch, variable, value, says
+):
+    """Not a traceback, and not stdio served in silence where HTTP was asked for."""
+    monkeypatch.setenv(variable, value)
+    store = tmp_path / "s.db"
+    assert main(["serve", "--store", str(store)]) == 2
+    assert says in " ".join(capsys.readouterr().err.split())
+    assert not store.exists()
+
+
+def test_serve_refuses_a_port_out_of_range_before_opening_anything(tmp_path, capsys):
+    store = tmp_path / "s.db"
+    with pytest.raises(SystemExit) as end:
+        main(["serve", "--transport", "http", "--port", "99999", "--store", str(store)])
+    assert end.value.code == 2
+    assert "--port: must be a whole number from 1 to 65535" in capsys.readouterr().err
+    assert not store.exists()

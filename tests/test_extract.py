@@ -237,6 +237,15 @@ def test_an_epoch_time_in_seconds_or_milliseconds_is_the_same_moment(when):
     for value in (seconds, int(seconds), round(seconds * 1000), round(seconds * 1_000_000)):
         (m,) = parse_transcript([{"speaker": "Ana", "text": "hi", "timestamp": value}])
         assert m.time is not None and abs((m.time - when).total_seconds()) < 1
+        # JSON exports often quote it, Slack's "ts" always does ("1683554160.000200").
+        (m,) = parse_transcript([{"speaker": "Ana", "text": "hi", "ts": str(value)}])
+        assert m.time is not None and abs((m.time - when).total_seconds()) < 1
+
+
+def test_a_short_number_given_as_time_is_refused_not_read_as_seconds_after_1970():
+    with pytest.raises(ValidationError) as err:
+        parse_transcript([{"speaker": "Ana", "text": "hi", "time": "2023"}])
+    assert err.value.field == "messages[0].time"
 
 
 def test_splitting_sentences_keeps_abbreviations():
@@ -880,6 +889,16 @@ def test_that_caused_links_to_the_previous_turn():
     assert outage.text == "A checkout outage on Saturday (6 May 2023)."
     assert outage.sources == ["m2"]
     assert outage.attributes["polarity"] < 0
+
+
+@pytest.mark.parametrize(
+    "sigh", ["Ugh.", "ugh.", "oops!", "yikes.", "argh...", "oof.", "damn.", "ugh, sigh."]
+)
+def test_that_after_a_sigh_is_what_the_turn_before_told_not_the_sigh(sigh):
+    ex = run(f"Maya: The deploy broke the login page.\nDana: {sigh} That caused 300 tickets.")
+    assert causal_links(ex)[-1][1:] == ("caused", "300 tickets.")
+    assert "broke the login page" in causal_links(ex)[-1][0]
+    assert not any(it.text.lower().startswith(sigh.lower()[:3]) for it in ex.items)
 
 
 def test_a_definite_noun_phrase_links_to_the_item_that_named_it():

@@ -79,3 +79,15 @@ def test_a_request_kept_by_a_person_cannot_then_be_approved_nor_kept_again(memor
     with pytest.raises(NotFound, match="review item"):
         memory.reject(note.id)
     assert memory.get(note.id).status == "active"
+
+
+def test_what_an_agent_forgot_is_counted_as_hidden_until_a_person_decides(memory):
+    kept, gone = memory.remember("On-call policy"), memory.remember("Old VPN steps")
+    memory.forget(gone.id, "stale")
+    stats = memory.stats()
+    assert (stats.forgotten, stats.archived, stats.pending_review) == (1, 0, 1)
+    memory.reject(gone.id)  # a person keeps it: shown again
+    assert memory.stats().forgotten == 0
+    memory.forget(kept.id, "duplicate")
+    memory.approve(kept.id)  # a person deletes it: gone, not hidden
+    assert (memory.stats().forgotten, memory.stats().nodes) == (0, 1)

@@ -319,6 +319,12 @@ def test_facts_in_other_scopes_are_untouched(memory):
         (lambda m: m.record_decision("d", "o", "maybe"), "relation", "one of"),
         (lambda m: m.record_decision("d", "o", confidence_source="gut"), "confidence_source", ""),
         (lambda m: m.record_fact("k", "v", confidence=1.5), "confidence", "between 0 and 1"),
+        # One option asked twice, however worded, is no comparison: a slip in the call.
+        (
+            lambda m: m.counterfactual_query("skip the canary", "Should we skip the  canary?"),
+            "alternative",
+            "must differ from the decision",
+        ),
     ],
 )
 def test_bad_input_names_the_field_and_rule_and_changes_nothing(memory, call, field, rule):
@@ -328,6 +334,27 @@ def test_bad_input_names_the_field_and_rule_and_changes_nothing(memory, call, fi
         call(memory)
     assert exc.value.field == field and rule in exc.value.rule
     assert snapshot(memory) == before
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "rule"),
+    [
+        ("EBBTIDE_RRF_K", "-3", "must be >= 0"),
+        ("EBBTIDE_ACTIVATION_BLEND", "-1", "must be >= 0"),
+        ("EBBTIDE_GRACE_DAYS", "-7", "must be >= 0"),
+        ("EBBTIDE_REVIEW_COOLDOWN_DAYS", "-1", "must be >= 0"),
+        ("EBBTIDE_BUSY_TIMEOUT_MS", "-5", "must be >= 0"),
+        ("EBBTIDE_Q_ALPHA", "1.5", "must be between 0 and 1"),
+        ("EBBTIDE_HEBBIAN_RATE", "-0.1", "must be between 0 and 1"),
+        ("EBBTIDE_SPREAD_DAMPING", "2", "must be between 0 and 1"),
+    ],
+)
+def test_a_setting_out_of_range_in_the_environment_is_refused_naming_it(variable, value, rule):
+    """Read as given, EBBTIDE_RRF_K=-3 made every recall a ZeroDivisionError."""
+    with pytest.raises(ValidationError) as exc:
+        Config.from_env({variable: value})
+    assert exc.value.field == variable.removeprefix("EBBTIDE_").lower()
+    assert exc.value.rule == rule
 
 
 def test_weight_out_of_range_is_rejected_before_anything_is_written(memory):

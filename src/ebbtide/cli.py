@@ -26,7 +26,7 @@ from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError, ValidationError
 from .memory import Memory, open_memory
-from .model import ReviewItem
+from .model import ReviewItem, Stats
 from .server.render import explain
 from .text import shorten
 
@@ -38,16 +38,47 @@ def _print_json(result: BaseModel) -> None:
     print(result.model_dump_json(indent=2))
 
 
+TRANSPORTS = ("stdio", "http")
+_PORT_RULE = "must be a whole number from 1 to 65535"
+
+
+def _port(value: str) -> int:
+    """A TCP port (1-65535) from its text; ValueError if the text is none."""
+    port = int(value) if value.strip().isdigit() else 0
+    if not 1 <= port <= 65535:
+        raise ValueError(value)
+    return port
+
+
+def _cli_port(value: str) -> int:
+    try:
+        return _port(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_PORT_RULE) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .server.mcp import build_server
 
+    # The environment is read here, not as parser defaults: a bad EBBTIDE_PORT must not
+    # break every other command, and a bad EBBTIDE_TRANSPORT must not pass as stdio.
+    transport = args.transport or os.environ.get("EBBTIDE_TRANSPORT") or "stdio"
+    if transport not in TRANSPORTS:
+        raise ValidationError("EBBTIDE_TRANSPORT", "must be stdio or http", transport)
+    port = args.port
+    if port is None:
+        told = os.environ.get("EBBTIDE_PORT") or "8765"
+        try:
+            port = _port(told)
+        except ValueError:
+            raise ValidationError("EBBTIDE_PORT", _PORT_RULE, told) from None
     memory = open_memory(args.store)
     try:
         server = build_server(memory, profile=args.profile)
-        if args.transport == "http":
+        if transport == "http":
             from .server.http import serve_http
 
-            serve_http(server, memory, args.host, args.port)
+            serve_http(server, memory, args.host, port)
         else:
             server.run("stdio")
     finally:
@@ -355,6 +386,9 @@ def cmd_review(args: argparse.Namespace) -> int:
             if args.json:
                 _print_json(queue)
                 return 0
+            if not queue.items:
+                console.print("nothing is waiting for review")
+                return 0
             console.print(
                 _review_table(f"{len(queue.items)} deletion(s) waiting for approval", queue.items)
             )
@@ -415,8 +449,41 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(stats)
     else:
-        console.print(stats.model_dump())
+        console.print(_stats_text(stats), highlight=False, markup=False, soft_wrap=True)
     return 0
+
+
+_TIER_ORDER = ("hot", "warm", "cold", "frozen")
+
+
+def _stats_text(stats: Stats) -> str:
+    def counts(by: dict[str, int], order: Sequence[str] = ()) -> str:
+        keys = [*(k for k in order if k in by), *sorted(set(by) - set(order))]
+        return ", ".join(f"{k} {by[k]}" for k in keys) or "none"
+
+    when = stats.last_maintain
+    vectors = (
+        "not kept (embeddings off)"
+        if stats.vectors_missing is None
+        else f"{stats.vectors_missing} owed" + (" (ebbtide reembed)" * bool(stats.vectors_missing))
+    )
+    rows = [
+        ("store", stats.store),
+        (
+            "nodes",
+            f"{stats.nodes} ({stats.archived} archived, {stats.forgotten} forgotten, "
+            f"{stats.pinned} pinned)",
+        ),
+        ("links", str(stats.edges)),
+        ("kinds", counts(stats.by_kind)),
+        ("tiers", counts(stats.by_tier, _TIER_ORDER)),
+        ("links by relation", counts(stats.by_relation)),
+        ("review", f"{stats.pending_review} waiting for a person"),
+        ("last maintain", when.isoformat(timespec="seconds") if when else "never"),
+        ("vectors", vectors),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -472,12 +539,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--transport",
-        default=os.environ.get("EBBTIDE_TRANSPORT", "stdio"),
-        choices=["stdio", "http"],
-        help="stdio for one client; http (streamable HTTP at /mcp, stateless) for replicas",
+        choices=TRANSPORTS,
+        help="stdio for one client; http (streamable HTTP at /mcp, stateless) for replicas "
+        "(default: $EBBTIDE_TRANSPORT, else stdio)",
     )
     p.add_argument("--host", default=os.environ.get("EBBTIDE_HOST", "127.0.0.1"))
-    p.add_argument("--port", type=int, default=int(os.environ.get("EBBTIDE_PORT", "8765")))
+    p.add_argument("--port", type=_cli_port, help="HTTP port (default: $EBBTIDE_PORT, else 8765)")
     p.set_defaults(fn=cmd_serve)
     sub.add_parser("demo", parents=[store], help="narrated demo, then client setup").set_defaults(
         fn=cmd_demo
@@ -618,6 +685,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # One line however long (a path in it, say), so a log or a grep keeps it whole.
         err.print(f"[red]error[/] {escape(str(exc))}", soft_wrap=True)
         return 2
+    except BrokenPipeError:
+        # The reader left (`ebbtide export | head`): stop quietly, as other tools do. Stdout
+        # goes to devnull so that flushing it at exit does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

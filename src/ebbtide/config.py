@@ -101,6 +101,17 @@ class Config:
             raise ValidationError("thresholds", "need hot > warm > cold >= 0")
         if self.max_hops < 0:
             raise ValidationError("max_hops", "must be >= 0")
+        # A negative RRF constant divides by zero at some rank; negative days, bonuses or
+        # timeouts turn what they bound inside out.
+        for name in (
+            "rrf_k", "activation_blend", "read_bonus", "spread_threshold", "grace_days",
+            "review_cooldown_days", "busy_timeout_ms",
+        ):  # fmt: skip
+            if getattr(self, name) < 0:
+                raise ValidationError(name, "must be >= 0")
+        for name in ("q_alpha", "hebbian_rate", "spread_damping"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValidationError(name, "must be between 0 and 1")
         if self.auto_maintain_days < 0:
             raise ValidationError("auto_maintain_days", "must be >= 0 (0 turns it off)")
         if self.sqlite_synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:

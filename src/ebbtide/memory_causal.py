@@ -240,6 +240,8 @@ class CausalOps:
         alternative = sameness.asked_action(
             validate.text("alternative", alternative, max_len=10_000)
         )
+        if _said_alike(decision) == _said_alike(alternative):
+            raise ValidationError("alternative", "must differ from the decision", alternative)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         limit = validate.count("limit", limit)
         ctx = self._ctx()
@@ -430,6 +432,11 @@ class CausalOps:
             lessons=found,
             confidence=round(confidence, 4),
         )
+
+
+def _said_alike(option: str) -> str:
+    """An option as compared with the other: case, spacing and end punctuation aside."""
+    return " ".join(option.casefold().rstrip(".?! ").split())
 
 
 def _done_ids(option: OptionEvidence) -> list[str]:

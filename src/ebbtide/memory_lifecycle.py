@@ -278,6 +278,7 @@ class LifecycleOps:
             by_tier=c["tier"],
             by_relation=c["relation"],
             archived=c["status"].get("archived", 0),
+            forgotten=c["status"].get("forgotten", 0),
             pinned=c["pinned"].get("pinned", 0),
             pending_review=c["review"].get("pending", 0),
             last_maintain=to_datetime(float(last)) if last else None,

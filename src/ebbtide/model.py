@@ -286,7 +286,12 @@ class Stats(_Model):
     by_kind: dict[str, int]
     by_tier: dict[str, int]
     by_relation: dict[str, int]
-    archived: int
+    archived: int = Field(description="archived by maintain when they went frozen")
+    forgotten: int = Field(
+        default=0,
+        description="hidden at an agent's request (forget) or because their file is gone, "
+        "until a person approves or rejects the deletion",
+    )
     pinned: int
     pending_review: int
     last_maintain: datetime | None

@@ -69,10 +69,11 @@ def split_sentences(text: str) -> list[str]:
 
 
 _ACK_TOKEN = re.compile(r"[a-z0-9]+")
-# Words that carry no knowledge in a chat turn: backchannel, greetings, praise, filler.
-# Contractions are split, so "that's" leaves "that" and "s".
+# Words that carry no knowledge in a chat turn: backchannel, greetings, praise, dismay,
+# filler. Contractions are split, so "that's" leaves "that" and "s".
 _ACK_WORDS = word_set(
     """haha hahaha hehe lol lmao rofl omg wow woah whoa yay yeah yes yep yup ya no nope nah ok
+    ugh argh oops whoops yikes oof ouch meh sigh phew whew damn dang geez jeez gosh
     okay k sure cool nice great awesome amazing wonderful fantastic incredible lovely sweet neat
     thanks thank thx ty congrats congratulations hey hi hello hiya bye goodbye cheers totally
     definitely absolutely exactly indeed true agreed right alright glad good hear see soon later

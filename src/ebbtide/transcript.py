@@ -60,17 +60,21 @@ _LINE = re.compile(
     r"(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?))?\s*(?P<speaker>[^\s:\[][^:\n]{0,59}?)\s*:\s+(?P<text>.*)$"
 )
 # Field names as chat exports spell them: OpenAI (role, content), Discord (author, content,
-# timestamp), Slack (user, text), Telegram (from, text, date), mail-like (sender, body).
+# timestamp), Slack (user_profile before user, which is an id; text, ts), Telegram (from,
+# text, date), mail-like (sender, body).
 _ALIASES = {
-    "speaker": ("speaker", "role", "name", "author", "user", "sender", "from"),
+    "speaker": ("speaker", "role", "name", "author", "user_profile", "user", "sender", "from"),
     "text": ("text", "content", "body", "message"),
     "id": ("id", "dia_id"),
-    "time": ("time", "timestamp", "created_at", "date"),
+    "time": ("time", "timestamp", "created_at", "date", "ts"),
     "caption": ("caption", "blip_caption"),
 }
 _NAMES = ("name", "nickname", "display_name", "username")  # of a speaker given as an object
 _LIST_ITEM = re.compile(r"(?:[-*+•>]|\d{1,3}[.)])(?:\s|$)")  # "- a: b", "1. Step: x"
 EPOCH_MS = 1e11  # epoch seconds past this (year 5138) are milliseconds (or finer)
+# Epoch seconds written as a string, as Slack's "ts" ("1683554160.000200") and quoted JSON
+# give them; nine digits at least (1973 on), so that "2023" stays a year.
+_EPOCH_TEXT = re.compile(r"\s*\d{9,}(?:\.\d+)?\s*")
 
 
 def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> list[Message]:
@@ -79,9 +83,10 @@ def parse_transcript(value: str | Sequence[Any], *, id_prefix: str = "m") -> lis
     A line may start with a timestamp, "[2023-05-08 13:56]" or ISO; a line without a speaker,
     a list item ("- a: b", "1. Step: x") or a line indented deeper than the first message
     continues the message before it; so do the lines after the first of a string in a list.
-    Dicts take speaker (or role, name, author, user, sender, from; an object's name), text (or
-    content, body, message; a list of text parts is joined), and optional id, time (or
-    timestamp, created_at, date; ISO, prose, or epoch seconds or milliseconds) and caption. A
+    Dicts take speaker (or role, name, author, user_profile, user, sender, from; an object's
+    name), text (or content, body, message; a list of text parts is joined), and optional id,
+    time (or timestamp, created_at, date, ts; ISO, prose, or epoch seconds or milliseconds, as
+    a number or a string of digits) and caption. A
     dict whose text is null or blank and that has no caption said nothing and is left out
     (a tool call, an attachment). Missing ids become f"{id_prefix}1", f"{id_prefix}2", ...
     by place (`numbered`; a Message passed in keeps what it was).
@@ -250,6 +255,8 @@ def _parts(field_: str, parts: list[Any]) -> str:
 def _time(field_: str, value: Any) -> datetime:
     if isinstance(value, datetime):
         return to_datetime(value)
+    if isinstance(value, str) and _EPOCH_TEXT.fullmatch(value):
+        value = float(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         for _ in range(3):  # milliseconds (JavaScript's Date.now()), micro- or nanoseconds
             if math.isfinite(value) and abs(value) >= EPOCH_MS:

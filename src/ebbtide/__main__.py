@@ -1,0 +1,5 @@
+"""`python -m ebbtide`: the same command line as the `ebbtide` script."""
+
+from .cli import main
+
+raise SystemExit(main())
