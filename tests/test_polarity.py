@@ -843,3 +843,48 @@ def test_a_teammate_away_is_no_bad_outcome_of_what_was_done(memory):
     assert record.outcome.polarity == 0
     api = memory.record_decision("Rotated the API keys", "The API was offline for an hour")
     assert api.outcome.polarity < 0
+
+
+# -- what one became able to do, told, against what could happen ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("told", "plain"),
+    [
+        ("After the fix we could deploy in minutes.", "After the fix we deployed in minutes."),
+        ("Now we could deploy in minutes.", "Now we deploy in minutes."),
+        ("Since then we could deploy in minutes.", "Since then we deployed in minutes."),
+        ("Once the cache landed, we could deploy in minutes.", "We deployed in minutes."),
+        (
+            "With the cache, users could log in within seconds.",
+            "Users logged in within seconds.",
+        ),
+        ("Finally we could deploy in minutes.", "Finally we deployed in minutes."),
+        ("We could deploy in minutes again.", "We deployed in minutes again."),
+    ],
+)
+def test_an_ability_told_after_a_time_or_again_is_what_happened_not_a_hedge(told, plain):
+    assert label(plain) == "positive"
+    assert label(told) == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We could get an outage.",
+        "This could break checkout.",
+        "It could take hours.",
+        # a time before it does not make a feared harm had
+        "Now this could break checkout.",
+        "After the migration it could take hours.",
+        "This could break checkout again.",
+        "After the fix we could have deployed in minutes.",
+    ],
+)
+def test_what_could_go_wrong_stays_a_hedge_even_after_a_time(text):
+    assert label(text) == "neutral"
+
+
+def test_nobody_could_log_in_after_the_deploy_is_still_bad():
+    assert label("After the deploy nobody could log in.") == "negative"
+    assert label("Finally nobody could log in.") == "negative"

@@ -519,3 +519,52 @@ def test_a_change_of_a_thing_of_many_tools_ends_the_tool_it_names_or_one_of_its_
     done = change(text, "Ana", people=["Ana"])
     assert done is not None
     assert changes(done, before) is expected
+
+
+ORDERS_PG15 = Setting("orders service", "postgres 15", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # another owner's thing of the same name is another thing
+        ("Ana and others moved Acme's orders service to Postgres 16.", False),
+        ("Acme's orders service moved to Postgres 16.", False),
+        ("Ana and others moved the client's orders service to Postgres 16.", False),
+        ("The client's orders service moved to Postgres 16.", False),
+        ("Ana and others moved their orders service to Postgres 16.", False),
+        ("Their orders service moved to Postgres 16.", False),
+        # ours, however told, is ours
+        ("Ana and others moved Ana's orders service to Postgres 16.", True),
+        ("Our orders service moved to Postgres 16.", True),
+        ("The orders service moved to Postgres 16.", True),
+        ("Ana and others upgraded the orders service to Postgres 16.", True),
+    ],
+)
+def test_a_change_of_another_owners_thing_of_the_same_name_leaves_ours_standing(text, expected):
+    done = change(text, "Ana", people=["Ana"])
+    assert done is not None
+    assert changes(done, ORDERS_PG15) is expected
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        "Yesterday",
+        "Yesterday,",
+        "Last week",
+        "On Monday",
+        "This morning",
+        "Two days ago",
+        "After the outage",
+        "After the big outage,",
+        "Over the weekend",
+    ],
+)
+def test_a_thing_that_moved_told_after_when_it_did_is_still_that_thing(when):
+    done = change(f"{when} the orders service moved to MySQL.", "Ana", people=["Ana"])
+    assert done is not None and done.subject == "orders service"
+    assert changes(done, ORDERS_DB)
+    assert not changes(done, ORDERS_QUEUE)
+    theirs = change(f"{when} Acme's orders service moved to MySQL.", "Ana", people=["Ana"])
+    assert theirs is not None and not changes(theirs, ORDERS_DB)

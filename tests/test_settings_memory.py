@@ -257,3 +257,52 @@ def test_a_tool_used_for_a_purpose_is_set_anew_by_one_of_its_kind(memory):
     )
     assert "Dana and others use Redis for the speed." in ended
     assert "Dana and others use Postgres for the orders service." in current
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "We moved Acme's orders service to Postgres 16.",
+        "Acme's orders service moved to Postgres 16.",
+        "We moved the client's orders service to Postgres 16.",
+        "We moved their orders service to Postgres 16.",
+    ],
+)
+def test_a_move_of_another_owners_thing_of_the_same_name_leaves_ours_current(memory, later):
+    current, ended = _told_weeks_apart(
+        memory, ("Dana", "The orders service is Postgres 15."), ("Dana", later)
+    )
+    assert "The orders service is Postgres 15." in current
+    assert not ended
+
+
+@pytest.mark.parametrize(
+    "later",
+    ["We moved our orders service to Postgres 16.", "The orders service moved to Postgres 16."],
+)
+def test_a_move_of_our_thing_ends_its_old_setting(memory, later):
+    _, ended = _told_weeks_apart(
+        memory, ("Dana", "The orders service is Postgres 15."), ("Dana", later)
+    )
+    assert ended == {"The orders service is Postgres 15."}
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        "Yesterday the orders service moved to MySQL.",
+        "Last week the orders service moved to MySQL.",
+        "This morning the orders service moved to MySQL.",
+        "After the outage the orders service moved to MySQL.",
+        "Over the weekend the orders service moved to MySQL.",
+    ],
+)
+def test_a_move_told_after_when_it_happened_ends_the_things_tool_of_that_kind(memory, move):
+    current, ended = _told_weeks_apart(
+        memory,
+        ("Dana", "We use Postgres for the orders service."),
+        ("Dana", "We use Redis for the orders service."),
+        ("Dana", move),
+    )
+    assert ended == {"Dana and others use Postgres for the orders service."}
+    assert "Dana and others use Redis for the orders service." in current

@@ -12,7 +12,8 @@ readable rule engine:
 3. context rules, each a small function:
      meta use      "error handler", "incident review"  -> not an event
      irrealis      "supposed to fix", "if it fails", "we might get an outage"
-                   -> not an outcome ("nobody could log in", "in May" are told)
+                   -> not an outcome ("nobody could log in", "in May", "after the
+                   fix we could deploy in minutes" are told)
      away          "Ben was offline all weekend"        -> a person away, no outage
      direction     "latency dropped", "cut errors"      -> sign(qty) * sign(dir);
                    with no quantity named, a time or size reached is one ("it
@@ -418,6 +419,11 @@ IRREALIS: tuple[str, ...] = (
 # deploy"), and "may" after these, or before a day, is the month ("in May", "May 3").
 _TOLD_INABILITY = frozenset({"not", "never", "no", "nobody", "none", "nothing", "barely",
                              "hardly"})
+# ... and "could" after a time or a means, or before "again", tells what one became able to
+# do ("After the fix we could deploy in minutes", "With the cache, users could log in", "we
+# could ship on Fridays again"), unless what follows reads bad: a harm is feared, not had
+# ("Now this could break checkout").
+_ABILITY_ANCHORS = frozenset({"after", "finally", "now", "since", "once", "with", "eventually"})
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "early", "mid", "late",
                            "last", "next", "this", "during", "from", "to", "through", "on",
                            "before", "after"})
@@ -973,13 +979,45 @@ def _hedges(marker: _Span, tokens: list[str]) -> bool:
     return True
 
 
+def _told_ability(marker: _Span, tokens: list[str], clause: list[int]) -> bool:
+    """Whether a hedging "could" tells an ability had: a time or a means before it in its
+    sentence, or "again" after it in its clause; never "could have" (what did not happen)."""
+    if marker.text != "could" or tokens[marker.end : marker.end + 1] == ["have"]:
+        return False
+    again = any(
+        t == "again" and clause[j] == clause[marker.start]
+        for j, t in enumerate(tokens[marker.end :], marker.end)
+    )
+    return again or not _ABILITY_ANCHORS.isdisjoint(tokens[: marker.start])
+
+
+def _after_in_clause(marker: _Span, spans: list[_Span], clause: list[int]) -> list[_Span]:
+    return [s for s in spans if s.start >= marker.end and clause[s.start] == clause[marker.start]]
+
+
 def _apply_irrealis(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
     """'supposed to fix the leak', 'if it fails', 'we might get an outage': not something that
-    happened."""
+    happened. A told ability ('After the fix we could deploy in minutes') waits for
+    `_apply_feared_ability`."""
     for marker in (s for s in spans if s.kind == "irrealis" and _hedges(s, tokens)):
-        for s in spans:
-            after = s.start >= marker.end and clause[s.start] == clause[marker.start]
-            if after and (s.kind in _POLAR or s.kind == "qty"):
+        if _told_ability(marker, tokens, clause):
+            continue
+        for s in _after_in_clause(marker, spans, clause):
+            if s.kind in _POLAR or s.kind == "qty":
+                s.active = False
+
+
+def _apply_feared_ability(spans: list[_Span], tokens: list[str], clause: list[int]) -> None:
+    """A told ability that reads bad once every other rule has run is a harm feared, not had
+    ('Now this could break checkout', 'After the migration it could take hours')."""
+    for marker in spans:
+        if marker.kind != "irrealis" or not _hedges(marker, tokens):
+            continue
+        if not _told_ability(marker, tokens, clause):
+            continue
+        scoring = [s for s in _after_in_clause(marker, spans, clause) if s.active]
+        if sum(s.weight for s in scoring if s.kind in _SCORING) < 0:
+            for s in scoring:
                 s.active = False
 
 
@@ -1755,6 +1793,7 @@ def _sentence_spans(tokens: list[str], people: frozenset[str]) -> list[_Span]:
     _apply_circumstance(spans, tokens)
     _apply_intensity(spans, clause)
     _apply_again(spans, clause)
+    _apply_feared_ability(spans, tokens, clause)
     _apply_ease_told_in_passing(spans)
     _apply_neutral_markers(spans)
     return spans

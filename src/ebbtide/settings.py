@@ -12,7 +12,8 @@ GitHub Actions", "Jenkins was replaced with GitHub Actions"). Either way the old
 longer holds; the memory keeps it for the record and stops recalling it. A change another
 company or team made ("Acme replaced Jenkins with GitHub Actions", "Priya's team moved the CI
 to GitHub Actions", "Acme moved to GitHub Actions") is of their thing, not ours, unless it
-says ours ("Priya moved our CI …", "… in our pipeline").
+says ours ("Priya moved our CI …", "… in our pipeline"); so is a thing named as another's
+("We moved Acme's orders service …", "the client's orders service").
 
 A thing that is not itself of a kind (a service, a project, work) may use several tools at
 once, so only a tool of the same kind sets it anew: "We use Redis for the orders service" (a
@@ -21,10 +22,10 @@ service" ends it. No known kind is a kind of its own: "Supabase" leaves Postgres
 "Postgres" leaves "GitHub", while "Notion" after "Obsidian" sets a thing anew, as for a thing
 of one value ("Ana's laptop"). A change of such a thing ends the tool it names as old ("We
 switched the orders service from Postgres to Redis"), else the one of the new tool's kind
-("We moved the orders service to MySQL", "… onto MySQL" or "The orders service moved to
-MySQL" ends Postgres, "… to GCP" none, "… to GitLab" only GitHub). What a tool is used for
-may be a purpose, no thing ("We use Redis for the speed" is our cache). Pure text: no store,
-no clock.
+("We moved the orders service to MySQL", "… onto MySQL" or "(Yesterday) the orders
+service moved to MySQL" ends Postgres, "… to GCP" none, "… to GitLab" only GitHub). What a
+tool is used for may be a purpose, no thing ("We use Redis for the speed" is our cache). Pure
+text: no store, no clock.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from .timeparse import resolve
 
 __all__ = [
     "Change",
@@ -198,10 +202,19 @@ _TO = re.compile(
 # The thing that moved, told as its sentence's subject before the verb: "The orders service
 # moved to MySQL", "Our API was migrated from AWS to GCP"
 _MOVED = re.compile(
-    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?[\w.+#/-]+)"
+    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+(?:['’]s)?\s+){{0,3}}?[\w.+#/-]+)"
     r"(?:\s+(?:was|were|got|has|have|had|been|just|finally|already|recently|also|\w+ly))*\s*",
     re.IGNORECASE,
 )
+# What a clause may open with before the thing that moved, besides a time `resolve` finds
+# ("Yesterday", "Last week", "On Monday"): what it moved after or during, up to a thing told
+# as someone's ("After the outage the orders service", "Over the weekend our API").
+_AFTER_WHAT = re.compile(
+    rf"(?:after|before|since|following|during|over|once)\s+(?:[\w'’-]+\s+){{1,3}}?(?={_OWNER}\s)",
+    re.IGNORECASE,
+)
+# Any day will do: only where a time is told is wanted, not when it falls.
+_ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
 # Words that make what is told before a verb a clause, not a thing: "The next day we moved …"
 _PRONOUNS = frozenset({"i", "we", "you", "he", "she", "they"})
 _SWAPPED = r"(?:swapped|replaced|traded|exchanged)"
@@ -499,10 +512,20 @@ def _moved(text: str, m: re.Match[str], us: set[str]) -> str | None:
     thing alone ("The orders service", "Our API was"), as told; not one who moved it ("The
     next day Ana", `us` casefolded, or "… we")."""
     before, _ = _sentence(text, m.start(), m.end())
-    found = _MOVED.fullmatch(re.split(r"[,:(]\s*|\)\s*", before)[-1])
+    found = _MOVED.fullmatch(_untimed(re.split(r"[,:(]\s*|\)\s*", before)[-1]))
     if found is None or (_PRONOUNS | us) & set(found["subject"].casefold().split()):
         return None
     return found["subject"]
+
+
+def _untimed(clause: str) -> str:
+    """A clause without when it opens with: "Yesterday the orders service", "After the outage
+    the orders service" -> the orders service."""
+    spans = resolve(clause, _ANY_DAY)
+    if spans and clause.casefold().startswith(spans[0].phrase.casefold()):
+        clause = clause[len(spans[0].phrase) :].lstrip(" ,")
+    lead = _AFTER_WHAT.match(clause)
+    return clause[lead.end() :] if lead else clause
 
 
 def _us(speaker: str | None, people: Collection[str]) -> set[str]:
@@ -633,14 +656,32 @@ def changes(done: Change, before: Setting) -> bool:
     if _was(before.value, done.subject) and re.match(r"v?\d", done.value):
         return before.value != f"{done.subject} {done.value}"
     # "staging" of "the staging DB": one name inside the other, and the values alike
-    inside = f" {done.subject} " in f" {before.subject} " or f" {before.subject} " in (
-        f" {done.subject} "
-    )
-    if not inside:
+    if not _inside(done.subject, done.owner, before):
         return False
     if done.old is not None:
         return _was(before.value, done.old)
     return before.value.split()[0] == done.value.split()[0]
+
+
+def _inside(subject: str, owner: str | None, before: Setting) -> bool:
+    """Whether the name of a thing changed (`subject`, `owner`'s) holds that of `before`'s
+    thing or is held in it, the two one owner's: "staging" is of "staging db", and "staging
+    db" (Bob's, as Bob upgraded "his") of "bob's staging db", but "acme's orders service" and
+    "client's orders service" are not our "orders service"."""
+    if f" {subject} " in f" {before.subject} ":
+        inner, outer = subject, before.subject
+    elif f" {before.subject} " in f" {subject} ":
+        inner, owner, outer = before.subject, before.owner, subject
+    else:
+        return False
+    whose = _possessor(outer)
+    return whose is None or whose in (owner, _possessor(inner))
+
+
+def _possessor(name: str) -> str | None:
+    """Whose a thing's name says it is ("acme's orders service": acme), else None."""
+    m = re.match(r"([\w]+)['’]s\s", name)
+    return m[1].casefold() if m else None
 
 
 def _part(subject: str, thing: str) -> str | None:
