@@ -146,6 +146,15 @@ SCHEMA = (
 )
 # Below this many ids, primary-key lookups one by one beat Kùzu's scan-and-join plans.
 POINT_LOOKUPS = 64
+# Kùzu 0.11 reads many nodes by id only by scanning the table (an `IN` list, an UNWIND joined
+# by id, lookups chained in one statement): about a millisecond plus half a microsecond a
+# node, against about 0.4 ms a primary-key lookup. So up to 3 ids, plus one per 800 nodes,
+# are looked up one by one (at 10k nodes 15, at 100k 128), more in one join.
+NODE_LOOKUPS = 3
+NODES_PER_LOOKUP = 800
+# A node's properties by name: returning the node itself (`RETURN n`) costs Kùzu a third more
+# per lookup, and a recall reads dozens by id.
+_NODE_RETURN = ", ".join(f"n.{c}" for c in NODE_TYPES)
 BATCH = 20_000
 PAGE = 1_000
 _SEP = "\u001f"
@@ -167,6 +176,9 @@ class KuzuStore:
         self._nodes = NodeCache()
         self._prepared: dict[str, Any] = {}
         self._next_seq = 0
+        # How many nodes there are, near enough to choose how to read them by id (the index,
+        # once built, counts them exactly).
+        self._about_nodes = 0
         self._checkpoint_owed = False  # a rollback's checkpoint failed; the next write retries
 
     # plumbing -------------------------------------------------------------------------------
@@ -202,6 +214,8 @@ class KuzuStore:
                     f"Kùzu allows one at a time): {exc}"
                 ) from exc
             self._next_seq = 1 + max((r[0] for r in rows if r[0] is not None), default=0)
+            count = self._conn.execute("MATCH (n:EbbNode) RETURN count(*)").get_all()
+            self._about_nodes = count[0][0]
         return self._conn
 
     def _q(self, cypher: str, **params: Any) -> list[list[Any]]:
@@ -209,8 +223,8 @@ class KuzuStore:
             return self._connection().execute(cypher, params).get_all()
 
     def _point(self, cypher: str, **params: Any) -> list[list[Any]]:
-        """`_q` for the few fixed statements run once per node or edge (a read by id, a single
-        create, a touch): prepared once, each then costs about half as much."""
+        """`_q` for the few fixed statements run often (a read by id, a single create, a touch):
+        prepared once, each then costs about half as much."""
         with self._lock:
             conn = self._connection()
             stmt = self._prepared.get(cypher)
@@ -331,6 +345,7 @@ class KuzuStore:
             else:
                 for batch in chunked(rows, BATCH):
                     self._copy("EbbNode", NODE_TYPES, batch)
+            self._about_nodes += len(rows)
             if self._index is not None:
                 for p in rows:
                     self._index.put_node(p, p["text"])
@@ -367,13 +382,23 @@ class KuzuStore:
                 self._index.put_node({**p, "seq": rows[0][0]}, node.text)
 
     def _fetch_nodes(self, ids: list[str]) -> list[dict[str, Any]]:
-        if len(ids) <= POINT_LOOKUPS:
-            out = []
-            for i in ids:
-                out.extend(r[0] for r in self._point("MATCH (n:EbbNode {id: $id}) RETURN n", id=i))
-            return out
-        return [r[0] for r in self._q("UNWIND $ids AS i MATCH (n:EbbNode {id: i}) RETURN n",
-                                      ids=ids)]  # fmt: skip
+        """The nodes of `ids` (each id once) that exist, as property maps, in no set order."""
+        if not ids:
+            return []
+        with self._lock:
+            self._connection()
+            nodes = self._about_nodes if self._index is None else len(self._index.nodes)
+            if len(ids) <= NODE_LOOKUPS + nodes // NODES_PER_LOOKUP:
+                rows = []
+                for i in ids:
+                    rows.extend(
+                        self._point(f"MATCH (n:EbbNode {{id: $id}}) RETURN {_NODE_RETURN}", id=i)
+                    )
+            else:
+                rows = self._point(
+                    f"UNWIND $ids AS i MATCH (n:EbbNode {{id: i}}) RETURN {_NODE_RETURN}", ids=ids
+                )
+        return [dict(zip(NODE_TYPES, r, strict=True)) for r in rows]
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         with self._lock:
