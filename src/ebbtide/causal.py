@@ -146,18 +146,20 @@ def match_nodes(
     people = ctx.people() if action and ids else ()
     named = names_in(ctx.store)
 
-    def other_option(said: str) -> bool:
+    def other_option(node: Node, said: str) -> bool:
         # "Use SQLite for the CLI" is not "use Postgres for the CLI", nor "Cached the sessions
         # in Redis" "cache the tokens in Redis": another option, however many words (or how
-        # much meaning) they share.
-        return different_choices(text, said, named) or (action and different_objects(text, said))
+        # much meaning) they share. An outcome is no action done to a thing.
+        return different_choices(text, said, named) or (
+            action and node.kind != "outcome" and different_objects(text, said)
+        )
 
     scored = []
     for rank, ident in enumerate(ids):
         node = nodes[ident]
         # The event as it was told each time, without what its pronouns stood for: "That (we
         # skipped the load test) was a mistake" is not the skipping.
-        said = [x for x in map(told, wordings(node)) if not other_option(x)]
+        said = [x for x in map(told, wordings(node)) if not other_option(node, x)]
         if not said:
             continue
         sim = max(similarity(text, x) for x in said)
@@ -191,7 +193,9 @@ def match_nodes(
         near = ctx.store.get_nodes(close)
         if keep is not None:
             near = {i: n for i, n in near.items() if keep(n)}
-        near = {i: n for i, n in near.items() if not all(map(other_option, map(told, wordings(n))))}
+        near = {
+            i: n for i, n in near.items() if not all(other_option(n, told(x)) for x in wordings(n))
+        }
         pool = [(near[i], found[i], rank) for rank, i in enumerate(close) if i in near]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]

@@ -776,11 +776,13 @@ def different_objects(a: str, b: str) -> bool:
     checkout workers" holds "the workers") nor anywhere in the other telling (moved, not
     replaced), and are no other form or shortening of each other ("session", "prod" /
     "production"): what was done to is another thing, however many other words the two share,
-    though no name tells it. "cache user sessions in Redis" caches the sessions."""
-    da, db = doing(_plain(a)), doing(_plain(b))
-    if da.verb is None or db.verb is None or da.undone != db.undone:
+    though no name tells it. "cache user sessions in Redis" caches the sessions. Only a
+    telling that is plainly an action counts (`_action`): "Andromeda storefront broken over
+    the weekend" is no "storefront" done to a thing."""
+    da, db = _action(_plain(a)), _action(_plain(b))
+    if da is None or db is None or da.undone != db.undone:
         return False
-    if not verbs.same(da.verb, db.verb):
+    if not verbs.same(da.verb or "", db.verb or ""):
         return False
     x, y = _object(da.after), _object(db.after)
     if not (x and y) or _heads_meet(x, y):
@@ -791,6 +793,22 @@ def different_objects(a: str, b: str) -> bool:
     ka = {root(t) for t in content_tokens(_plain(a))}
     kb = {root(t) for t in content_tokens(_plain(b))}
     return hx not in kb and hy not in ka
+
+
+def _action(text: str) -> Doing | None:
+    """The action a telling plainly is: its verb opens it ("Cache sessions in Redis", "did not
+    skip the load test") or puts a determiner before its object ("We cached the sessions",
+    "Ana restarted the workers"). Else the word `doing` takes for a verb may be a noun of a
+    name ("Castor auth taken down", "The rolled back Corvus storefront release")."""
+    found = doing(text)
+    if found.verb is None:
+        return None
+    said = _WORDS.findall(text)
+    lead = (w for w in said if w.casefold() not in _NEGATORS | _DO)
+    opens = next(lead, None) == found.said[0]
+    if opens or (found.after and found.after[0].casefold() in _DETERMINERS):
+        return found
+    return None
 
 
 def _plain(text: str) -> str:
