@@ -1,7 +1,9 @@
 """Two tellings that differ in the thing chosen ("Use SQLite for the CLI" / "Use Postgres for
 the CLI") are alternatives, never one decision told twice: each keeps its own node and its own
-outcomes, so comparing them answers which to prefer. A retelling of one choice in other words
-("We picked SQLite for the CLI") still joins it."""
+outcomes, so comparing them answers which to prefer. So are one action done to two things
+("Cache the sessions in Redis" / "Cache the tokens in Redis") and two failures of two tools
+("Postgres is out of connections" / "Redis is out of connections"). A retelling of one choice
+in other words ("We picked SQLite for the CLI") still joins it."""
 
 from __future__ import annotations
 
@@ -175,3 +177,181 @@ def test_a_long_option_that_shares_all_but_its_name_is_still_another_option(memo
     assert result.preferred == "alternative"
     assert [x.outcome for x in result.decision.lessons] == ["Onboarding took a whole day"]
     assert [x.outcome for x in result.alternative.lessons] == ["Onboarding took minutes"]
+
+
+# What an action was done to is the decision too: the same verb done to another thing ("Cache
+# the sessions in Redis" / "Cache the tokens in Redis") is another decision, though the thing
+# is no name; the same thing told in other words is one decision.
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Cache the sessions in Redis", "Cache the tokens in Redis"),
+        ("We cached the sessions in Redis", "Cache the tokens in Redis"),
+        ("Ana and others restarted the checkout workers", "Restarted the checkout pods"),
+        ("Did not skip the load test", "Did not skip the smoke run"),
+        ("did not skip load tests", "Did not skip the smoke run"),
+    ],
+)
+def test_one_verb_done_to_another_thing_is_another_decision(a, b):
+    assert sameness.different_objects(a, b)
+    assert sameness.different_objects(b, a)
+    assert sameness.same_event(a, _mention(), b, _mention(), flat) == 0
+
+
+@pytest.mark.parametrize(
+    "retold",
+    [
+        "Cache sessions in Redis",
+        "We cached the sessions in Redis",
+        "cache user sessions in Redis",
+        "Cached the session in Redis",
+        "Lena and others decided to cache the sessions in Redis.",
+    ],
+)
+def test_a_retelling_of_what_was_done_to_the_same_thing_still_joins(retold):
+    first = "Cache the sessions in Redis"
+    assert not sameness.different_objects(first, retold)
+    assert not sameness.different_objects(retold, first)
+    assert sameness.same_event(retold, _mention(), first, _mention(), flat) >= sameness.SAME_EVENT
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # told as what befell a thing, not as an action: the first noun is no verb
+        ("Andromeda storefront broken over the weekend", "the Andromeda storefront flow failed"),
+        ("Castor auth taken down by a retry storm", "Castor auth collapsed under a retry storm"),
+        # a thing told as done to ("The rolled back … release") is no action either
+        ("The rolled back Corvus storefront release", "Farid rolled back the Corvus deploy"),
+    ],
+)
+def test_tellings_that_are_no_plain_action_are_not_told_apart_by_their_objects(a, b):
+    assert not sameness.different_objects(a, b)
+    assert not sameness.different_objects(b, a)
+
+
+def _cache_sessions_and_tokens(memory):
+    sessions = memory.record_decision(
+        "Cache the sessions in Redis", "Logins got twice as fast", task_tag="auth-cache"
+    )
+    tokens = memory.record_decision(
+        "Cache the tokens in Redis", "Token refresh broke for every user", task_tag="auth-cache"
+    )
+    return sessions, tokens
+
+
+def test_caching_sessions_and_caching_tokens_are_two_decisions_with_their_own_outcomes(memory):
+    sessions, tokens = _cache_sessions_and_tokens(memory)
+    assert sessions.decision.id != tokens.decision.id
+    assert "aliases" not in memory.get(sessions.decision.id).attributes
+    result = memory.counterfactual_query(
+        "Cache the tokens in Redis", "Cache the sessions in Redis", task_tag="auth-cache"
+    )
+    assert result.preferred == "alternative"
+    assert [x.outcome for x in result.decision.lessons] == ["Token refresh broke for every user"]
+    assert [x.outcome for x in result.alternative.lessons] == ["Logins got twice as fast"]
+
+
+def test_recall_of_what_was_cached_in_redis_returns_both_decisions(memory):
+    _cache_sessions_and_tokens(memory)
+    found = {
+        h.node.text for h in memory.recall("what did we cache in Redis?", kinds=["decision"]).hits
+    }
+    assert found == {"Cache the sessions in Redis", "Cache the tokens in Redis"}
+
+
+def test_an_outcome_of_caching_tokens_told_later_attaches_to_the_token_decision(memory):
+    sessions, tokens = _cache_sessions_and_tokens(memory)
+    later = memory.record_decision("We cached the tokens in Redis", "Redis memory use tripled")
+    assert later.decision.id == tokens.decision.id
+    assert later.decision.id != sessions.decision.id
+    assert memory.get(tokens.decision.id).attributes["aliases"] == ["We cached the tokens in Redis"]
+
+
+def test_asking_about_caching_the_tokens_finds_no_lesson_of_caching_the_sessions(memory):
+    memory.record_decision("Cache the sessions in Redis", "Logins broke for every user")
+    result = memory.intervention_query("should we cache the tokens in Redis?")
+    assert result.matched == []
+    assert result.verdict == "UNKNOWN"
+    asked_again = memory.intervention_query("should we cache the user sessions in Redis?")
+    assert [n.text for n in asked_again.matched] == ["Cache the sessions in Redis"]
+    assert asked_again.verdict == "DANGER"
+
+
+def test_caching_sessions_and_tokens_told_in_conversations_stay_apart(memory, clock):
+    first = _told(memory, clock, "We cached the sessions in Redis. As a result, logins got faster.")
+    second = _told(
+        memory, clock, "We cached the tokens in Redis. As a result, token refresh broke."
+    )
+    (sessions,) = [n for n in first.nodes if n.kind == "decision"]
+    (tokens,) = [n for n in second.nodes if n.kind == "decision"]
+    assert sessions.id != tokens.id
+    result = memory.intervention_query("cache the tokens in Redis")
+    assert [n.id for n in result.matched] == [tokens.id]
+    assert result.verdict == "DANGER"
+
+
+# A name opening a sentence is a name too when it is a known tool ("Postgres", "Redis") or is
+# spelt as a name where no sentence starts elsewhere in the memory: "Redis is out of
+# connections" is another failure than "Postgres is out of connections".
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Postgres ran out of connections", "Redis ran out of connections"),
+        ("Postgres is out of connections", "Redis is out of connections"),
+        ("Kafka connection exhaustion", "Redis connection exhaustion"),
+    ],
+)
+def test_known_tools_opening_a_sentence_are_different_things(a, b):
+    assert sameness.different_choices(a, b)
+    outcome = sameness.Mention(decision=False, polarity=-0.5, recurrence=False, actor=None,
+                               task_tag=None, outcome=True)  # fmt: skip
+    assert sameness.same_event(a, outcome, b, outcome, flat) == 0
+
+
+def test_a_word_opening_both_sentences_is_no_sure_name_unless_spelt_as_one_elsewhere():
+    a, b = "Pyxis is out of connections", "Vega is out of connections"
+    assert not sameness.different_choices(a, b)
+    assert sameness.different_choices(a, b, named={"Pyxis", "Vega"}.__contains__)
+    # "Checkout" and "Payments" are no names however they are spelt elsewhere: "Checkout
+    # timed out" may be the same failure as "Payments timed out" told of another service.
+    assert not sameness.different_choices(
+        "Checkout is out of connections", "Payments is out of connections", named=lambda _: False
+    )
+
+
+@pytest.mark.parametrize(
+    "form", ["{} is out of connections", "{} keeps running out of connections"]
+)
+def test_postgres_and_redis_out_of_connections_are_two_failures_with_their_own_causes(memory, form):
+    postgres = memory.record_decision(
+        "Doubled the checkout workers", form.format("Postgres"), task_tag="checkout"
+    )
+    redis = memory.record_decision(
+        "Added a session cache", form.format("Redis"), task_tag="checkout"
+    )
+    assert postgres.outcome.id != redis.outcome.id
+    traced = memory.trace_cause(form.format("Redis"))
+    assert [n.id for n in traced.matched] == [redis.outcome.id]
+    assert [c.lesson.decision for c in traced.causes] == ["Added a session cache"]
+
+
+def test_codenames_told_mid_sentence_elsewhere_keep_their_failures_apart(memory, clock):
+    memory.remember(
+        messages=[
+            {"speaker": "Theo", "text": "We moved Pyxis to the new cluster last week."},
+            {"speaker": "Lena", "text": "The search pages still run on Vega."},
+        ],
+        date=clock().isoformat(),
+    )
+    pyxis = memory.record_decision("Doubled the Pyxis workers", "Pyxis is out of connections")
+    vega = memory.record_decision("Added a Vega read replica", "Vega is out of connections")
+    assert pyxis.outcome.id != vega.outcome.id
+    traced = memory.trace_cause("Vega is out of connections")
+    assert [c.lesson.decision for c in traced.causes] == ["Added a Vega read replica"]
+
+
+def test_the_same_failure_told_again_with_its_tool_first_still_joins(memory):
+    first = memory.record_decision("Doubled the checkout workers", "Postgres is out of connections")
+    again = memory.record_decision("Raised max_connections", "Postgres was out of connections")
+    assert again.outcome.id == first.outcome.id

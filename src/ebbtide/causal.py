@@ -34,8 +34,10 @@ from .polarity import outcome_polarity
 from .sameness import (
     absent,
     different_choices,
+    different_objects,
     other_object,
     same_choice,
+    spelt_as_name,
     told,
     undoes,
     verb_told,
@@ -58,6 +60,8 @@ CLOSE_MEANING = 0.75
 MIN_COVER = 0.4
 # …and score at least this share of the best partial match.
 MIN_RELATIVE = 0.7
+# The nodes holding a word that are read for whether the memory spells it as a name.
+NAME_READS = 20
 # Word rarity is counted up to this many nodes: commoner words all weigh about the same.
 RARITY_CAP = 1000
 # Endings a word's root takes in its common inflections, for counting how rare it is.
@@ -125,9 +129,11 @@ def match_nodes(
     the verb does another thing ("skip the standup" is not "Skipped the load test"), and one
     that holds its other words only in what another verb was done to does too ("deploy on
     Friday" is not "Deployed the Friday report"); a node that tells its verb in other words
-    holds it ("Skipped the canary" holds "bypass", see `sameness.verb_told`). A node that
-    names another thing where `text` names one is another option (see
-    `sameness.different_choices`), not a match."""
+    holds it ("Skipped the canary" holds "bypass", see `sameness.verb_told`), and one that
+    does the verb to another thing does another thing ("cache the tokens" is not "Cached the
+    sessions": `sameness.different_objects`). A node that names another thing where `text`
+    names one is another option (see `sameness.different_choices`; a word opening both is a
+    name when the memory spells it as one, `names_in`), not a match."""
     flt = SearchFilter(include_cold=True, kinds=kinds)
     ids = _usable([i for i, _ in ctx.store.text_search(text, 30, flt)], eligible)
     nodes = ctx.store.get_nodes(ids)
@@ -138,15 +144,22 @@ def match_nodes(
     total = sum(weights.values()) or 1.0
     verb = next(iter(weights), None) if action and len(weights) > 1 else None
     people = ctx.people() if action and ids else ()
+    named = names_in(ctx.store)
+
+    def other_option(node: Node, said: str) -> bool:
+        # "Use SQLite for the CLI" is not "use Postgres for the CLI", nor "Cached the sessions
+        # in Redis" "cache the tokens in Redis": another option, however many words (or how
+        # much meaning) they share. An outcome is no action done to a thing.
+        return different_choices(text, said, named) or (
+            action and node.kind != "outcome" and different_objects(text, said)
+        )
+
     scored = []
     for rank, ident in enumerate(ids):
         node = nodes[ident]
         # The event as it was told each time, without what its pronouns stood for: "That (we
         # skipped the load test) was a mistake" is not the skipping.
-        said = [told(x) for x in wordings(node)]
-        # "Use SQLite for the CLI" is not "use Postgres for the CLI": another option, however
-        # many words they share.
-        said = [x for x in said if not different_choices(text, x)]
+        said = [x for x in map(told, wordings(node)) if not other_option(node, x)]
         if not said:
             continue
         sim = max(similarity(text, x) for x in said)
@@ -180,9 +193,31 @@ def match_nodes(
         near = ctx.store.get_nodes(close)
         if keep is not None:
             near = {i: n for i, n in near.items() if keep(n)}
+        near = {
+            i: n for i, n in near.items() if not all(other_option(n, told(x)) for x in wordings(n))
+        }
         pool = [(near[i], found[i], rank) for rank, i in enumerate(close) if i in near]
     pool.sort(key=lambda s: (-s[1], s[2]))
     return [(n, score) for n, score, _ in pool[:k]]
+
+
+def names_in(store: Store) -> Callable[[str], bool]:
+    """Whether the memory spells a word as a name: capitalised where no sentence starts, in
+    some wording of a node that holds it ("We moved Pyxis to the new cluster"), so that it
+    is a name where it opens a sentence too ("Pyxis is out of connections"). Each word is
+    looked up once, and only when asked."""
+    seen: dict[str, bool] = {}
+
+    def named(word: str) -> bool:
+        if word not in seen:
+            flt = SearchFilter(include_cold=True)
+            ids = [i for i, _ in store.text_search(word, NAME_READS, flt)]
+            seen[word] = any(
+                spelt_as_name(word, w) for n in store.get_nodes(ids).values() for w in wordings(n)
+            )
+        return seen[word]
+
+    return named
 
 
 def _usable(ids: list[str], eligible: Callable[[list[str]], set[str]] | None) -> list[str]:

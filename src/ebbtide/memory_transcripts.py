@@ -716,9 +716,13 @@ class TranscriptOps:
         skipping). An action told as not done is another decision than doing it ("Did not skip
         the canary" / "Skipped the canary"), and so is one told with the opposite verb ("Kept
         the canary"). One that names another thing in the same place is another option ("Use
-        Postgres for the CLI" / "Use SQLite for the CLI": `sameness.different_choices`)."""
+        Postgres for the CLI" / "Use SQLite for the CLI": `sameness.different_choices`, where a
+        word opening a sentence is a name when the memory spells it as one elsewhere:
+        `causal.names_in`), and so is the same action done to another thing ("Cache the
+        sessions in Redis" / "Cache the tokens in Redis": `sameness.different_objects`)."""
         named = sameness.people_named(text, people)
         who = extract.actor(text)
+        spelt = causal.names_in(self.store)
 
         def may_be(node: Node) -> bool:
             dates = item_dates(node.attributes)
@@ -728,7 +732,7 @@ class TranscriptOps:
                 or sameness.different_referents(text, node.text)
                 # "Use Postgres for the CLI" is the other option to "Use SQLite for the CLI",
                 # however many other words the two share
-                or sameness.different_choices(text, node.text)
+                or sameness.different_choices(text, node.text, spelt)
                 or (
                     owned is not None
                     and owned(node)
@@ -739,9 +743,13 @@ class TranscriptOps:
                 # told again, however few words set them apart
                 or (who is not None and _actor_of(node) not in (None, who))
                 # "Did not skip the canary" (or "Kept the canary") is not "Skipped the canary"
-                # told again
+                # told again, nor is "Cache the tokens in Redis" "Cache the sessions in Redis"
                 or (
-                    "outcome" not in (kind, node.kind) and not sameness.same_choice(text, node.text)
+                    "outcome" not in (kind, node.kind)
+                    and (
+                        not sameness.same_choice(text, node.text)
+                        or sameness.different_objects(text, node.text)
+                    )
                 )
                 or (
                     sameness.different_times(said, said_then)
@@ -779,7 +787,7 @@ class TranscriptOps:
             same.sort(key=lambda n: -alike[n.id])
             if not same:
                 again = self._told_again(
-                    text, kind, task_tag, candidates, rarity, tried, said, told
+                    text, kind, task_tag, candidates, rarity, tried, said, told, spelt
                 )
                 same = [again] if again is not None else []
         if same:
@@ -874,13 +882,15 @@ class TranscriptOps:
         tried: bool,
         said: tuple[float, float] | None = None,
         told: tuple[float, float] | None = None,
+        spelt: Callable[[str], bool] = lambda _: False,
     ) -> Node | None:
         """The candidate that names the same event as `text` in other words, if one does;
         `tried`: the text is a measure said not to have fixed something; `told`: the span it
         is told to have happened in, shared with a candidate told of an overlapping one. A definite
         description ("The outage happened") names the one event told on the day it was
         `said` that it can name (`sameness.named_again`): the outage of this conversation,
-        not one told months before."""
+        not one told months before. `spelt`: whether the memory spells a word as a name
+        (`causal.names_in`)."""
         new = dataclasses.replace(self._mention(text, kind, task_tag, None), when=told)
         rarity.warm([text, *(x for n in candidates for x in causal.wordings(n))])  # one call
         scores: dict[str, float] = {}
@@ -898,7 +908,7 @@ class TranscriptOps:
                 in_play[node.id] = (said_as, mentions[0])
             for wording, old in zip(said_as, mentions, strict=True):
                 old = dataclasses.replace(old, when=dates.told_local)
-                score = sameness.same_event(text, new, wording, old, rarity)
+                score = sameness.same_event(text, new, wording, old, rarity, spelt)
                 scores[node.id] = max(score, scores.get(node.id, 0.0))
         bar = {i: sameness.SAME_EVENT for i in scores}
         if tried:

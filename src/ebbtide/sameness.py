@@ -14,6 +14,7 @@ from difflib import SequenceMatcher
 
 from . import verbs
 from .sentences import ADVERBS, is_past, word_set
+from .settings import is_tool
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
 from .timeparse import resolve
 
@@ -698,13 +699,19 @@ def _what_happened(text: str) -> str:
 
 
 def same_event(
-    a: str, a_mention: Mention, b: str, b_mention: Mention, weight: Callable[[str], float]
+    a: str,
+    a_mention: Mention,
+    b: str,
+    b_mention: Mention,
+    weight: Callable[[str], float],
+    named: Callable[[str], bool] = lambda _: False,
 ) -> float:
     """How surely two descriptions name one event: 0 when something says they differ, else
     the overlap of their weighted words other than who did it (the actors are compared by
     `conflict`; what remains says whether the same thing happened: "Kai added a cron job"
     and "Kai added an index" share little once Kai is set aside). When it happened is no word
-    either (`_what_happened`): told of overlapping spans, the time is one thing shared."""
+    either (`_what_happened`): told of overlapping spans, the time is one thing shared.
+    `named`: whether a word is spelt as a name elsewhere (see `different_choices`)."""
     if conflict(a_mention, b_mention):
         return 0.0
     # When is not what: "at 3 a.m." and "at 3 p.m." share "3" and "m".
@@ -724,7 +731,9 @@ def same_event(
         wa[_SAME_TIME] = wb[_SAME_TIME] = rarest
     if len(wa.keys() & wb.keys()) < MIN_SHARED or different_qualifiers(a, b):
         return 0.0
-    if different_choices(a, b):
+    if different_choices(a, b, named):
+        return 0.0
+    if not (a_mention.outcome or b_mention.outcome) and different_objects(a, b):
         return 0.0
     return overlap(wa, wb)
 
@@ -732,7 +741,7 @@ def same_event(
 _SAME_TIME = " when"  # no word: a word has no space
 
 
-def different_choices(a: str, b: str) -> bool:
+def different_choices(a: str, b: str, named: Callable[[str], bool] = lambda _: False) -> bool:
     """Two tellings of one frame that name another thing in one place: "Use SQLite for the
     CLI" / "Use Postgres for the CLI", "We chose Redis" / "We chose Memcached", "Deploy on
     Fridays" / "Deploy on Mondays". What was chosen is the decision: the two are alternatives
@@ -740,32 +749,86 @@ def different_choices(a: str, b: str) -> bool:
     words they share. A name told longer or shorter ("Postgres" / "PostgreSQL") is one name; a
     name only one telling holds ("SQLite and Litestream") adds to the choice rather than
     replacing it; who did it is not what was chosen (`conflict` compares actors, and "Ana and
-    others" is a "we")."""
+    others" is a "we"). A word opening a sentence is surely a name when it is a known tool
+    ("Postgres ran out of connections" / "Redis ran out of connections") or `named` says it
+    is spelt as one elsewhere (where no sentence starts: "We moved Pyxis to the new
+    cluster"); asked only of the words the two tellings differ in."""
     wa, wb = _named_words(a), _named_words(b)
-    matcher = SequenceMatcher(None, [w for w, _ in wa], [w for w, _ in wb], autojunk=False)
+    matcher = SequenceMatcher(None, [w for w, *_ in wa], [w for w, *_ in wb], autojunk=False)
     # A name told elsewhere in the other telling was moved, not replaced: "put PgBouncer in
     # front of Pyxis" / "moved Pyxis behind a PgBouncer pooler".
-    ka, kb = {w for w, _ in wa}, {w for w, _ in wb}
+    ka, kb = {w for w, *_ in wa}, {w for w, *_ in wb}
     return any(
         op == "replace"
         and _names_another(
-            [x for x in wa[i1:i2] if x[0] not in kb], [y for y in wb[j1:j2] if y[0] not in ka]
+            [x for x in wa[i1:i2] if x[0] not in kb],
+            [y for y in wb[j1:j2] if y[0] not in ka],
+            named,
         )
         for op, i1, i2, j1, j2 in matcher.get_opcodes()
     )
+
+
+def different_objects(a: str, b: str) -> bool:
+    """Two tellings of one action done to two things: "Cache the sessions in Redis" / "Cache
+    the tokens in Redis". The same verb (or a synonym: `verbs.same`), done in both or left
+    undone in both, whose objects have head nouns that are not in the other's object ("the
+    checkout workers" holds "the workers") nor anywhere in the other telling (moved, not
+    replaced), and are no other form or shortening of each other ("session", "prod" /
+    "production"): what was done to is another thing, however many other words the two share,
+    though no name tells it. "cache user sessions in Redis" caches the sessions. Only a
+    telling that is plainly an action counts (`_action`): "Andromeda storefront broken over
+    the weekend" is no "storefront" done to a thing."""
+    da, db = _action(_plain(a)), _action(_plain(b))
+    if da is None or db is None or da.undone != db.undone:
+        return False
+    if not verbs.same(da.verb or "", db.verb or ""):
+        return False
+    x, y = _object(da.after), _object(db.after)
+    if not (x and y) or _heads_meet(x, y):
+        return False
+    hx, hy = x[-1], y[-1]
+    if hx.startswith(hy) or hy.startswith(hx):
+        return False
+    ka = {root(t) for t in content_tokens(_plain(a))}
+    kb = {root(t) for t in content_tokens(_plain(b))}
+    return hx not in kb and hy not in ka
+
+
+def _action(text: str) -> Doing | None:
+    """The action a telling plainly is: its verb opens it ("Cache sessions in Redis", "did not
+    skip the load test") or puts a determiner before its object ("We cached the sessions",
+    "Ana restarted the workers"). Else the word `doing` takes for a verb may be a noun of a
+    name ("Castor auth taken down", "The rolled back Corvus storefront release")."""
+    found = doing(text)
+    if found.verb is None:
+        return None
+    said = _WORDS.findall(text)
+    lead = (w for w in said if w.casefold() not in _NEGATORS | _DO)
+    opens = next(lead, None) == found.said[0]
+    if opens or (found.after and found.after[0].casefold() in _DETERMINERS):
+        return found
+    return None
+
+
+def _plain(text: str) -> str:
+    """What a telling says happened, without what its pronouns stood for, the dates written
+    after its times, or "X and others" as more than a "we"."""
+    return _GROUP.sub("others", _DATE_ASIDE.sub("", told(text)))
 
 
 # A word after which the next one is capitalised as a sentence's first word.
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(])\s*$")
 
 
-def _named_words(text: str) -> list[tuple[str, int]]:
-    """The content words of `text` in order, each root with how surely it is a name: 2 for a
-    capital a sentence does not explain ("for the CLI", "on Fridays", "SQLite"), 1 for a
-    capitalised first word that is no verb ("Postgres ran out"; "Kai" before what Kai did),
-    0 for any other word. What pronouns stood for, dates written out and "X and others" are
-    left out (see `told`, `_DATE_ASIDE`, `_GROUP`)."""
-    text = _GROUP.sub("others", _DATE_ASIDE.sub("", told(text)))
+def _named_words(text: str) -> list[tuple[str, int, str]]:
+    """The content words of `text` in order, each root with how surely it is a name and the
+    word as written: 2 for a capital a sentence does not explain ("for the CLI", "on
+    Fridays", "SQLite") and for a known tool opening one ("Postgres ran out"), 1 for another
+    capitalised first word that is no verb ("Pyxis ran out"; "Kai" before what Kai did), 0
+    for any other word. What pronouns stood for, dates written out and "X and others" are
+    left out (see `_plain`)."""
+    text = _plain(text)
     out = []
     for m in _WORDS.finditer(text):
         word = _POSSESSIVE.sub("", m.group(0))
@@ -778,18 +841,41 @@ def _named_words(text: str) -> list[tuple[str, int]]:
         elif word[0].isupper():
             first = bool(_SENTENCE_START.search(text[: m.start()]))
             verb = is_past(low) or low.endswith("ing") or verbs.known(verbs.key(low))
-            name = 1 if first and not (verb or low in ADVERBS) else 0 if first else 2
-        out.append((root(low), name))
+            if not first:
+                name = 2
+            elif verb or low in ADVERBS:
+                name = 0
+            else:
+                name = 2 if is_tool(word) else 1
+        out.append((root(low), name, word))
     return out
 
 
-def _names_another(x: Sequence[tuple[str, int]], y: Sequence[tuple[str, int]]) -> bool:
-    """Whether two stretches told in one place each name something, at least one surely, and
-    no name of one is a name of the other told longer or shorter ("postgres", "postgresql")."""
-    nx, ny = [w for w, n in x if n], [w for w, n in y if n]
-    if not (nx and ny) or max(n for _, n in (*x, *y)) < 2:
+def _names_another(
+    x: Sequence[tuple[str, int, str]],
+    y: Sequence[tuple[str, int, str]],
+    named: Callable[[str], bool],
+) -> bool:
+    """Whether two stretches told in one place each name something, at least one surely (or
+    spelt as a name elsewhere: `named`), and no name of one is a name of the other told
+    longer or shorter ("postgres", "postgresql")."""
+    nx, ny = [w for w, n, _ in x if n], [w for w, n, _ in y if n]
+    if not (nx and ny):
+        return False
+    if max(n for _, n, _ in (*x, *y)) < 2 and not any(
+        named(said) for _, n, said in (*x, *y) if n == 1
+    ):
         return False
     return not any(p.startswith(q) or q.startswith(p) for p in nx for q in ny)
+
+
+def spelt_as_name(word: str, text: str) -> bool:
+    """Whether `text` writes `word` capitalised where no sentence starts ("We moved Pyxis to
+    the new cluster"): a name by its spelling, wherever else it opens a sentence."""
+    for m in re.finditer(rf"(?<![\w'’]){re.escape(word)}(?![\w'’])", text):
+        if not _SENTENCE_START.search(text[: m.start()]):
+            return True
+    return False
 
 
 def different_qualifiers(a: str, b: str) -> bool:
