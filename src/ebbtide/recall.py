@@ -69,7 +69,7 @@ from .model import (
 )
 from .store import EdgeRow, Matches, NodeBrief, SearchFilter, Store
 from .store.base import dated_within, item_dates, window
-from .timeparse import TimeSpan, query_window, years_earlier
+from .timeparse import TimeSpan, query_time, years_earlier
 
 # The most hits one call returns.
 MAX_K = 200
@@ -140,7 +140,7 @@ def recall(
         if embedder is not None
         else None
     )
-    window = _window(query, now)
+    window, words = _window(query, now)
     if window is not None and window.yearless:
         window = _latest_with_content(store, window, flt)
     # A query that names a time reads deeper: what was said then may match its words weakly.
@@ -150,7 +150,7 @@ def recall(
     found = _candidates(
         store,
         config,
-        text.without_name(query, speaker) if speaker is not None else query,
+        text.without_name(words, speaker) if speaker is not None else words,
         window,
         n=max(MIN_CANDIDATES, CANDIDATE_FACTOR * k) * depth,
         pool_size=max(MIN_POOL, int(POOL_FACTOR * k)) * depth,
@@ -613,13 +613,20 @@ def _best_first(scored: list[tuple[float, str]]) -> list[tuple[float, str]]:
     return sorted(scored, key=lambda p: (p[0], creation_key(p[1])), reverse=True)
 
 
-def _window(query: str, now: datetime) -> TimeSpan | None:
+def _window(query: str, now: datetime) -> tuple[TimeSpan | None, str]:
+    """The time the query names, and the words to search for. Once its time is a window,
+    the phrase that named it is a filter, not content: "what happened last week?" is after
+    what was told of or said last week (the time list, the boost), not what says "last week"
+    (an item told last October that "last week we had a picnic" tells of October). A question
+    that is all time ("what did we do last week?") searches no words."""
     # A query carries no offset of its own: what it counts from the present ("yesterday",
     # "last week") counts from the memory clock's date in the clock's offset, the memory's
     # present. The days so found, like days named outright ("on 12 May"), are each item's
     # own days: what was said at 22:30 on the 12th in New York was said on the 12th.
-    span = query_window(query, now)
-    return None if span is None or span.precision == "vague" else span
+    span, rest = query_time(query, now)
+    if span is None or span.precision == "vague":
+        return None, query
+    return span, rest if text.content_tokens(rest) else ""
 
 
 def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> TimeSpan:
