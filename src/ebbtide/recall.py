@@ -2,8 +2,10 @@
 spread one hop through the graph, blended with activation.
 
 1. BM25 and vector search each rank candidates, and so does the time a query names (what was
-   told of or said then); Reciprocal Rank Fusion merges the lists. When the embedding model
-   cannot be reached the vector list is left out and the result says so (`degraded`).
+   told of or said then); Reciprocal Rank Fusion merges the lists. The phrase that named the
+   time ("last week") is left out of the word search: what says "last week" may tell of any
+   week. When the embedding model cannot be reached the vector list is left out and the
+   result says so (`degraded`).
 2. The best fused candidates (the pool) are read in full and re-scored:
    * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
      time they tell of) or `said_at` (when they were said) falls in that window; a date
