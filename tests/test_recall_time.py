@@ -296,5 +296,14 @@ def test_the_words_that_name_the_time_are_no_word_match(picnic_and_last_week):
     hits = picnic_and_last_week.recall("What happened last week?", k=10, touch=False).hits
     picnic = next(h for h in hits if "picnic" in h.node.text)
     assert "text" not in picnic.why.lists
+    hits = picnic_and_last_week.recall("what did we do last week?", k=10, touch=False).hits
+    assert "text" not in next(h for h in hits if "picnic" in h.node.text).why.lists
     hits = picnic_and_last_week.recall("the picnic by the lake", k=10, touch=False).hits
     assert "picnic" in hits[0].node.text and "text" in hits[0].why.lists
+
+
+def test_a_time_alone_is_also_a_word_to_find():
+    clock = ManualClock("2024-03-20T10:00:00+00:00")
+    with open_memory(":memory:", clock=clock, embeddings="none") as memory:
+        memory.remember("The deploy window is Tuesday")
+        assert top(memory, "Tuesday") == "The deploy window is Tuesday"

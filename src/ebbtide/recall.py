@@ -620,7 +620,8 @@ def _window(query: str, now: datetime) -> tuple[TimeSpan | None, str]:
     the phrase that named it is a filter, not content: "what happened last week?" is after
     what was told of or said last week (the time list, the boost), not what says "last week"
     (an item told last October that "last week we had a picnic" tells of October). A question
-    that is all time ("what did we do last week?") searches no words."""
+    that is all time ("what did we do last week?") searches no words; a time alone ("Tuesday")
+    is also a word to find ("the deploy window is Tuesday")."""
     # A query carries no offset of its own: what it counts from the present ("yesterday",
     # "last week") counts from the memory clock's date in the clock's offset, the memory's
     # present. The days so found, like days named outright ("on 12 May"), are each item's
@@ -628,7 +629,9 @@ def _window(query: str, now: datetime) -> tuple[TimeSpan | None, str]:
     span, rest = query_time(query, now)
     if span is None or span.precision == "vague":
         return None, query
-    return span, rest if text.content_tokens(rest) else ""
+    if text.content_tokens(rest):
+        return span, rest
+    return span, "" if text.tokens(rest) else query
 
 
 def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> TimeSpan:
