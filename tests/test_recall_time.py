@@ -257,3 +257,53 @@ def test_what_was_told_without_a_time_is_found_on_the_days_date_where_the_user_l
     local_date, _, found = out.partition(" ")
     assert local_date != now.date().isoformat()
     assert "Ana booked the venue for the offsite." in found
+
+
+@pytest.fixture
+def picnic_and_last_week():
+    """An item told in October that says "last week", and what was told last week (11-17
+    March, seen from 20 March)."""
+    clock = ManualClock("2024-03-20T10:00:00+00:00")
+    with open_memory(":memory:", clock=clock, embeddings="local") as memory:
+        memory.remember(
+            messages=[{"speaker": "Ana", "text": "Last week we had a picnic by the lake."}],
+            date="2023-10-09T18:00:00+00:00",
+        )
+        for day, said in [
+            (11, "I fixed the leaking roof with Bo."),
+            (12, "The car failed its inspection."),
+            (13, "Bo started a pottery class."),
+            (14, "I finished reading Dune."),
+            (15, "We adopted a grey cat named Pixel."),
+            (16, "My sister visited from Lisbon."),
+        ]:
+            memory.remember(
+                messages=[{"speaker": "Ana", "text": said}], date=f"2024-03-{day}T18:00:00+00:00"
+            )
+        yield memory
+
+
+def test_what_happened_last_week_ranks_last_weeks_items_above_one_that_only_says_last_week(
+    picnic_and_last_week,
+):
+    hits = picnic_and_last_week.recall("What happened last week?", k=10, touch=False).hits
+    texts = [h.node.text for h in hits if h.node.kind != "person"]
+    picnic = next(i for i, t in enumerate(texts) if "picnic" in t)
+    assert picnic >= 6, texts  # after all six things told last week
+
+
+def test_the_words_that_name_the_time_are_no_word_match(picnic_and_last_week):
+    hits = picnic_and_last_week.recall("What happened last week?", k=10, touch=False).hits
+    picnic = next(h for h in hits if "picnic" in h.node.text)
+    assert "text" not in picnic.why.lists
+    hits = picnic_and_last_week.recall("what did we do last week?", k=10, touch=False).hits
+    assert "text" not in next(h for h in hits if "picnic" in h.node.text).why.lists
+    hits = picnic_and_last_week.recall("the picnic by the lake", k=10, touch=False).hits
+    assert "picnic" in hits[0].node.text and "text" in hits[0].why.lists
+
+
+def test_a_time_alone_is_also_a_word_to_find():
+    clock = ManualClock("2024-03-20T10:00:00+00:00")
+    with open_memory(":memory:", clock=clock, embeddings="none") as memory:
+        memory.remember("The deploy window is Tuesday")
+        assert top(memory, "Tuesday") == "The deploy window is Tuesday"

@@ -12,6 +12,7 @@ from ebbtide.timeparse import (
     TimeSpan,
     describe,
     parse_datetime,
+    query_time,
     query_window,
     resolve,
     years_earlier,
@@ -296,6 +297,28 @@ def test_a_window_bounds_named_days_by_their_date_and_the_present_by_its_instant
     window = query_window(query, NOW)
     assert window is not None and window.bounds == (start, end)
     assert [type(b) for b in window.bounds] == [type(start), type(end)]
+
+
+@pytest.mark.parametrize(
+    ("query", "rest"),
+    [
+        ("What happened last week?", "What happened ?"),
+        ("what did Ana paint in May 2023?", "what did Ana paint in ?"),
+        ("what changed since last month", "what changed"),
+        ("Where was John between August 11 and August 15 2023?", "Where was John ?"),
+        ("what did we ship from March to April 2022?", "what did we ship ?"),
+        ("what broke between January 2023 and now", "what broke"),
+        ("What did Ana do before 2 May?", "What did Ana do ?"),
+        ("what did we decide yesterday, and what last Friday?", "what did we decide , and what ?"),
+        ("When did Caroline go to the group?", "When did Caroline go to the group?"),
+    ],
+)
+def test_what_a_query_asks_besides_its_time(query, rest):
+    """The phrases that named the window are taken out (recall filters and boosts by them
+    rather than searching their words); a query naming no time is left as it is."""
+    window, words = query_time(query, NOW)
+    assert words == rest
+    assert window == query_window(query, NOW)
 
 
 def test_query_window_is_none_without_time():

@@ -2,8 +2,10 @@
 spread one hop through the graph, blended with activation.
 
 1. BM25 and vector search each rank candidates, and so does the time a query names (what was
-   told of or said then); Reciprocal Rank Fusion merges the lists. When the embedding model
-   cannot be reached the vector list is left out and the result says so (`degraded`).
+   told of or said then); Reciprocal Rank Fusion merges the lists. The phrase that named the
+   time ("last week") is left out of the word search: what says "last week" may tell of any
+   week. When the embedding model cannot be reached the vector list is left out and the
+   result says so (`degraded`).
 2. The best fused candidates (the pool) are read in full and re-scored:
    * a query that names a time ("in May 2023", "on 7 July") lifts items whose `when` (the
      time they tell of) or `said_at` (when they were said) falls in that window; a date
@@ -69,7 +71,7 @@ from .model import (
 )
 from .store import EdgeRow, Matches, NodeBrief, SearchFilter, Store
 from .store.base import dated_within, item_dates, window
-from .timeparse import TimeSpan, query_window, years_earlier
+from .timeparse import TimeSpan, query_time, years_earlier
 
 # The most hits one call returns.
 MAX_K = 200
@@ -140,7 +142,7 @@ def recall(
         if embedder is not None
         else None
     )
-    window = _window(query, now)
+    window, words = _window(query, now)
     if window is not None and window.yearless:
         window = _latest_with_content(store, window, flt)
     # A query that names a time reads deeper: what was said then may match its words weakly.
@@ -150,7 +152,7 @@ def recall(
     found = _candidates(
         store,
         config,
-        text.without_name(query, speaker) if speaker is not None else query,
+        text.without_name(words, speaker) if speaker is not None else words,
         window,
         n=max(MIN_CANDIDATES, CANDIDATE_FACTOR * k) * depth,
         pool_size=max(MIN_POOL, int(POOL_FACTOR * k)) * depth,
@@ -613,13 +615,23 @@ def _best_first(scored: list[tuple[float, str]]) -> list[tuple[float, str]]:
     return sorted(scored, key=lambda p: (p[0], creation_key(p[1])), reverse=True)
 
 
-def _window(query: str, now: datetime) -> TimeSpan | None:
+def _window(query: str, now: datetime) -> tuple[TimeSpan | None, str]:
+    """The time the query names, and the words to search for. Once its time is a window,
+    the phrase that named it is a filter, not content: "what happened last week?" is after
+    what was told of or said last week (the time list, the boost), not what says "last week"
+    (an item told last October that "last week we had a picnic" tells of October). A question
+    that is all time ("what did we do last week?") searches no words; a time alone ("Tuesday")
+    is also a word to find ("the deploy window is Tuesday")."""
     # A query carries no offset of its own: what it counts from the present ("yesterday",
     # "last week") counts from the memory clock's date in the clock's offset, the memory's
     # present. The days so found, like days named outright ("on 12 May"), are each item's
     # own days: what was said at 22:30 on the 12th in New York was said on the 12th.
-    span = query_window(query, now)
-    return None if span is None or span.precision == "vague" else span
+    span, rest = query_time(query, now)
+    if span is None or span.precision == "vague":
+        return None, query
+    if text.content_tokens(rest):
+        return span, rest
+    return span, "" if text.tokens(rest) else query
 
 
 def _latest_with_content(store: Store, window: TimeSpan, flt: SearchFilter) -> TimeSpan:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal, NamedTuple
 
-__all__ = ["TimeSpan", "describe", "parse_datetime", "query_window", "resolve"]
+__all__ = ["TimeSpan", "describe", "parse_datetime", "query_time", "query_window", "resolve"]
 
 Precision = Literal["day", "week", "weekend", "month", "season", "year", "approx", "range", "vague"]
 
@@ -453,8 +453,9 @@ _TOKEN = re.compile(r"[a-z]+")
 _HAS_DIGIT = re.compile(r"\d")
 
 
-def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
-    """Every temporal phrase in `text` with its position; overlaps keep the longest phrase."""
+def _spans(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
+    """Every temporal phrase in `text` with where it starts and ends; overlaps keep the longest
+    phrase."""
     future = bool(_FUTURE.search(text)) or _scheduled(text)
     ctx = _Ctx(now=now, today=_midnight(now), future=future, text=text)
     words = set(_TOKEN.findall(text.lower()))
@@ -482,7 +483,7 @@ def _spans(text: str, now: datetime) -> list[tuple[int, TimeSpan]]:
     for start, end, span in found:
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, span))
-    return [(start, span) for start, _, span in sorted(kept, key=lambda k: k[0])]
+    return sorted(kept, key=lambda k: k[0])
 
 
 def years_earlier(span: TimeSpan, years: int) -> TimeSpan:
@@ -501,11 +502,13 @@ def resolve(text: str, now: datetime) -> list[TimeSpan]:
     """The temporal phrases of `text`, in order, resolved against `now`. Never raises."""
     if not text:
         return []
-    return [span for _, span in _spans(text[:10_000], now)]
+    return [span for _, _, span in _spans(text[:10_000], now)]
 
 
-_BEFORE = re.compile(r"\b(?:before|prior to|until|till|up to)\s*$")
-_AFTER = re.compile(r"\b(?:since|after|from)\s*$")
+_BEFORE = re.compile(r"\b(?:before|prior to|until|till|up to)\s*$", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:since|after|from)\s*$", re.IGNORECASE)
+# Where a phrase that named a query's time sits in it: [start, end).
+_Cut = tuple[int, int]
 
 
 def query_window(query: str, now: datetime) -> TimeSpan | None:
@@ -514,33 +517,56 @@ def query_window(query: str, now: datetime) -> TimeSpan | None:
     Several phrases give the span covering them all; 'since/after X' runs from X to now,
     'before X' from the beginning of time to X.
     """
-    between = _between(query[:10_000], now) if query else None
+    return _query_time(query[:10_000], now)[0]
+
+
+def query_time(query: str, now: datetime) -> tuple[TimeSpan | None, str]:
+    """`query_window`, and the rest of the query: what it asks once the phrases that named
+    its time ("last week", "since May", "between May and July 2023") are taken out. The
+    query itself when it names no time."""
+    span, cuts = _query_time(query[:10_000], now)
+    if span is None:
+        return None, query
+    kept, at = [], 0
+    for a, b in sorted(cuts):
+        kept.append(query[at:a])
+        at = max(at, b)
+    kept.append(query[at:])
+    return span, " ".join(" ".join(kept).split())
+
+
+def _query_time(query: str, now: datetime) -> tuple[TimeSpan | None, list[_Cut]]:
+    if not query:
+        return None, []
+    between = _between(query, now)
     if between is not None:
         return between
-    found = _spans(query[:10_000], now) if query else []
+    found = _spans(query, now)
     if not found:
-        return None
-    pos, first = found[0]
+        return None, []
+    pos, end, first = found[0]
     # The preposition may sit inside the phrase ("since May") or just before it.
-    word = first.phrase.split()[0].lower()
-    head = next(
-        (h for h in (query[:pos].lower(), word) if _AFTER.search(h) or _BEFORE.search(h)), ""
-    )
+    lead = _AFTER.search(query[:pos]) or _BEFORE.search(query[:pos])
+    if lead is not None:
+        head, pos = lead.group(0), lead.start()
+    else:
+        word = first.phrase.split()[0]
+        head = word if _AFTER.search(word) or _BEFORE.search(word) else ""
     if _AFTER.search(head):
-        since = head.rstrip().endswith(("since", "from"))
+        since = head.rstrip().lower().endswith(("since", "from"))
         start = first.start if since else first.end
         instant = first.instant_start if since else first.instant_end
-        return _range(start, max(now, start), first.phrase, instant, True)
+        return _range(start, max(now, start), first.phrase, instant, True), [(pos, end)]
     if _BEFORE.search(head):
         start = datetime.min.replace(tzinfo=now.tzinfo)
-        return _range(start, first.start, first.phrase, False, first.instant_start)
+        return _range(start, first.start, first.phrase, False, first.instant_start), [(pos, end)]
     if len(found) == 1:
-        return first
-    spans = [s for _, s in found]
+        return first, [(pos, end)]
+    spans = [s for _, _, s in found]
     a, b = min(spans, key=lambda s: s.start), max(spans, key=lambda s: s.end)
-    return _range(
-        a.start, b.end, " … ".join(s.phrase for s in spans), a.instant_start, b.instant_end
-    )
+    phrase = " … ".join(s.phrase for s in spans)
+    cuts = [(i, j) for i, j, _ in found]
+    return _range(a.start, b.end, phrase, a.instant_start, b.instant_end), cuts
 
 
 def _range(
@@ -553,20 +579,22 @@ _RANGE = re.compile(
     r"\b(?:between|from)\s+(?P<a>.+?)\s+(?:and|to|until|till|through|thru|-|–)\s+(?P<b>.+)$",
     re.IGNORECASE,
 )
-_NOW = re.compile(r"(?:now|today|the present)\b", re.IGNORECASE)
+_NOW = re.compile(r"\s*(?:now|today|the present)\b", re.IGNORECASE)
 
 
-def _between(query: str, now: datetime) -> TimeSpan | None:
+def _between(query: str, now: datetime) -> tuple[TimeSpan, list[_Cut]] | None:
     """'between 1 March and 15 May 2023', 'from May to July 2023', 'from 2019 to 2021',
     'between Monday and Friday', 'since January 2026 and now': the first time's start to the
-    second's end, a month or day without its year taking the other's."""
+    second's end, a month or day without its year taking the other's; with where the range
+    sits in the query, from 'between' to the end of its second time."""
     for opener in re.finditer(r"\b(?:between|from)\b", query, re.IGNORECASE):
         m = _RANGE.match(query, opener.start())
         if m is None:
             continue
-        a, b = _one_time(m["a"], now), _one_time(m["b"], now)
-        if a is None or b is None:
+        first, second = _one_time(m["a"], now), _one_time(m["b"], now)
+        if first is None or second is None:
             continue
+        (a, _), (b, b_end) = first, second
         if a.yearless and not b.yearless:
             a = _in_year(a, b.start.year)
             if a.start >= b.end:
@@ -584,17 +612,23 @@ def _between(query: str, now: datetime) -> TimeSpan | None:
                 a, b = b, a
         last = b if b.end >= a.end else a
         phrase = f"{a.phrase} … {b.phrase}"
-        return _range(a.start, last.end, phrase, a.instant_start, last.instant_end)
+        span = _range(a.start, last.end, phrase, a.instant_start, last.instant_end)
+        return span, [(opener.start(), m.start("b") + b_end)]
     return None
 
 
-def _one_time(text: str, now: datetime) -> TimeSpan | None:
+def _one_time(text: str, now: datetime) -> tuple[TimeSpan, int] | None:
     """The time a range's end names, which may be a bare month or year ("May", "2021"), or
-    now."""
-    if _NOW.match(text.strip()):
-        return TimeSpan(now, now, "now", "day", instant_start=True, instant_end=True)
-    found = _spans(text, now) or _spans(f"in {text}", now)
-    return found[0][1] if found and found[0][0] <= 4 else None
+    now; with where its phrase ends in `text`."""
+    said_now = _NOW.match(text)
+    if said_now is not None:
+        span = TimeSpan(now, now, "now", "day", instant_start=True, instant_end=True)
+        return span, said_now.end()
+    found = _spans(text, now)
+    if found:
+        return (found[0][2], found[0][1]) if found[0][0] <= 4 else None
+    found = _spans(f"in {text}", now)  # "in " is three characters
+    return (found[0][2], found[0][1] - 3) if found and found[0][0] <= 4 else None
 
 
 def _in_year(span: TimeSpan, year: int) -> TimeSpan:
