@@ -901,6 +901,22 @@ def test_that_after_a_sigh_is_what_the_turn_before_told_not_the_sigh(sigh):
     assert not any(it.text.lower().startswith(sigh.lower()[:3]) for it in ex.items)
 
 
+@pytest.mark.parametrize(
+    "nod",
+    [
+        "Yeah that", "Yeah, that", "yep that", "Yes this", "agreed, that", "Agreed that",
+        "right that", "True that", "exactly, that", "Totally that", "ok that", "Sure that",
+        "Indeed it", "ugh that",
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("cue", ["caused", "led to"])
+def test_that_after_a_nod_with_or_without_a_comma_is_what_the_turn_before_told(nod, cue):
+    ex = run(f"Dana: We raised the pool size to 500.\nBen: {nod} {cue} the login outage.")
+    assert causal_links(ex) == [
+        ("Dana and others raised the pool size to 500.", "caused", "The login outage.")
+    ]
+
+
 def test_a_definite_noun_phrase_links_to_the_item_that_named_it():
     ex = run(
         "Ana: That week we had a checkout outage.\nBen: The outage led to an escalation from Acme."

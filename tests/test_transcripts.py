@@ -41,6 +41,23 @@ def test_a_tool_named_in_one_word_is_the_root_cause_traced(memory):
     assert chain.steps[0].decision == "Kafka"
 
 
+def test_a_yeah_before_that_caused_traces_back_to_what_the_turn_before_told(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "We raised the pool size to 500."},
+            {"speaker": "Ben", "text": "Yeah that caused the login outage."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    chain = memory.trace_cause_chain("login outage").chains[0]
+    assert "raised the pool size to 500" in chain.steps[0].decision
+    assert all(
+        s.decision != "Yeah"
+        for c in memory.trace_cause_chain("login outage").chains
+        for s in c.steps
+    )
+
+
 def test_a_postmortem_told_in_words_traces_to_its_root_cause(memory):
     memory.remember(
         messages=[

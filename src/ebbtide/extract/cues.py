@@ -1059,9 +1059,22 @@ _DISCOURSE = re.compile(
 )
 
 
+# A nod or a sigh before 'that', 'this' or 'it' ("Yeah that caused …", "agreed, this led to
+# …"): 'that' points back to what was told before, and the nod is no thing that caused it,
+# comma or not ("Kafka that caused" would be a relative clause, read for a name).
+_NODS = word_set(
+    """yeah yea yes yep yup ya agreed right true exactly totally ok okay sure indeed absolutely
+    definitely ugh argh oops whoops yikes oof damn welp hmm wow"""
+)
+_NOD_BEFORE_IT = re.compile(
+    rf"^(?:{'|'.join(sorted(_NODS))})\b[,!.]*\s+(?=(?:that|this|it)$)", re.IGNORECASE
+)
+
+
 def _clean(segment: str) -> str:
     """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
     segment = segment.strip(" \t\n,;:—–-")
+    segment = _NOD_BEFORE_IT.sub("", segment)
     segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
     opener = re.match(r"([A-Za-z]+),\s+", segment)
     if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):
