@@ -832,6 +832,19 @@ def test_getting_something_is_still_an_event():
     assert ex.items[find(ex, "bike")].kind == "event"
 
 
+def test_an_answer_naming_tools_and_what_each_is_for_is_an_item_for_each():
+    ex = run(
+        "Ana: What do we run CI and the orders DB on?\n"
+        "Dana: yep. Jenkins for CI, Postgres 15 for the orders DB"
+    )
+    told = [it for it in ex.items if it.attributes.get("answer")]
+    assert [it.text for it in told] == ["Jenkins for CI.", "Postgres 15 for the orders DB."]
+    assert all(it.sources == ["m2"] for it in told)
+    # not an answer: the sentence is kept whole, as said
+    alone = run("Dana: Jenkins for CI, Postgres 15 for the orders DB")
+    assert not any(it.attributes.get("answer") for it in alone.items)
+
+
 def test_questions_are_kept_and_answers_are_related_to_them():
     ex = run("Ana: Where did you move to?\nBen: I moved to Lisbon in March.")
     question, answer = find(ex, "Where did"), find(ex, "Lisbon")

@@ -257,3 +257,22 @@ def test_a_tool_used_for_a_purpose_is_set_anew_by_one_of_its_kind(memory):
     )
     assert "Dana and others use Redis for the speed." in ended
     assert "Dana and others use Postgres for the orders service." in current
+
+
+def test_a_verbless_answer_naming_our_tools_is_set_anew_by_a_later_switch(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "What do we run CI and the orders DB on?"},
+            {"speaker": "Dana", "text": "yep. Jenkins for CI, Postgres 15 for the orders DB"},
+        ],
+        date="2026-02-01T09:00:00+00:00",
+    )
+    memory.remember(
+        messages=[{"speaker": "Ben", "text": "We switched from Jenkins to GitHub Actions."}],
+        date="2026-02-08T09:00:00+00:00",
+    )
+    top = memory.recall("what do we use for CI?", k=5).hits[0]
+    assert "GitHub Actions" in top.node.text
+    current = {n.text for n in memory.store.find_nodes(valid_only=True, limit=100)}
+    assert "Jenkins for CI." not in current
+    assert "Postgres 15 for the orders DB." in current, "the switch of CI leaves the DB standing"
