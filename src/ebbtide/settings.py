@@ -308,6 +308,15 @@ class Change:
     by: str | None = None
 
 
+# "our", as chat rewrites it: "Dana and others' staging DB" is the group's, as "we" is.
+_GROUPS = re.compile(r"\b(?-i:[A-Z])[\w-]*\s+and\s+others['’](?=\s)")
+
+
+def _ours(text: str) -> str:
+    """`text` with a group's thing told as "our" again, the word the patterns here read."""
+    return _GROUPS.sub("our", text)
+
+
 def _words(text: str) -> str:
     return " ".join(text.casefold().split())
 
@@ -337,6 +346,7 @@ def setting(
     one of them uses, told by another ("Ben uses vim", said by Dana), is their own setting.
     An `answer` to a question may name a tool and what it is for with no verb ("Jenkins for
     CI"): what the group uses, as "We use Jenkins for CI" tells it."""
+    text = _ours(text)
     if answer and len(told := tools_for(text)) == 1:
         m = _TOOL_FOR.fullmatch(told[0])
         assert m is not None  # tools_for gives only what it matches
@@ -483,6 +493,7 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
     asked about or undone since: "We never upgraded …", "Should we migrate …?"). `people`:
     who is one of us (the conversation's speakers); a change anyone else named made is of
     their own thing unless it says ours."""
+    text = _ours(text)
     m = _FROM_TO.search(text)
     if m is not None:
         return _swap(text, m, speaker, people) if _done(text, m) else None
@@ -587,11 +598,12 @@ def _actor(
 ) -> tuple[str | None, bool]:
     """Whose thing a change of no one's named thing is: the one who made it, when named and
     not one of us ("Acme replaced Jenkins …", "Priya's team moved the CI …") and the sentence
-    does not say it was ours ("… in our pipeline", rewritten as the speaker's); else the
+    does not say it was ours ("… in our pipeline", the speaker's and others'); else the
     team's (None)."""
     before, after = _sentence(text, m.start(), m.end())
     us = _us(speaker, people)
-    if speaker and re.search(rf"\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b", m[0] + after):
+    ours = r"\bour\b" + (rf"|\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b" if speaker else "")
+    if re.search(ours, m[0] + after):
         return None, False
     found = _ACTOR.search(re.split(r"[,:(]\s*|\)\s*", before)[-1])
     if found is None:

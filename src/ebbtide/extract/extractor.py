@@ -1289,7 +1289,9 @@ class _Extractor:
                 # reason is still a choice, which its own outcomes can follow; a group's too.
                 told = _ASIDES.sub("", d.effect_text or item.text)
                 who, rest = _subject(told, names)
-                if who is None or rest.startswith("'"):  # not a person, or "Ana's team"
+                if who is None or rest.startswith(
+                    "'"
+                ):  # not a person, or "Ana's team", "Ana and others' team"
                     who, rest = _group_subject(told) or (who, rest)
                 chose = _DECISION.match(rest) or _SWITCHED.match(rest)
                 item.kind = "decision" if who is not None and chose else "outcome"
