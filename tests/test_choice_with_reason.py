@@ -125,7 +125,7 @@ def test_as_after_a_choice_that_tells_an_aside_a_role_or_a_time_gives_no_reason(
         ("The platform team moved to SQS because Kafka needed brokers.",
          "The platform team moved to SQS", "Kafka needed brokers."),
         ("Our team switched to GitHub Actions since Jenkins kept breaking.",
-         "Ana's team switched to GitHub Actions", "Jenkins kept breaking."),
+         "Ana and others' team switched to GitHub Actions", "Jenkins kept breaking."),
         ("The infra team migrated to Aurora because the disk kept filling.",
          "The infra team migrated to Aurora", "The disk kept filling."),
         ("Ops adopted PagerDuty because alerts kept getting lost.",
@@ -179,11 +179,11 @@ def test_what_befell_a_group_for_a_reason_stays_its_effect(memory, told, effect)
     ("told", "action", "outcome"),
     [
         ("The platform team moved to SQS, which cut our costs.",
-         "The platform team moved to SQS", "cut Ana's costs"),
+         "The platform team moved to SQS", "cut Ana and others' costs"),
         ("The team rolled back the deploy, which fixed checkout.",
          "The team rolled back the deploy", "fixed checkout"),
         ("Our team replaced Jenkins, which sped up builds.",
-         "Ana's team replaced Jenkins", "sped up builds"),
+         "Ana and others' team replaced Jenkins", "sped up builds"),
     ],
 )  # fmt: skip
 def test_what_a_group_did_that_led_somewhere_is_its_decision_as_a_persons_is(
@@ -240,7 +240,7 @@ def test_what_befell_a_person_or_they_did_not_do_that_led_somewhere_is_no_decisi
     [
         ("Ben restarted the workers, which cleared the queue.",
          "Ben restarted the workers", "cleared the queue"),
-        ("Ben moved to SQS, which cut our costs.", "Ben moved to SQS", "cut Ana's costs"),
+        ("Ben moved to SQS, which cut our costs.", "Ben moved to SQS", "cut Ana and others' costs"),
         ("Ben fixed it, which unblocked the release.", "Ben fixed it", "unblocked the release"),
         ("Ben rolled back, which fixed checkout.", "Ben rolled back", "fixed checkout"),
         ("Ben had restarted the workers, which cleared the queue.",
@@ -267,7 +267,7 @@ def test_what_a_person_did_that_led_somewhere_stays_their_decision(memory, told,
         ("Ana", "Ben got the hotfix deployed, which fixed checkout.",
          "Ben got the hotfix deployed", "fixed checkout"),
         ("Ben", "We got the migration done, which cut our costs.",
-         "Ben and others got the migration done", "cut Ben's costs"),
+         "Ben and others got the migration done", "cut Ben and others' costs"),
     ],
 )  # fmt: skip
 def test_a_person_who_got_something_done_that_led_somewhere_made_that_decision(

@@ -143,7 +143,7 @@ def test_an_aside_in_brackets_does_not_hide_who_acted_or_chose():
     assert rolled.items[find(rolled, "rolled back the deploy", "decision")]
     chose = run("Ana: Ana (our lead) chose Postgres because it supports JSONB.")
     assert causal_links(chose) == [
-        ("It (Postgres) supports JSONB.", "caused", "Ana (Ana's lead) chose Postgres")
+        ("It (Postgres) supports JSONB.", "caused", "Ana (Ana and others' lead) chose Postgres")
     ]
     assert chose.items[find(chose, "chose Postgres")].kind == "decision"
 
@@ -285,7 +285,10 @@ def test_a_timeline_entry_keeps_its_time_with_its_cause():
         ("I really enjoy painting", "Caroline really enjoys painting"),
         ("I have two kids and I'm tired", "Caroline has two kids and Caroline is tired"),
         ("I've been there, I'd go again", "Caroline has been there, Caroline would go again"),
-        ("We went camping with our kids", "Caroline and others went camping with Caroline's kids"),
+        (
+            "We went camping with our kids",
+            "Caroline and others went camping with Caroline and others' kids",
+        ),
         ("Did you go?", "Did Melanie go?"),
         ("What are you painting?", "What is Melanie painting?"),
         ("You'd be a great counselor", "Melanie would be a great counselor"),
@@ -731,8 +734,8 @@ def test_a_verdict_on_a_decision_is_its_outcome(verdict, told):
         ("Switching to write-through was a mistake; writes got twice as slow.",
          "Switching to write-through", -1),
         ("Honestly, moving to Kubernetes was the right call.", "Moving to Kubernetes", 1),
-        ("Our switch to gRPC turned out to be a huge win.", "Ana's switch to gRPC", 1),
-        ("Our rewrite of the parser backfired.", "Ana's rewrite of the parser", -1),
+        ("Our switch to gRPC turned out to be a huge win.", "Ana and others' switch to gRPC", 1),
+        ("Our rewrite of the parser backfired.", "Ana and others' rewrite of the parser", -1),
         ("Adding the cache was the right approach.", "Adding the cache", 1),
         ("Going to the gym paid off, I lost 10 pounds.", "Going to the gym", 1),
     ],
@@ -832,6 +835,19 @@ def test_getting_something_is_still_an_event():
     assert ex.items[find(ex, "bike")].kind == "event"
 
 
+def test_an_answer_naming_tools_and_what_each_is_for_is_an_item_for_each():
+    ex = run(
+        "Ana: What do we run CI and the orders DB on?\n"
+        "Dana: yep. Jenkins for CI, Postgres 15 for the orders DB"
+    )
+    told = [it for it in ex.items if it.attributes.get("answer")]
+    assert [it.text for it in told] == ["Jenkins for CI.", "Postgres 15 for the orders DB."]
+    assert all(it.sources == ["m2"] for it in told)
+    # not an answer: the sentence is kept whole, as said
+    alone = run("Dana: Jenkins for CI, Postgres 15 for the orders DB")
+    assert not any(it.attributes.get("answer") for it in alone.items)
+
+
 def test_questions_are_kept_and_answers_are_related_to_them():
     ex = run("Ana: Where did you move to?\nBen: I moved to Lisbon in March.")
     question, answer = find(ex, "Where did"), find(ex, "Lisbon")
@@ -899,6 +915,22 @@ def test_that_after_a_sigh_is_what_the_turn_before_told_not_the_sigh(sigh):
     assert causal_links(ex)[-1][1:] == ("caused", "300 tickets.")
     assert "broke the login page" in causal_links(ex)[-1][0]
     assert not any(it.text.lower().startswith(sigh.lower()[:3]) for it in ex.items)
+
+
+@pytest.mark.parametrize(
+    "nod",
+    [
+        "Yeah that", "Yeah, that", "yep that", "Yes this", "agreed, that", "Agreed that",
+        "right that", "True that", "exactly, that", "Totally that", "ok that", "Sure that",
+        "Indeed it", "ugh that",
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("cue", ["caused", "led to"])
+def test_that_after_a_nod_with_or_without_a_comma_is_what_the_turn_before_told(nod, cue):
+    ex = run(f"Dana: We raised the pool size to 500.\nBen: {nod} {cue} the login outage.")
+    assert causal_links(ex) == [
+        ("Dana and others raised the pool size to 500.", "caused", "The login outage.")
+    ]
 
 
 def test_a_definite_noun_phrase_links_to_the_item_that_named_it():
@@ -1718,7 +1750,8 @@ def test_words_of_a_cause_that_claim_none(said):
         ("Ana: The disk filled up. So the deploy caused the outage.",
          ("The deploy", "caused", "The outage.")),
         ("Ana: We started a food drive.\nBen: Unemployment in our town was the reason behind it.",
-         ("Unemployment in Ben's town", "caused", "Ana and others started a food drive.")),
+         ("Unemployment in Ben and others' town", "caused",
+          "Ana and others started a food drive.")),
     ],
 )  # fmt: skip
 def test_so_before_a_claim_only_carries_the_talk_on(said, link):

@@ -15,6 +15,7 @@ from ebbtide.settings import (
     replaces,
     same_thing,
     setting,
+    tools_for,
 )
 
 
@@ -568,3 +569,35 @@ def test_a_thing_that_moved_told_after_when_it_did_is_still_that_thing(when):
     assert not changes(done, ORDERS_QUEUE)
     theirs = change(f"{when} Acme's orders service moved to MySQL.", "Ana", people=["Ana"])
     assert theirs is not None and not changes(theirs, ORDERS_DB)
+
+
+@pytest.mark.parametrize(
+    ("answer", "told"),
+    [
+        ("Jenkins for CI, Postgres 15 for the orders DB",
+         ["Jenkins for CI", "Postgres 15 for the orders DB"]),
+        ("Jenkins for CI; Postgres for the DB, and vim for editing.",
+         ["Jenkins for CI", "Postgres for the DB", "vim for editing"]),
+        ("GitHub Actions for CI.", ["GitHub Actions for CI"]),
+        # a verb, no tool, a purpose or a time: no such answer
+        ("We use Jenkins for CI.", []),
+        ("Thanks for the help!", []),
+        ("pizza for dinner", []),
+        ("Redis for the speed.", []),
+        ("Jenkins for now.", []),
+        ("Jenkins for CI, and we love it.", []),
+    ],
+)  # fmt: skip
+def test_an_answer_naming_tools_and_what_each_is_for_is_read_part_by_part(answer, told):
+    assert tools_for(answer) == told
+
+
+def test_a_tool_named_for_a_thing_as_an_answer_is_the_groups_setting_like_we_use():
+    said = setting("Jenkins for CI.", "Dana", answer=True)
+    assert said == setting("We use Jenkins for CI.", "Dana") == Setting("ci", "jenkins", None)
+    assert setting("Postgres 15 for the orders DB.", "Dana", answer=True) == Setting(
+        "orders db", "postgres 15", None
+    )
+    assert setting("Jenkins for CI.", "Dana") is None, "not told as an answer: no setting"
+    done = change("We switched from Jenkins to GitHub Actions.", "Ben", people=["Ben", "Dana"])
+    assert done is not None and changes(done, said)

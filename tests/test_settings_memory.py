@@ -306,3 +306,43 @@ def test_a_move_told_after_when_it_happened_ends_the_things_tool_of_that_kind(me
     )
     assert ended == {"Dana and others use Postgres for the orders service."}
     assert "Dana and others use Redis for the orders service." in current
+
+
+def test_a_verbless_answer_naming_our_tools_is_set_anew_by_a_later_switch(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "What do we run CI and the orders DB on?"},
+            {"speaker": "Dana", "text": "yep. Jenkins for CI, Postgres 15 for the orders DB"},
+        ],
+        date="2026-02-01T09:00:00+00:00",
+    )
+    memory.remember(
+        messages=[{"speaker": "Ben", "text": "We switched from Jenkins to GitHub Actions."}],
+        date="2026-02-08T09:00:00+00:00",
+    )
+    top = memory.recall("what do we use for CI?", k=5).hits[0]
+    assert "GitHub Actions" in top.node.text
+    current = {n.text for n in memory.store.find_nodes(valid_only=True, limit=100)}
+    assert "Jenkins for CI." not in current
+    assert "Postgres 15 for the orders DB." in current, "the switch of CI leaves the DB standing"
+
+
+def test_our_thing_told_in_a_group_chat_is_the_groups_and_another_of_us_moving_it_ends_it(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "Our staging DB is Postgres 15."},
+            {"speaker": "Ana", "text": "We use Jenkins for CI."},
+            {"speaker": "Ben", "text": "Nice."},
+        ],
+        date="2026-02-01T09:00:00+00:00",
+    )
+    (told,) = memory.store.find_nodes(text="Dana and others' staging DB is Postgres 15.")
+    assert told.valid_to is None, "our staging DB, as we: the group's, not Dana's own"
+    memory.remember(
+        messages=[{"speaker": "Ben", "text": "We moved the staging DB to Postgres 16."}],
+        date="2026-02-08T09:00:00+00:00",
+    )
+    (ended,) = memory.store.find_nodes(
+        text="Dana and others' staging DB is Postgres 15.", valid_only=False
+    )
+    assert ended.valid_to is not None and ended.superseded_by is not None

@@ -41,6 +41,23 @@ def test_a_tool_named_in_one_word_is_the_root_cause_traced(memory):
     assert chain.steps[0].decision == "Kafka"
 
 
+def test_a_yeah_before_that_caused_traces_back_to_what_the_turn_before_told(memory):
+    memory.remember(
+        messages=[
+            {"speaker": "Dana", "text": "We raised the pool size to 500."},
+            {"speaker": "Ben", "text": "Yeah that caused the login outage."},
+        ],
+        date="2026-03-01T10:00:00+00:00",
+    )
+    chain = memory.trace_cause_chain("login outage").chains[0]
+    assert "raised the pool size to 500" in chain.steps[0].decision
+    assert all(
+        s.decision != "Yeah"
+        for c in memory.trace_cause_chain("login outage").chains
+        for s in c.steps
+    )
+
+
 def test_a_postmortem_told_in_words_traces_to_its_root_cause(memory):
     memory.remember(
         messages=[
@@ -444,7 +461,9 @@ def test_a_setting_told_anew_supersedes_what_was_said_of_it_before(memory):
     texts = {h.node.text for h in memory.recall("laptop ThinkPad MacBook", k=5).hits}
     assert "Ana's laptop is a MacBook Air." in texts and "Ben's laptop is a ThinkPad T14." in texts
     assert "Ana's laptop is a ThinkPad X1." not in texts
-    old = memory.store.find_nodes(text="Maya's staging DB is Postgres 15.", valid_only=False)
+    old = memory.store.find_nodes(
+        text="Maya and others' staging DB is Postgres 15.", valid_only=False
+    )
     assert old[0].superseded_by is not None  # kept for the record
 
 
@@ -474,13 +493,15 @@ def test_a_change_told_as_something_done_supersedes_the_setting_it_changes(memor
         ]
     )
     current = {n.text for n in memory.store.find_nodes(kind="fact", limit=50)}
-    assert "Maya's staging DB is Postgres 15." not in current
+    assert "Maya and others' staging DB is Postgres 15." not in current
     assert "The CI runner is Jenkins." not in current
     assert "Ben's laptop is a ThinkPad T14." in current, "Ana's swap is of her own laptop"
     assert "The deploy queue is RabbitMQ." in current
     top = memory.recall("what Postgres version is the staging DB?", k=1).hits[0].node
     assert "Postgres 16" in top.text
-    (old,) = memory.store.find_nodes(text="Maya's staging DB is Postgres 15.", valid_only=False)
+    (old,) = memory.store.find_nodes(
+        text="Maya and others' staging DB is Postgres 15.", valid_only=False
+    )
     assert old.superseded_by == top.id  # kept for the record, pointing at the change
 
 
@@ -501,7 +522,7 @@ def test_a_change_denied_undone_or_of_someone_elses_thing_leaves_the_setting(mem
     memory.remember(
         messages=[{"id": "w2", "speaker": "Ana", "text": told, "time": "2024-03-20T09:00"}]
     )
-    assert "Maya's staging DB is Postgres 15." in current_texts(memory)
+    assert "Maya and others' staging DB is Postgres 15." in current_texts(memory)
 
 
 def _our_ci_then(memory, told):
@@ -536,8 +557,10 @@ def _our_ci_then(memory, told):
 )
 def test_a_change_another_company_or_team_made_leaves_our_setting_standing(memory, told):
     recalled = _our_ci_then(memory, told)
-    assert "Maya's CI is Jenkins." in recalled, "Acme's CI, not ours, moved to GitHub Actions"
-    assert "Maya's CI is Jenkins." in current_texts(memory)
+    assert "Maya and others' CI is Jenkins." in recalled, (
+        "Acme's CI, not ours, moved to GitHub Actions"
+    )
+    assert "Maya and others' CI is Jenkins." in current_texts(memory)
 
 
 @pytest.mark.parametrize(
@@ -555,9 +578,9 @@ def test_a_change_another_company_or_team_made_leaves_our_setting_standing(memor
 )
 def test_a_change_one_of_us_made_to_our_thing_or_told_without_whom_supersedes_it(memory, told):
     recalled = _our_ci_then(memory, told)
-    assert "Maya's CI is Jenkins." not in recalled
-    assert "Maya's CI is Jenkins." not in current_texts(memory)
-    (old,) = memory.store.find_nodes(text="Maya's CI is Jenkins.", valid_only=False)
+    assert "Maya and others' CI is Jenkins." not in recalled
+    assert "Maya and others' CI is Jenkins." not in current_texts(memory)
+    (old,) = memory.store.find_nodes(text="Maya and others' CI is Jenkins.", valid_only=False)
     assert old.superseded_by is not None  # kept for the record
 
 
@@ -615,7 +638,9 @@ def test_an_edited_message_retires_what_only_its_old_wording_said(memory):
     assert result.known == 0  # an edit is news
     texts = current_texts(memory)
     assert "Ana is allergic to walnuts." in texts and "Ana is allergic to peanuts." not in texts
-    assert "Ana's staging DB is Postgres 15." in texts, "what the new wording says again stays"
+    assert "Ana and others' staging DB is Postgres 15." in texts, (
+        "what the new wording says again stays"
+    )
     assert any("satay" in t for t in texts), "another message's items stay"
     (old,) = memory.store.find_nodes(text="Ana is allergic to peanuts.", valid_only=False)
     (new,) = memory.store.find_nodes(text="Ana is allergic to walnuts.")
@@ -749,7 +774,7 @@ def test_a_change_told_of_a_time_before_the_setting_leaves_it_standing(memory):
             )
         ]
     )
-    assert "Maya's staging DB is Postgres 15." in current_texts(memory)
+    assert "Maya and others' staging DB is Postgres 15." in current_texts(memory)
     memory.remember(
         messages=[
             said_at(
@@ -760,7 +785,7 @@ def test_a_change_told_of_a_time_before_the_setting_leaves_it_standing(memory):
             )
         ]
     )
-    assert "Maya's staging DB is Postgres 15." not in current_texts(memory)
+    assert "Maya and others' staging DB is Postgres 15." not in current_texts(memory)
 
 
 def test_an_edit_sent_with_its_time_in_another_offset_still_retires_the_old_wording(memory):

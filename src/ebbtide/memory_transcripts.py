@@ -833,7 +833,8 @@ class TranscriptOps:
         another ("Ben uses vim"), is that person's own."""
         speaker = node.attributes.get("speaker")
         told = node.kind in ("fact", "note")
-        said = settings.setting(node.text, speaker, people) if told else None
+        answer = bool(node.attributes.get("answer"))  # "Jenkins for CI", told as an answer
+        said = settings.setting(node.text, speaker, people, answer=answer) if told else None
         if said is None:
             if node.kind == "fact":
                 return
@@ -862,7 +863,8 @@ class TranscriptOps:
         ids = [i for i, _ in self.store.text_search(words, 20, flt) if i != besides.id]
         found = []
         for other in self.store.get_nodes(ids).values():
-            before = settings.setting(other.text, other.attributes.get("speaker"), people)
+            speaker, answer = other.attributes.get("speaker"), bool(other.attributes.get("answer"))
+            before = settings.setting(other.text, speaker, people, answer=answer)
             if before is not None:
                 found.append((other, before))
         return found

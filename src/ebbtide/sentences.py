@@ -163,7 +163,8 @@ _FIRST = {
     "we": ("{p} and others", False), "we're": ("{p} and others are", False),
     "we've": ("{p} and others have", False), "we'll": ("{p} and others will", False),
     "we'd": ("{p} and others {would}", False), "us": ("{p} and others", False),
-    "our": ("{p}'s", False), "ours": ("{p}'s", False), "ourselves": ("themselves", False),
+    "our": ("{p} and others'", False), "ours": ("{p} and others'", False),
+    "ourselves": ("themselves", False),
 }  # fmt: skip
 _SECOND = {
     "you": ("{p}", True), "you're": ("{p} is", False), "you've": ("{p} has", False),
@@ -258,7 +259,8 @@ def rewrite_pronouns(sentence: str, speaker: str, addressee: str | None = None) 
     """First person -> the speaker, second person -> the addressee (when known), verbs agreeing.
 
     "I love my dog" by Caroline -> "Caroline loves Caroline's dog"; "Did you go?" to Melanie ->
-    "Did Melanie go?"; "we" -> "Caroline and others".
+    "Did Melanie go?"; "we" -> "Caroline and others", "our" -> "Caroline and others'" (a
+    group's, as "we" is, not the speaker's own).
     """
     words = list(_WORD.finditer(sentence))
     low = [w.group().lower().replace("’", "'") for w in words]

@@ -46,6 +46,7 @@ __all__ = [
     "same_thing",
     "setting",
     "sought",
+    "tools_for",
 ]
 
 _OWNER = r"(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)"
@@ -93,6 +94,20 @@ _WE_USE = re.compile(
     rf"(?:\s+{_SINCE})?\s*(?:[.!?]+\s*)?$",
     re.IGNORECASE,
 )
+# A tool named with what it is for and no verb, as an answer tells it ("Jenkins for CI",
+# "Postgres 15 for the orders DB" to "What do we run CI and the orders DB on?"): the value a
+# known tool or a capitalised name (each word capitalised or a number), the thing up to three
+# words and no time ("for now", "for years").
+_TOOL_FOR = re.compile(
+    rf"(?P<value>{_WORD}(?:\s+{_WORD}){{0,2}}?)\s+for\s+(?:the\s+|our\s+)?"
+    rf"(?!{_SINCE}|(?:a|an|ever|good|ages|years?|months?|weeks?|days?|\d+)\b)"  # "for now"
+    rf"(?P<thing>{_WORD}(?:\s+(?!{_SINCE}){_WORD}){{0,2}})(?:\s+{_SINCE})?",
+    re.IGNORECASE,
+)
+# Between the tools of such an answer: "Jenkins for CI, Postgres for the DB and Redis for …"
+_LIST_BREAK = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
+# Said first in a verbless "X for Y" that names no tool: "Thanks for the help", "Sorry for …"
+_NO_TOOL = frozenset({"thanks", "thank", "sorry", "congrats", "congratulations", "cheers"})
 # The kinds of thing a team uses a tool for: the words that name the thing, and the tools of
 # the kind. What "We're on Postgres 15" is of, and what "We migrated to GCP" sets anew.
 _KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
@@ -306,6 +321,15 @@ class Change:
     by: str | None = None
 
 
+# "our", as chat rewrites it: "Dana and others' staging DB" is the group's, as "we" is.
+_GROUPS = re.compile(r"\b(?-i:[A-Z])[\w-]*\s+and\s+others['’](?=\s)")
+
+
+def _ours(text: str) -> str:
+    """`text` with a group's thing told as "our" again, the word the patterns here read."""
+    return _GROUPS.sub("our", text)
+
+
 def _words(text: str) -> str:
     return " ".join(text.casefold().split())
 
@@ -328,9 +352,18 @@ def _value(raw: str) -> str:
     return _words(_ARTICLE.sub("", raw.strip().rstrip(",;:")))
 
 
-def setting(text: str, speaker: str | None, people: Collection[str] = ()) -> Setting | None:
+def setting(
+    text: str, speaker: str | None, people: Collection[str] = (), *, answer: bool = False
+) -> Setting | None:
     """(what, value) of a setting told as one, or None. `people`: who the memory knows; what
-    one of them uses, told by another ("Ben uses vim", said by Dana), is their own setting."""
+    one of them uses, told by another ("Ben uses vim", said by Dana), is their own setting.
+    An `answer` to a question may name a tool and what it is for with no verb ("Jenkins for
+    CI"): what the group uses, as "We use Jenkins for CI" tells it."""
+    text = _ours(text)
+    if answer and len(told := tools_for(text)) == 1:
+        m = _TOOL_FOR.fullmatch(told[0])
+        assert m is not None  # tools_for gives only what it matches
+        return Setting(_subject(m["thing"], speaker), _value(m["value"]), None)
     m = _SETTING.match(text) or _RUNS_ON.match(text)
     if m is not None:
         owner = m["owner"].casefold() if m["owner"] else None
@@ -370,6 +403,24 @@ def setting(text: str, speaker: str | None, people: Collection[str] = ()) -> Set
     if own:
         return Setting(thing, value, who, own=True)
     return Setting(thing, value, None)
+
+
+def tools_for(text: str) -> list[str]:
+    """The parts of a verbless answer that each name a tool and what it is for ("Jenkins for
+    CI, Postgres 15 for the orders DB": both), or none unless every part does. A tool is a
+    known one or a capitalised name ("Thanks for the help" names none)."""
+    parts = [p for p in _LIST_BREAK.split(text.strip().rstrip(".!")) if p]
+    for part in parts:
+        m = _TOOL_FOR.fullmatch(part)
+        if m is None or _NO_THING.match(m["thing"]):
+            return []
+        words = m["value"].split()
+        named = all(w[0].isupper() or w[0].isdigit() for w in words)  # "Postgres 15"
+        if _tool_kind(_value(m["value"])) is None and (
+            not named or words[0].casefold() in _NO_TOOL
+        ):
+            return []  # "We use it for CI" has a verb; "Thanks for the help" names no tool
+    return parts
 
 
 def same_thing(a: Setting, b: Setting) -> bool:
@@ -455,6 +506,7 @@ def change(text: str, speaker: str | None, people: Collection[str] = ()) -> Chan
     asked about or undone since: "We never upgraded …", "Should we migrate …?"). `people`:
     who is one of us (the conversation's speakers); a change anyone else named made is of
     their own thing unless it says ours."""
+    text = _ours(text)
     m = _FROM_TO.search(text)
     if m is not None:
         return _swap(text, m, speaker, people) if _done(text, m) else None
@@ -569,11 +621,12 @@ def _actor(
 ) -> tuple[str | None, bool]:
     """Whose thing a change of no one's named thing is: the one who made it, when named and
     not one of us ("Acme replaced Jenkins …", "Priya's team moved the CI …") and the sentence
-    does not say it was ours ("… in our pipeline", rewritten as the speaker's); else the
+    does not say it was ours ("… in our pipeline", the speaker's and others'); else the
     team's (None)."""
     before, after = _sentence(text, m.start(), m.end())
     us = _us(speaker, people)
-    if speaker and re.search(rf"\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b", m[0] + after):
+    ours = r"\bour\b" + (rf"|\b{re.escape(speaker)}(?:['’]s|\s+and\s+others)\b" if speaker else "")
+    if re.search(ours, m[0] + after):
         return None, False
     found = _ACTOR.search(re.split(r"[,:(]\s*|\)\s*", before)[-1])
     if found is None:

@@ -893,7 +893,10 @@ _REPORTED = re.compile(
     r"(?:that\s+)?(?=\w)"
 )
 # "Melanie's talk", not "that's" or "it's"
-_POSSESSIVE = r"(?i)\b(?!(?:that|it|what|there|here|he|she|who|let|how|where)['’]s)\w+['’]s\s+\w"
+_POSSESSIVE = (
+    r"(?i)\b(?!(?:that|it|what|there|here|he|she|who|let|how|where)['’]s)\w+['’]s\s+\w"
+    r"|\band\s+others['’]\s+\w"  # "our talk", as rewritten
+)
 # Between two verbs of one subject: "fixed the leak but slowed down the startup"
 _CONJOINED = re.compile(r"[\s,]*(?:and|but|yet|then|and\s+then|but\s+also)\s*", re.IGNORECASE)
 # "If the migration breaks the login page, …": a condition, not a claim
@@ -1019,10 +1022,12 @@ _SOMEONE_DID = re.compile(
 # What is said in brackets: what a pronoun stood for ("It (we rolled back) …"), or an aside of
 # the teller's ("Ben (on-call) rolled back the deploy"); neither says who did what.
 _ASIDES = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
-# What a verdict judges: "Adding an index", "Hiring her", "Our switch to gRPC", "The rewrite".
+# What a verdict judges: "Adding an index", "Hiring her", "Our switch to gRPC" (as rewritten,
+# "Ana and others' switch to gRPC"), "The rewrite".
 _A_DOING = re.compile(
     rf"(?i)(?:(?!(?:{'|'.join(sorted(_GERUND_STOP))})\b)[a-z]+ing\b.*|(?:the|that|this|our|"
-    r"their|my|your|his|her|its|(?-i:[A-Z])[\w-]*['’]s)\s+(?:(?:[\w-]+\s+){0,2})?"
+    r"their|my|your|his|her|its|(?-i:[A-Z])[\w-]*(?:['’]s|\s+and\s+others['’]))\s+"
+    r"(?:(?:[\w-]+\s+){0,2})?"
     rf"(?:{'|'.join(THINGS_DONE)})(?:\s+(?:to|of|on|for|from|in|at)\b.*)?)"
 )
 # ... and one named only by what it was: "The migration was a mistake" judges the migration told
@@ -1059,9 +1064,22 @@ _DISCOURSE = re.compile(
 )
 
 
+# A nod or a sigh before 'that', 'this' or 'it' ("Yeah that caused …", "agreed, this led to
+# …"): 'that' points back to what was told before, and the nod is no thing that caused it,
+# comma or not ("Kafka that caused" would be a relative clause, read for a name).
+_NODS = word_set(
+    """yeah yea yes yep yup ya agreed right true exactly totally ok okay sure indeed absolutely
+    definitely ugh argh oops whoops yikes oof damn welp hmm wow"""
+)
+_NOD_BEFORE_IT = re.compile(
+    rf"^(?:{'|'.join(sorted(_NODS))})\b[,!.]*\s+(?=(?:that|this|it)$)", re.IGNORECASE
+)
+
+
 def _clean(segment: str) -> str:
     """A clause without its edges: punctuation, conjunctions, a leading 'Luckily,'."""
     segment = segment.strip(" \t\n,;:—–-")
+    segment = _NOD_BEFORE_IT.sub("", segment)
     segment = _EDGE_WORDS.sub("", segment).strip(" \t\n,;:—–-")
     opener = re.match(r"([A-Za-z]+),\s+", segment)
     if opener and (opener.group(1).lower() in _LEAD_FILLER or opener.group(1).endswith("ly")):

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..polarity import outcome_polarity
 from ..sentences import is_acknowledgement, is_past, rewrite_pronouns, split_sentences, word_set
-from ..settings import is_tool
+from ..settings import is_tool, tools_for
 from ..text import STOPWORDS, normalize, root, shorten, stem, tokens
 from ..timeparse import MONTHS, TimeSpan, describe, resolve
 from ..transcript import Message
@@ -241,7 +241,9 @@ class _Extractor:
                 and (self.messages[k - 1].text.rstrip().endswith("?"))
             )
             for sentence in split_sentences(msg.text):
-                if not is_acknowledgement(sentence, self.name_words, answer=answer):
+                if answer and (tools := tools_for(sentence)):
+                    self._tools_told(k, msg, sentence, tools)
+                elif not is_acknowledgement(sentence, self.name_words, answer=answer):
                     to = addressee
                     if len(self.speakers) > 2 and msg.speaker:
                         to = self._addressee(k, sentence) or addressee
@@ -271,6 +273,15 @@ class _Extractor:
             if m["at"] and name[:1].isupper():
                 return name
         return None
+
+    def _tools_told(self, k: int, msg: Message, sentence: str, tools: list[str]) -> None:
+        """An answer naming tools and what each is for ("Jenkins for CI, Postgres 15 for the
+        orders DB"): one item for each, marked as an answer, so each is a setting of its own
+        that a later change of that thing alone ends."""
+        self._find_people(sentence, msg.speaker)
+        for told in tools:
+            i = self._add("fact", f"{_capitalise(told)}.", k, msg, {"answer": True})
+            self.focus.append((k, i))
 
     def _sentence(
         self, k: int, msg: Message, sentence: str, ref: datetime | None, addressee: str | None
@@ -1278,7 +1289,9 @@ class _Extractor:
                 # reason is still a choice, which its own outcomes can follow; a group's too.
                 told = _ASIDES.sub("", d.effect_text or item.text)
                 who, rest = _subject(told, names)
-                if who is None or rest.startswith("'"):  # not a person, or "Ana's team"
+                if who is None or rest.startswith(
+                    "'"
+                ):  # not a person, or "Ana's team", "Ana and others' team"
                     who, rest = _group_subject(told) or (who, rest)
                 chose = _DECISION.match(rest) or _SWITCHED.match(rest)
                 item.kind = "decision" if who is not None and chose else "outcome"

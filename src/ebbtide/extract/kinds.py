@@ -76,10 +76,11 @@ _SWITCHED = re.compile(
     re.IGNORECASE,
 )
 # People acting as one, who choose as a person does: "The team", "The platform team", "Ana's
-# team" (chat's "our team"), "Ops", "Management", "The company"; and a note's own "We", its
-# authors (chat names who "we" are).
+# team", "Ana and others' team" (chat's "our team"), "Ops", "Management", "The company"; and a
+# note's own "We", its authors (chat names who "we" are).
 _GROUP = re.compile(
-    r"(?:(?:the|our|my|their|(?-i:[A-Z])[a-z]+'s)\s+)?(?:[\w-]+\s+){0,2}?(?:team|squad)s?|"
+    r"(?:(?:the|our|my|their|(?-i:[A-Z])[a-z]+(?:'s|\s+and\s+others'))\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:team|squad)s?|"
     r"(?:the\s+)?(?:ops|management|leadership)|the\s+(?:company|org|organi[sz]ation)|we",
     re.IGNORECASE,
 )

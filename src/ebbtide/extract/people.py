@@ -25,8 +25,8 @@ _ROLE_NOUN = (
 )
 # "my mom", "Ana's brother", "the kids", "the mechanic": someone, by who they are
 _KIN = re.compile(
-    rf"(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+(?:\s+and\s+others)?"
-    rf"['’]s)\s+(?:[\w-]+\s+)?(?:{_REL_NOUN}|{_ROLE_NOUN})(?:s|es)?"
+    rf"(?:[Mm]y|[Oo]ur|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|[A-Z][a-z]+"
+    rf"(?:['’]s|\s+and\s+others['’]s?))\s+(?:[\w-]+\s+)?(?:{_REL_NOUN}|{_ROLE_NOUN})(?:s|es)?"
 )
 _PERSON_PATTERNS = [
     re.compile(
