@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from . import verbs
 from .sentences import ADVERBS, is_past, word_set
@@ -821,7 +822,9 @@ def _plain(text: str) -> str:
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"“(])\s*$")
 
 
-def _named_words(text: str) -> list[tuple[str, int, str]]:
+# Ingest asks this of the same candidate texts over and over, one telling against each.
+@lru_cache(maxsize=4096)
+def _named_words(text: str) -> tuple[tuple[str, int, str], ...]:
     """The content words of `text` in order, each root with how surely it is a name and the
     word as written: 2 for a capital a sentence does not explain ("for the CLI", "on
     Fridays", "SQLite") and for a known tool opening one ("Postgres ran out"), 1 for another
@@ -848,7 +851,7 @@ def _named_words(text: str) -> list[tuple[str, int, str]]:
             else:
                 name = 2 if is_tool(word) else 1
         out.append((root(low), name, word))
-    return out
+    return tuple(out)
 
 
 def _names_another(

@@ -190,6 +190,7 @@ _TOOLS = sorted(
     ((tool, kind) for kind, (_, tools) in _KINDS.items() for tool in tools),
     key=lambda tk: -len(tk[0]),
 )
+_TOOL_NAMES = frozenset(tool for tool, _ in _TOOLS)
 _DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 # "upgraded the staging DB (from Postgres 15) to Postgres 16", "moved the orders service's
@@ -493,7 +494,7 @@ def _tool_kind(value: str) -> str | None:
 def is_tool(name: str) -> bool:
     """Whether `name` is a tool of a kind told here ("Jenkins", "Kafka", "New Relic"), whatever
     its case: a product, no person."""
-    return any(name.casefold() == tool for tool, _ in _TOOLS)
+    return name.casefold() in _TOOL_NAMES
 
 
 def _versioned(value: str) -> bool:
