@@ -287,3 +287,26 @@ def test_reread_is_explained_in_the_help(capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "--reread" in out
     assert "even if unchanged" in out
+
+
+# Tags ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("front", "tags"),
+    [
+        ("tags: architecture", ["architecture"]),
+        ("tags: architecture, design", ["architecture", "design"]),
+        ("tags: architecture design", ["architecture", "design"]),
+        ("tags: '#architecture'", ["architecture"]),
+        ("tags: [architecture, design]", ["architecture", "design"]),
+    ],
+)
+def test_a_front_matter_tag_written_as_one_string_is_kept_as_obsidian_reads_it(
+    tmp_path, capsys, front, tags
+):
+    vault = tmp_path / "vault"
+    write(vault, "overview.md", f"---\n{front}\n---\n# Overview\n\nThe services.\n")
+    ingest(vault, tmp_path / "m.db", capsys)
+    with open_memory(tmp_path / "m.db") as mem:
+        assert document(mem, "overview.md").attributes["tags"] == tags

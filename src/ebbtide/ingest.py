@@ -68,8 +68,9 @@ ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`tex
 REASON_MAX = 1_000  # characters of a review reason
 # What a file's record (`Memory.file_read`) was written by: raised when reading a file stores
 # something else, so every file is read again once.
-READER = 3  # 2: links keep the heading they name, records their file's anchors; 3: and
-# links to a section of their own note ("[[#Heading]]", "[text](#anchor)")
+READER = 4  # 2: links keep the heading they name, records their file's anchors; 3: and
+# links to a section of their own note ("[[#Heading]]", "[text](#anchor)"); 4: front matter's
+# tags written as one string ("tags: a, b")
 
 
 class MemoryLike(Protocol):
@@ -702,7 +703,7 @@ def _read(root: Path, p: Path, raw: bytes) -> _Doc:
         lead=lead,
         sections=sections,
         anchors=_anchors(written),
-        tags=[str(t) for t in tags] if isinstance(tags, list) else [],
+        tags=_tags(tags),
         author=_author(author),
         at=_modified(p),
         lossy=lossy,
@@ -716,6 +717,13 @@ def _modified(p: Path) -> datetime:
     what it says without a date ("yesterday", a session it does not date) is of its writer's
     day, not of the UTC date, which late in the evening west of UTC is already tomorrow."""
     return datetime.fromtimestamp(p.stat().st_mtime, UTC).astimezone()
+
+
+def _tags(value: Any) -> list[str]:
+    """Front matter's tags as Obsidian reads them: a list, or one string of them separated by
+    commas or spaces ("tags: a, b"), each without its '#'."""
+    said = value if isinstance(value, list) else re.split(r"[,\s]+", value or "")
+    return [t for t in (str(t).strip().lstrip("#") for t in said) if t]
 
 
 def _author(value: Any) -> str | None:
