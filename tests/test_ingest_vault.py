@@ -310,3 +310,20 @@ def test_a_front_matter_tag_written_as_one_string_is_kept_as_obsidian_reads_it(
     ingest(vault, tmp_path / "m.db", capsys)
     with open_memory(tmp_path / "m.db") as mem:
         assert document(mem, "overview.md").attributes["tags"] == tags
+
+
+def test_tags_written_in_a_notes_text_are_its_tags_too_but_not_in_code_links_or_numbers(
+    tmp_path, capsys
+):
+    vault = tmp_path / "vault"
+    write(
+        vault,
+        "adr.md",
+        "---\ntags: [decision]\n---\n# ADR 7\n\n#decision #infra/db we chose Postgres.\n\n"
+        "- see [[runbook#Rollback]] and https://wiki.example.com/page#section\n"
+        "- issue #123, `#not-in-code`, and a #follow-up.\n\n"
+        "```\n#not-in-a-fence\n```\n",
+    )
+    ingest(vault, tmp_path / "m.db", capsys)
+    with open_memory(tmp_path / "m.db") as mem:
+        assert document(mem, "adr.md").attributes["tags"] == ["decision", "infra/db", "follow-up"]

@@ -70,7 +70,7 @@ REASON_MAX = 1_000  # characters of a review reason
 # something else, so every file is read again once.
 READER = 4  # 2: links keep the heading they name, records their file's anchors; 3: and
 # links to a section of their own note ("[[#Heading]]", "[text](#anchor)"); 4: front matter's
-# tags written as one string ("tags: a, b")
+# tags written as one string ("tags: a, b"), and the "#tags" in its text
 
 
 class MemoryLike(Protocol):
@@ -683,7 +683,8 @@ def _read(root: Path, p: Path, raw: bytes) -> _Doc:
     lines = _uncommented(text).strip().splitlines()
     title = meta.get("title")
     env: dict[str, Any] = {}
-    heads = _headings(_MARKDOWN.parse("\n".join(lines), env))  # the file is parsed once
+    tokens = _MARKDOWN.parse("\n".join(lines), env)  # the file is parsed once
+    heads = _headings(tokens)
     start = 0
     if heads and heads[0].tag == "h1" and not heads[0].start:
         said = " ".join(_inline_words(heads[0].inline).split())
@@ -703,7 +704,7 @@ def _read(root: Path, p: Path, raw: bytes) -> _Doc:
         lead=lead,
         sections=sections,
         anchors=_anchors(written),
-        tags=_tags(tags),
+        tags=list(dict.fromkeys([*_tags(tags), *_inline_tags(tokens)])),
         author=_author(author),
         at=_modified(p),
         lossy=lossy,
@@ -724,6 +725,24 @@ def _tags(value: Any) -> list[str]:
     commas or spaces ("tags: a, b"), each without its '#'."""
     said = value if isinstance(value, list) else re.split(r"[,\s]+", value or "")
     return [t for t in (str(t).strip().lstrip("#") for t in said) if t]
+
+
+# Obsidian's inline tag: after a space or a line's start (not "page#heading" or a URL's
+# fragment), letters, digits, '_', '-' and '/', not only digits ("#123" is an issue number).
+_INLINE_TAG = re.compile(r"(?<!\S)#([\w/-]*[^\W\d][\w/-]*)")
+
+
+def _inline_tags(tokens: list[Token]) -> list[str]:
+    """The "#tags" written in a note's text, in order: in its prose, lists, quotes, tables and
+    headings, not in code."""
+    return [
+        m.group(1)
+        for tok in tokens
+        if tok.type == "inline"
+        for m in _INLINE_TAG.finditer(
+            "".join(c.content if c.type == "text" else " " for c in tok.children or [])
+        )
+    ]
 
 
 def _author(value: Any) -> str | None:
