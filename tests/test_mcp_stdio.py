@@ -13,6 +13,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from ebbtide import open_memory
+from ebbtide.cli import main
 
 DEFAULT_TOOLS = {
     "remember", "recall", "connect", "forget", "record_decision", "record_fact",
@@ -561,3 +562,29 @@ def test_every_tool_parameter_says_what_it_takes(tmp_path):
     assert "0.7" in record["confidence_source"]["description"]
     node_id = tools["remember"].input_schema["properties"]["node_id"]["description"]
     assert "not in memory yet makes a new node" in node_id
+
+
+def test_an_agent_recalling_a_vault_over_stdio_reads_which_note_each_hit_came_from(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")
+    vault = tmp_path / "vault"
+    (vault / "Incidents").mkdir(parents=True)
+    (vault / "Incidents" / "Checkout outage.md").write_text(
+        "# Checkout outage\n\nThe nightly backup job filled the disk, which caused the checkout"
+        " outage.\n"
+    )
+    store = tmp_path / "m.db"
+    assert main(["ingest", str(vault), "--store", str(store)]) == 0
+
+    async def go():
+        async with Client(server_params(store)) as client:
+            got = await client.call_tool("recall", {"query": "why did checkout go down", "k": 5})
+            return got.content[0].text, got.structured_content
+
+    text, structured = run(go)
+    ids = [h["node"]["id"] for h in structured["hits"]]
+    lines = dict(zip(ids, text.splitlines()[1:], strict=True))
+    (doc,) = [h["node"]["id"] for h in structured["hits"] if h["node"]["kind"] == "document"]
+    assert lines[doc].endswith(" from Incidents/Checkout outage.md")
+    assert all("from Incidents/Checkout outage.md" in line for line in lines.values())

@@ -81,12 +81,25 @@ def _lines(items: list[str], limit: int = MAX_LINES) -> str:
     return out
 
 
+# A hit's first source in its line (an ingested note's path and section, a message's id).
+SOURCE_TEXT = 80
+
+
 def _hit_lines(hits: list[RecallHit]) -> str:
-    """A line per hit: rank, id, kind and (shortened) text, then why it surfaced."""
+    """A line per hit: rank, id, kind and (shortened) text, why it surfaced, and where it was
+    said, so an agent can name the note it read."""
     return "".join(
         f"\n{i}. {h.node.id} {h.node.kind}: {shorten(h.node.text, HIT_TEXT)} ({explain(h)})"
+        + _source(h.node)
         for i, h in enumerate(hits, 1)
     )
+
+
+def _source(node: Node) -> str:
+    if not node.sources:
+        return ""
+    more = f" (+{len(node.sources) - 1} more)" if len(node.sources) > 1 else ""
+    return f" from {shorten(node.sources[0], SOURCE_TEXT)}{more}"
 
 
 def explain(hit: RecallHit, *, ids: bool = True) -> str:
