@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -559,3 +560,28 @@ def test_serve_refuses_a_port_out_of_range_before_opening_anything(tmp_path, cap
     assert end.value.code == 2
     assert "--port: must be a whole number from 1 to 65535" in capsys.readouterr().err
     assert not store.exists()
+
+
+def test_a_vault_user_approves_a_deleted_note_by_the_id_review_list_printed(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")
+    vault, store = tmp_path / "vault", str(tmp_path / "m.db")
+    vault.mkdir()
+    (vault / "scratch.md").write_text("# Scratch\n\nThe temporary proxy caused 504s.\n")
+    sections = "".join(f"## Incident {i}\n\n{'Words. ' * 60}\n\n" for i in range(8))
+    long = "# Compendium\n\n" + sections
+    (vault / "compendium.md").write_text(long)
+    assert main(["ingest", str(vault), "--store", store]) == 0
+    (vault / "scratch.md").unlink()
+    (vault / "compendium.md").write_text(long.replace("## Incident 3", "## Incident three"))
+    assert main(["ingest", str(vault), "--store", store]) == 0
+    capsys.readouterr()
+    assert main(["review", "list", "--store", store]) == 0
+    shown = re.findall(r"md-[0-9a-f][0-9a-f-]*…?", capsys.readouterr().out)
+    with open_memory(store) as m:
+        waiting = sorted(i.node.id for i in m.review_queue().items)
+    assert len(waiting) == 2 and sorted(shown) == waiting  # printed whole, on one line
+    assert main(["review", "approve", *shown, "--store", store]) == 0
+    with open_memory(store) as m:
+        assert m.review_queue().items == []

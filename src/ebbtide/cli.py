@@ -354,8 +354,13 @@ def cmd_reembed(args: argparse.Namespace) -> int:
 
 def _review_table(title: str, items: Sequence[ReviewItem]) -> Table:
     table = Table(title=title)
-    for col in ("id", "kind", "text", "reason", "asked by"):
-        table.add_column(col)
+    # Whole, on one line, however narrow the terminal: it is what `review approve` takes.
+    table.add_column("id", no_wrap=True, min_width=max((len(i.node.id) for i in items), default=0))
+    table.add_column("kind")
+    # A path in the text or reason is one long word: folded onto lines, not cut off.
+    table.add_column("text", overflow="fold")
+    table.add_column("reason", overflow="fold")
+    table.add_column("asked by")
     for item in items:
         # Text, not markup: a note may hold "[b]" or "[/url]".
         table.add_row(
