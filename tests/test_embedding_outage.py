@@ -281,3 +281,27 @@ def test_search_memory_says_it_searched_without_meaning_while_the_server_is_down
     assert [h.node.id for h in found.hits] == [note.id]
     assert found.degraded is not None and "503" in found.degraded
     assert "embedding model is unavailable" in summary(found)
+
+
+def test_a_vault_moved_by_export_and_import_gets_its_vectors_when_ingested_again(tmp_path, server):
+    import io
+
+    from ebbtide.ingest import ingest_markdown_folder
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for name in ["Billing", "Search", "Data"]:
+        (vault / f"{name}.md").write_text(f"# {name}\n\nThe {name.lower()} service runs on k8s.\n")
+    laptop = memory(tmp_path / "laptop.db", server)
+    ingest_markdown_folder(laptop, vault)
+    dump = io.StringIO()
+    laptop.export_jsonl(dump)
+    desktop = memory(tmp_path / "desktop.db", server)
+    desktop.import_jsonl(dump.getvalue().splitlines())
+    assert desktop.stats().vectors_missing == 3
+
+    # The same notes on the other machine, read again: nothing new, but the debt is paid.
+    assert ingest_markdown_folder(desktop, vault).files == 3
+    assert desktop.stats().vectors_missing == 0
+    found = desktop.recall("Billing\n\nThe billing service runs on k8s.", k=1).hits[0]
+    assert "vector" in found.why.lists

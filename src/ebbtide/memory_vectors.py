@@ -111,6 +111,10 @@ class VectorOps:
                 # (message, reply) after it was queued, and its vector is read with it.
                 fresh = self.store.get_nodes(list(dict.fromkeys(n.id for n in pending)))
                 self._embed(list(fresh.values()))
+            elif self.embedder is not None and self._vectors_owed():
+                # Nothing new (an imported vault's notes read again as they were): the write
+                # pays the debt all the same, as one with new texts would.
+                self._pay_owed(self.embedder.name)
         finally:
             self._unembedded = None
 
@@ -127,11 +131,16 @@ class VectorOps:
         if not self._store_vectors(unique):
             self._mark_owed(True)
         elif self._vectors_owed():
-            owed = [i for i, _ in self.store.missing_vectors(self.embedder.name, DEFERRED_BATCH)]
-            found = self.store.get_nodes(owed)
-            paid = self._store_vectors([found[i] for i in owed if i in found])
-            if paid and len(owed) < DEFERRED_BATCH:
-                self._mark_owed(False)
+            self._pay_owed(self.embedder.name)
+
+    def _pay_owed(self, model: str) -> None:
+        """Embed up to `DEFERRED_BATCH` nodes that lack `model`'s vector; the last of them
+        clears the debt."""
+        owed = [i for i, _ in self.store.missing_vectors(model, DEFERRED_BATCH)]
+        found = self.store.get_nodes(owed)
+        paid = self._store_vectors([found[i] for i in owed if i in found])
+        if paid and len(owed) < DEFERRED_BATCH:
+            self._mark_owed(False)
 
     def vectors_owed(self) -> None:
         """Mark that nodes were written without vectors (an import, a migration), for
