@@ -585,3 +585,20 @@ def test_a_vault_user_approves_a_deleted_note_by_the_id_review_list_printed(
     assert main(["review", "approve", *shown, "--store", store]) == 0
     with open_memory(store) as m:
         assert m.review_queue().items == []
+
+
+def test_trace_says_which_notes_told_each_chain(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")
+    vault, store = tmp_path / "vault", str(tmp_path / "m.db")
+    (vault / "incidents").mkdir(parents=True)
+    (vault / "incidents" / "checkout.md").write_text(
+        "# Checkout outage\n\nThe nightly backup job filled the disk, which caused the checkout"
+        " outage.\n"
+    )
+    (vault / "index.md").write_text("# Index\n\nSee [[checkout]].\n")
+    assert main(["ingest", str(vault), "--store", store]) == 0
+    capsys.readouterr()
+    assert main(["trace", "the checkout outage", "--store", store]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].strip() == "The nightly backup job filled the disk"
+    assert lines[3].strip() == "from incidents/checkout.md"

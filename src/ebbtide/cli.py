@@ -26,7 +26,7 @@ from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError, ValidationError
 from .memory import Memory, open_memory
-from .model import ReviewItem, Stats
+from .model import Chain, ReviewItem, Stats
 from .server.render import explain
 from .text import shorten
 
@@ -233,6 +233,7 @@ def _indented(text: str) -> str:
 def cmd_trace(args: argparse.Namespace) -> int:
     with open_memory(args.store) as memory:
         result = memory.trace_cause_chain(args.outcome, max_depth=args.depth, limit=args.limit)
+        told = [_told_in(memory, chain) for chain in result.chains]
     if args.json:
         _print_json(result)
         return 0
@@ -254,7 +255,17 @@ def cmd_trace(args: argparse.Namespace) -> int:
         console.print(Text(f"    {shorten(chain.steps[0].decision, 100)}"))
         for step in chain.steps:
             console.print(Text(f"      -{step.relation}-> {shorten(step.outcome, 100)}"))
+        if told[i - 1]:
+            console.print(Text(f"    from {', '.join(told[i - 1])}", style="dim"))
     return 0
+
+
+def _told_in(memory: Memory, chain: Chain, most: int = 3) -> list[str]:
+    """Where a chain was told (a note's path and section, a message's id): each step's cause
+    and effect's first source, once each, the first `most`."""
+    ids = dict.fromkeys(i for s in chain.steps for i in (s.decision_id, s.outcome_id))
+    found = [memory.get(i).sources[:1] for i in ids]
+    return list(dict.fromkeys(s for sources in found for s in sources))[:most]
 
 
 def cmd_remember(args: argparse.Namespace) -> int:
