@@ -355,3 +355,56 @@ def test_the_same_failure_told_again_with_its_tool_first_still_joins(memory):
     first = memory.record_decision("Doubled the checkout workers", "Postgres is out of connections")
     again = memory.record_decision("Raised max_connections", "Postgres was out of connections")
     assert again.outcome.id == first.outcome.id
+
+
+# Nouns that name one thing in a team's talk ("the deploy", "the release", "the rollout") are
+# no other thing done to: rolling back the release is rolling back the deploy, and what came of
+# it, told either way, is what came of the one decision.
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Roll back the deploy", "We rolled back the release"),
+        ("Roll back the deploy", "Rolled back the rollout"),
+        ("Roll back the deployment", "Rolling back the release"),
+        ("Restart the db", "Ana restarted the database"),
+        ("Reload the config", "Reloaded the settings"),
+        ("Restart the svc", "Restarted the checkout service"),
+    ],
+)
+def test_one_action_done_to_a_thing_told_by_another_noun_for_it_is_one_action(a, b):
+    assert not sameness.different_objects(a, b)
+    assert not sameness.different_objects(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Cache the sessions in Redis", "Cache the tokens in Redis"),
+        ("Restart the workers", "Restart the queues"),
+        ("Flush the cache", "Flush the database"),
+        ("Roll back the deploy", "Roll back the migration"),
+    ],
+)
+def test_nouns_for_different_things_still_tell_two_actions_apart(a, b):
+    assert sameness.different_objects(a, b)
+    assert sameness.different_objects(b, a)
+
+
+def test_rolling_back_the_release_told_later_is_the_recorded_rollback_of_the_deploy(memory, clock):
+    rollback = memory.record_decision("Roll back the deploy", "Checkout errors stopped")
+    told = _told(memory, clock, "Rolling back the release fixed checkout.")
+    (decision,) = [n for n in told.nodes if n.kind == "decision"]
+    assert decision.id == rollback.decision.id
+    assert "Rolling back the release" in memory.get(rollback.decision.id).attributes["aliases"]
+    result = memory.counterfactual_query("roll back the deploy", "hotfix forward")
+    assert {x.outcome for x in result.decision.lessons} == {
+        "Checkout errors stopped",
+        "Rolling back the release fixed checkout.",
+    }
+
+
+def test_a_question_about_rolling_back_the_rollout_finds_the_recorded_rollback(memory):
+    memory.record_decision("Rolled back the deploy", "Checkout errors stopped")
+    result = memory.intervention_query("should we roll back the rollout?")
+    assert [n.text for n in result.matched] == ["Rolled back the deploy"]
+    assert result.verdict == "SAFE"

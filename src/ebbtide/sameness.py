@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from . import verbs
+from . import nouns, verbs
 from .sentences import ADVERBS, is_past, word_set
 from .settings import is_tool
 from .text import STOPWORDS, THINGS_DONE, content_tokens, named, root, similarity, tokens
@@ -384,8 +384,12 @@ def _same_object(a: Doing, r: Doing) -> bool:
 
 def _heads_meet(x: Sequence[str], y: Sequence[str]) -> bool:
     """Whether the head noun of one object is in the other ("the canary", "the canary
-    deploy")."""
-    return bool(x and y) and (x[-1] in y or y[-1] in x)
+    deploy"), itself or told as a noun that names the same thing ("the deploy", "the
+    release": `nouns.same`)."""
+    if not (x and y):
+        return False
+    kx, ky = [nouns.key(w) for w in x], [nouns.key(w) for w in y]
+    return kx[-1] in ky or ky[-1] in kx
 
 
 def other_object(asked: str, recorded: str) -> bool:
@@ -776,8 +780,9 @@ def different_objects(a: str, b: str) -> bool:
     undone in both, whose objects have head nouns that are not in the other's object ("the
     checkout workers" holds "the workers") nor anywhere in the other telling (moved, not
     replaced), and are no other form or shortening of each other ("session", "prod" /
-    "production"): what was done to is another thing, however many other words the two share,
-    though no name tells it. "cache user sessions in Redis" caches the sessions. Only a
+    "production") nor nouns for one thing ("the deploy" / "the release": `nouns.same`): what
+    was done to is another thing, however many other words the two share, though no name
+    tells it. "cache user sessions in Redis" caches the sessions. Only a
     telling that is plainly an action counts (`_action`): "Andromeda storefront broken over
     the weekend" is no "storefront" done to a thing."""
     da, db = _action(_plain(a)), _action(_plain(b))
@@ -791,9 +796,9 @@ def different_objects(a: str, b: str) -> bool:
     hx, hy = x[-1], y[-1]
     if hx.startswith(hy) or hy.startswith(hx):
         return False
-    ka = {root(t) for t in content_tokens(_plain(a))}
-    kb = {root(t) for t in content_tokens(_plain(b))}
-    return hx not in kb and hy not in ka
+    ka = {nouns.key(root(t)) for t in content_tokens(_plain(a))}
+    kb = {nouns.key(root(t)) for t in content_tokens(_plain(b))}
+    return nouns.key(hx) not in kb and nouns.key(hy) not in ka
 
 
 def _action(text: str) -> Doing | None:
