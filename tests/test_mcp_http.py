@@ -41,14 +41,16 @@ def _get(url: str) -> tuple[int, dict]:
 
 
 @contextmanager
-def replica(store: str, *args: str) -> Iterator[str]:
-    """An `ebbtide serve --transport http` process; yields its base URL once it is healthy."""
+def replica(store: str, *args: str, log: Path | None = None, **env: str) -> Iterator[str]:
+    """An `ebbtide serve --transport http` process; yields its base URL once it is healthy.
+    What it writes to stderr goes to `log` (the operator's view) when given."""
     port = _free_port()
     exe = shutil.which("ebbtide") or str(Path(sys.executable).with_name("ebbtide"))
+    err = open(log, "w") if log else subprocess.PIPE  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [exe, "serve", "--transport", "http", "--port", str(port), *args],
-        env={**os.environ, "EBBTIDE_STORE": store, "EBBTIDE_EMBEDDINGS": "none"},
-        stderr=subprocess.PIPE,
+        env={**os.environ, "EBBTIDE_STORE": store, "EBBTIDE_EMBEDDINGS": "none", **env},
+        stderr=err,
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -56,7 +58,8 @@ def replica(store: str, *args: str) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"ebbtide serve exited: {proc.stderr.read()}")
+                said = log.read_text() if log else proc.stderr.read()
+                pytest.fail(f"ebbtide serve exited: {said}")
             try:
                 if _get(base + "/healthz")[0] == 200:
                     break
@@ -69,6 +72,8 @@ def replica(store: str, *args: str) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        if log:
+            err.close()
 
 
 def test_a_replica_reports_ready_and_serves_concurrent_clients(tmp_path):
@@ -130,3 +135,33 @@ def test_two_replicas_on_one_neo4j_share_the_memory(store_url):
                 )
 
         anyio.run(go)
+
+
+def test_a_replica_says_where_it_serves_and_logs_a_store_failure_it_told_an_agent(tmp_path):
+    path, log = tmp_path / "m.db", tmp_path / "serve.log"
+    with open_memory(path, embeddings="none") as mem:
+        for n in range(300):
+            mem.remember(f"Harbour gate {n} opens at six and ferry {n} leaves at nine")
+    with replica(str(path), "--profile", "all", log=log) as base:
+        started = log.read_text()
+        assert f"{base}/mcp" in started
+        assert f"store sqlite:///{path}" in started and "profile all" in started
+
+        with open(path, "r+b") as f:  # the disk under the replica goes bad
+            for at in range(2 * 4096, path.stat().st_size, 4096):
+                f.seek(at)
+                f.write(os.urandom(4096))
+
+        async def go():
+            async with Client(base + "/mcp") as client:
+                failed = await client.call_tool("recall", {"query": "when does the ferry leave?"})
+                assert failed.is_error and "its file is damaged" in failed.content[0].text
+                bad = await client.call_tool("recall", {"query": "  "})
+                assert bad.is_error and "query" in bad.content[0].text
+
+        anyio.run(go)
+        logged = log.read_text()[len(started) :]
+    # The operator reads what failed on the server's side, naming the tool; an agent's own
+    # mistake (an empty query) is the agent's to fix and stays out of the log.
+    assert "recall" in logged and "its file is damaged" in logged
+    assert "query: must not be empty" not in logged

@@ -78,7 +78,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if transport == "http":
             from .server.http import serve_http
 
-            serve_http(server, memory, args.host, port)
+            serve_http(server, memory, args.host, port, profile=args.profile)
         else:
             server.run("stdio")
     finally:

@@ -12,6 +12,9 @@ the memory itself lives in the store, which is why the replicas must share a ser
 
 from __future__ import annotations
 
+import logging
+import sys
+
 import anyio.to_thread
 import uvicorn
 from mcp.server.mcpserver import MCPServer
@@ -46,6 +49,22 @@ def http_app(server: MCPServer, memory: Memory, host: str) -> Starlette:
     )
 
 
-def serve_http(server: MCPServer, memory: Memory, host: str, port: int) -> None:
-    """Serve until interrupted."""
+def serve_http(
+    server: MCPServer, memory: Memory, host: str, port: int, *, profile: str = "default"
+) -> None:
+    """Serve until interrupted, saying where on stderr and logging there, one line each, what
+    failed on the server's side (the store, the embedder) while answering a tool."""
+    log = logging.getLogger("ebbtide.server")
+    if not log.handlers:
+        # Plain lines of our own: the SDK's root handler wraps them to a terminal's width.
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+    shown = f"[{host}]" if ":" in host else host
+    log.info(
+        "ebbtide %s serving MCP at http://%s:%d%s (probes /healthz, /readyz); store %s; profile %s",
+        __version__, shown, port, MCP_PATH, memory.store.url, profile,
+    )  # fmt: skip
     uvicorn.run(http_app(server, memory, host), host=host, port=port, log_level="warning")
