@@ -22,8 +22,11 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from ebbtide import StoreUnavailable, open_memory
+from ebbtide.cli import main
 
 
 def _free_port() -> int:
@@ -165,3 +168,58 @@ def test_a_replica_says_where_it_serves_and_logs_a_store_failure_it_told_an_agen
     # mistake (an empty query) is the agent's to fix and stays out of the log.
     assert "recall" in logged and "its file is damaged" in logged
     assert "query: must not be empty" not in logged
+
+
+TOKEN = "team-memory-7f3a9c2e51d8"
+
+
+def _post_mcp(base: str, headers: dict[str, str]) -> tuple[int, dict]:
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    request = urllib.request.Request(
+        base + "/mcp",
+        data=ping,
+        headers={"Content-Type": "application/json", "Accept": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_a_replica_given_a_token_serves_only_agents_that_send_it(tmp_path):
+    with replica(str(tmp_path / "m.db"), EBBTIDE_HTTP_TOKEN=TOKEN) as base:
+        status, body = _post_mcp(base, {})
+        assert status == 401 and "EBBTIDE_HTTP_TOKEN" not in body["error"]
+        assert "Authorization: Bearer" in body["error"]
+        assert _post_mcp(base, {"Authorization": "Bearer wrong-token-of-some-length"})[0] == 401
+        # The load balancer's probes carry no token.
+        assert _get(base + "/healthz")[0] == _get(base + "/readyz")[0] == 200
+
+        async def go():
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})
+            async with http, Client(streamable_http_client(base + "/mcp", http_client=http)) as c:
+                note = await c.call_tool("remember", {"text": "Ana owns the payments service"})
+                assert not note.is_error, note.content
+
+        anyio.run(go)
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        assert mem.stats().nodes == 1
+
+
+@pytest.mark.parametrize("told", ["", "   ", "short"])
+def test_a_blank_or_short_token_is_refused_before_serving(tmp_path, monkeypatch, capsys, told):
+    monkeypatch.setenv("EBBTIDE_HTTP_TOKEN", told)
+    store = tmp_path / "m.db"
+    assert main(["serve", "--transport", "http", "--store", str(store)]) == 2
+    assert "EBBTIDE_HTTP_TOKEN: must be at least 16 characters" in capsys.readouterr().err
+    assert not store.exists()
+
+
+def test_a_replica_open_to_the_network_without_a_token_warns_the_operator(tmp_path):
+    log = tmp_path / "serve.log"
+    with replica(str(tmp_path / "m.db"), "--host", "0.0.0.0", log=log):
+        said = log.read_text()
+    assert "WARNING" in said and "EBBTIDE_HTTP_TOKEN" in said
+    with replica(str(tmp_path / "m.db"), log=log):
+        assert "WARNING" not in log.read_text()  # loopback only: this machine's users
