@@ -223,3 +223,20 @@ def test_a_replica_open_to_the_network_without_a_token_warns_the_operator(tmp_pa
     assert "WARNING" in said and "EBBTIDE_HTTP_TOKEN" in said
     with replica(str(tmp_path / "m.db"), log=log):
         assert "WARNING" not in log.read_text()  # loopback only: this machine's users
+
+
+def test_a_replica_that_cannot_take_its_port_never_says_it_is_serving(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        exe = shutil.which("ebbtide") or str(Path(sys.executable).with_name("ebbtide"))
+        run = subprocess.run(
+            [exe, "serve", "--transport", "http", "--port", str(port)],
+            env={**os.environ, "EBBTIDE_STORE": str(tmp_path / "m.db")},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode != 0
+    assert "address already in use" in run.stderr and "serving" not in run.stderr

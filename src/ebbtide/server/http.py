@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hmac
 import logging
+import socket
 import sys
+from collections.abc import Callable
 
 import anyio.to_thread
 import uvicorn
@@ -95,16 +97,34 @@ def serve_http(
         log.setLevel(logging.INFO)
         log.propagate = False
     shown = f"[{host}]" if ":" in host else host
-    log.info(
-        "ebbtide %s serving MCP at http://%s:%d%s (probes /healthz, /readyz); store %s; profile %s",
-        __version__, shown, port, MCP_PATH, memory.store.url, profile,
-    )  # fmt: skip
-    if token is None and host not in LOOPBACK:
-        log.warning(
-            "no EBBTIDE_HTTP_TOKEN: anyone who can reach %s:%d can read, change and forget "
-            "this memory; set one (at least %d characters) for agents to send as "
-            "Authorization: Bearer <token>",
-            shown, port, MIN_TOKEN,
+
+    def announce() -> None:
+        log.info(
+            "ebbtide %s serving MCP at http://%s:%d%s (probes /healthz, /readyz); store %s; "
+            "profile %s",
+            __version__, shown, port, MCP_PATH, memory.store.url, profile,
         )  # fmt: skip
+        if token is None and host not in LOOPBACK:
+            log.warning(
+                "no EBBTIDE_HTTP_TOKEN: anyone who can reach %s:%d can read, change and forget "
+                "this memory; set one (at least %d characters) for agents to send as "
+                "Authorization: Bearer <token>",
+                shown, port, MIN_TOKEN,
+            )  # fmt: skip
+
     app = http_app(server, memory, host, token)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    _Announcing(uvicorn.Config(app, host=host, port=port, log_level="warning"), announce).run()
+
+
+class _Announcing(uvicorn.Server):
+    """Says it serves only once it holds its port: a replica that cannot bind must not look,
+    in its log, like one that came up."""
+
+    def __init__(self, config: uvicorn.Config, announce: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.announce = announce
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            self.announce()
