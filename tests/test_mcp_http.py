@@ -6,12 +6,14 @@ graph, so a write through one is read through the other (no stickiness needed)."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -240,3 +242,72 @@ def test_a_replica_that_cannot_take_its_port_never_says_it_is_serving(tmp_path):
         )
     assert run.returncode != 0
     assert "address already in use" in run.stderr and "serving" not in run.stderr
+
+
+class _Link:
+    """A TCP forwarder in front of a real server, which the test can cut like a network."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.socks: list[socket.socket] = []
+        self.stalled = False  # drops what it carries, like a host that stopped answering
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return
+            far = socket.create_connection(self.upstream)
+            self.socks += [near, far]
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                if not self.stalled:
+                    dst.sendall(data)
+        with contextlib.suppress(OSError):
+            dst.shutdown(socket.SHUT_WR)
+
+    def cut(self) -> None:
+        # shutdown first: close alone leaves a blocked accept() listening on Linux.
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+        for s in self.socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+
+@pytest.mark.neo4j
+def test_the_readiness_probe_answers_at_once_when_neo4j_goes_away(neo4j_server):
+    host, _, port = neo4j_server.uri.split("://", 1)[1].rpartition(":")
+    link = _Link(host, int(port))
+    url = f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+    with replica(url) as base:
+        assert _get(base + "/readyz")[0] == 200
+        link.cut()
+        started = time.monotonic()
+        status, body = _get(base + "/readyz")
+        # A probe that takes the store's 30 s of retries outlives every load balancer's timeout.
+        assert time.monotonic() - started < 4
+        assert status == 503 and "unreachable" in body["error"]
+
+
+@pytest.mark.neo4j
+def test_the_readiness_probe_gives_up_on_a_neo4j_that_stops_answering(neo4j_server):
+    host, _, port = neo4j_server.uri.split("://", 1)[1].rpartition(":")
+    link = _Link(host, int(port))
+    url = f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+    with replica(url) as base:
+        assert _get(base + "/readyz")[0] == 200
+        link.stalled = True
+        status, body = _get(base + "/readyz")
+        assert status == 503 and "did not answer within 3 s" in body["error"]
+        link.cut()

@@ -32,6 +32,7 @@ from ..memory import Memory
 MCP_PATH = "/mcp"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 MIN_TOKEN = 16
+PROBE_SECONDS = 3.0
 
 
 class _RequireToken:
@@ -66,9 +67,15 @@ def http_app(server: MCPServer, memory: Memory, host: str, token: str | None = N
     @server.custom_route("/readyz", methods=["GET"], include_in_schema=False)
     async def readyz(_: Request) -> Response:
         try:
-            await anyio.to_thread.run_sync(memory.ping)
+            # A store that hangs (a host that drops packets) must not hang the probe: the
+            # thread is left to finish on its own, bounded by the driver's timeouts.
+            with anyio.fail_after(PROBE_SECONDS):
+                await anyio.to_thread.run_sync(memory.ping, abandon_on_cancel=True)
         except EbbtideError as exc:
             return JSONResponse({"status": "unavailable", "error": str(exc)}, status_code=503)
+        except TimeoutError:
+            said = f"{memory.store.url} did not answer within {PROBE_SECONDS:g} s"
+            return JSONResponse({"status": "unavailable", "error": said}, status_code=503)
         return JSONResponse({"status": "ready", "store": memory.store.url})
 
     app = server.streamable_http_app(
