@@ -6,12 +6,14 @@ graph, so a write through one is read through the other (no stickiness needed)."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -22,8 +24,11 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from ebbtide import StoreUnavailable, open_memory
+from ebbtide.cli import main
 
 
 def _free_port() -> int:
@@ -41,14 +46,16 @@ def _get(url: str) -> tuple[int, dict]:
 
 
 @contextmanager
-def replica(store: str, *args: str) -> Iterator[str]:
-    """An `ebbtide serve --transport http` process; yields its base URL once it is healthy."""
+def replica(store: str, *args: str, log: Path | None = None, **env: str) -> Iterator[str]:
+    """An `ebbtide serve --transport http` process; yields its base URL once it is healthy.
+    What it writes to stderr goes to `log` (the operator's view) when given."""
     port = _free_port()
     exe = shutil.which("ebbtide") or str(Path(sys.executable).with_name("ebbtide"))
+    err = open(log, "w") if log else subprocess.PIPE  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [exe, "serve", "--transport", "http", "--port", str(port), *args],
-        env={**os.environ, "EBBTIDE_STORE": store, "EBBTIDE_EMBEDDINGS": "none"},
-        stderr=subprocess.PIPE,
+        env={**os.environ, "EBBTIDE_STORE": store, "EBBTIDE_EMBEDDINGS": "none", **env},
+        stderr=err,
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -56,7 +63,8 @@ def replica(store: str, *args: str) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"ebbtide serve exited: {proc.stderr.read()}")
+                said = log.read_text() if log else proc.stderr.read()
+                pytest.fail(f"ebbtide serve exited: {said}")
             try:
                 if _get(base + "/healthz")[0] == 200:
                     break
@@ -69,6 +77,8 @@ def replica(store: str, *args: str) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        if log:
+            err.close()
 
 
 def test_a_replica_reports_ready_and_serves_concurrent_clients(tmp_path):
@@ -130,3 +140,174 @@ def test_two_replicas_on_one_neo4j_share_the_memory(store_url):
                 )
 
         anyio.run(go)
+
+
+def test_a_replica_says_where_it_serves_and_logs_a_store_failure_it_told_an_agent(tmp_path):
+    path, log = tmp_path / "m.db", tmp_path / "serve.log"
+    with open_memory(path, embeddings="none") as mem:
+        for n in range(300):
+            mem.remember(f"Harbour gate {n} opens at six and ferry {n} leaves at nine")
+    with replica(str(path), "--profile", "all", log=log) as base:
+        started = log.read_text()
+        assert f"{base}/mcp" in started
+        assert f"store sqlite:///{path}" in started and "profile all" in started
+
+        with open(path, "r+b") as f:  # the disk under the replica goes bad
+            for at in range(2 * 4096, path.stat().st_size, 4096):
+                f.seek(at)
+                f.write(os.urandom(4096))
+
+        async def go():
+            async with Client(base + "/mcp") as client:
+                failed = await client.call_tool("recall", {"query": "when does the ferry leave?"})
+                assert failed.is_error and "its file is damaged" in failed.content[0].text
+                bad = await client.call_tool("recall", {"query": "  "})
+                assert bad.is_error and "query" in bad.content[0].text
+
+        anyio.run(go)
+        logged = log.read_text()[len(started) :]
+    # The operator reads what failed on the server's side, naming the tool; an agent's own
+    # mistake (an empty query) is the agent's to fix and stays out of the log.
+    assert "recall" in logged and "its file is damaged" in logged
+    assert "query: must not be empty" not in logged
+
+
+TOKEN = "team-memory-7f3a9c2e51d8"
+
+
+def _post_mcp(base: str, headers: dict[str, str]) -> tuple[int, dict]:
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    request = urllib.request.Request(
+        base + "/mcp",
+        data=ping,
+        headers={"Content-Type": "application/json", "Accept": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def test_a_replica_given_a_token_serves_only_agents_that_send_it(tmp_path):
+    with replica(str(tmp_path / "m.db"), EBBTIDE_HTTP_TOKEN=TOKEN) as base:
+        status, body = _post_mcp(base, {})
+        assert status == 401 and "EBBTIDE_HTTP_TOKEN" not in body["error"]
+        assert "Authorization: Bearer" in body["error"]
+        assert _post_mcp(base, {"Authorization": "Bearer wrong-token-of-some-length"})[0] == 401
+        # The load balancer's probes carry no token.
+        assert _get(base + "/healthz")[0] == _get(base + "/readyz")[0] == 200
+
+        async def go():
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})
+            async with http, Client(streamable_http_client(base + "/mcp", http_client=http)) as c:
+                note = await c.call_tool("remember", {"text": "Ana owns the payments service"})
+                assert not note.is_error, note.content
+
+        anyio.run(go)
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        assert mem.stats().nodes == 1
+
+
+@pytest.mark.parametrize("told", ["", "   ", "short"])
+def test_a_blank_or_short_token_is_refused_before_serving(tmp_path, monkeypatch, capsys, told):
+    monkeypatch.setenv("EBBTIDE_HTTP_TOKEN", told)
+    store = tmp_path / "m.db"
+    assert main(["serve", "--transport", "http", "--store", str(store)]) == 2
+    assert "EBBTIDE_HTTP_TOKEN: must be at least 16 characters" in capsys.readouterr().err
+    assert not store.exists()
+
+
+def test_a_replica_open_to_the_network_without_a_token_warns_the_operator(tmp_path):
+    log = tmp_path / "serve.log"
+    with replica(str(tmp_path / "m.db"), "--host", "0.0.0.0", log=log):
+        said = log.read_text()
+    assert "WARNING" in said and "EBBTIDE_HTTP_TOKEN" in said
+    with replica(str(tmp_path / "m.db"), log=log):
+        assert "WARNING" not in log.read_text()  # loopback only: this machine's users
+
+
+def test_a_replica_that_cannot_take_its_port_never_says_it_is_serving(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        exe = shutil.which("ebbtide") or str(Path(sys.executable).with_name("ebbtide"))
+        run = subprocess.run(
+            [exe, "serve", "--transport", "http", "--port", str(port)],
+            env={**os.environ, "EBBTIDE_STORE": str(tmp_path / "m.db")},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode != 0
+    assert "address already in use" in run.stderr and "serving" not in run.stderr
+
+
+class _Link:
+    """A TCP forwarder in front of a real server, which the test can cut like a network."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.socks: list[socket.socket] = []
+        self.stalled = False  # drops what it carries, like a host that stopped answering
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return
+            far = socket.create_connection(self.upstream)
+            self.socks += [near, far]
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                if not self.stalled:
+                    dst.sendall(data)
+        with contextlib.suppress(OSError):
+            dst.shutdown(socket.SHUT_WR)
+
+    def cut(self) -> None:
+        # shutdown first: close alone leaves a blocked accept() listening on Linux.
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+        for s in self.socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+
+@pytest.mark.neo4j
+def test_the_readiness_probe_answers_at_once_when_neo4j_goes_away(neo4j_server):
+    host, _, port = neo4j_server.uri.split("://", 1)[1].rpartition(":")
+    link = _Link(host, int(port))
+    url = f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+    with replica(url) as base:
+        assert _get(base + "/readyz")[0] == 200
+        link.cut()
+        started = time.monotonic()
+        status, body = _get(base + "/readyz")
+        # A probe that takes the store's 30 s of retries outlives every load balancer's timeout.
+        assert time.monotonic() - started < 4
+        assert status == 503 and "unreachable" in body["error"]
+
+
+@pytest.mark.neo4j
+def test_the_readiness_probe_gives_up_on_a_neo4j_that_stops_answering(neo4j_server):
+    host, _, port = neo4j_server.uri.split("://", 1)[1].rpartition(":")
+    link = _Link(host, int(port))
+    url = f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+    with replica(url) as base:
+        assert _get(base + "/readyz")[0] == 200
+        link.stalled = True
+        status, body = _get(base + "/readyz")
+        assert status == 503 and "did not answer within 3 s" in body["error"]
+        link.cut()

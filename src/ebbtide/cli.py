@@ -72,13 +72,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port = _port(told)
         except ValueError:
             raise ValidationError("EBBTIDE_PORT", _PORT_RULE, told) from None
+    token = os.environ.get("EBBTIDE_HTTP_TOKEN")
+    if transport == "http" and token is not None:
+        from .server.http import MIN_TOKEN
+
+        # Set but blank (a secret that failed to load) must not serve an open memory.
+        token = token.strip()
+        if len(token) < MIN_TOKEN:
+            raise ValidationError("EBBTIDE_HTTP_TOKEN", f"must be at least {MIN_TOKEN} characters")
     memory = open_memory(args.store)
     try:
         server = build_server(memory, profile=args.profile)
         if transport == "http":
             from .server.http import serve_http
 
-            serve_http(server, memory, args.host, port)
+            serve_http(server, memory, args.host, port, profile=args.profile, token=token)
         else:
             server.run("stdio")
     finally:

@@ -91,7 +91,7 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         """One real read against the store: raises StoreUnavailable when it cannot answer
         (what a load balancer's readiness probe asks before sending traffic)."""
         try:
-            self.store.get_nodes(["ebbtide:ping"])
+            self.store.ping()
         except EbbtideError:
             raise
         except Exception as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
@@ -15,7 +16,7 @@ from pydantic import BaseModel, Field
 from pydantic import ValidationError as SchemaError
 
 from .. import __version__
-from ..errors import EbbtideError, ValidationError
+from ..errors import EbbtideError, NotFound, ValidationError
 from ..memory import Memory
 from ..model import (
     CausalDirectory,
@@ -88,6 +89,8 @@ Kind = Annotated[
 
 M = TypeVar("M", bound=BaseModel)
 
+log = logging.getLogger("ebbtide.server")
+
 EBB_TOOLS = frozenset(
     {"remember", "recall", "connect", "reinforce", "forget", "neighbors", "pin", "maintain",
      "review_queue", "stats"}
@@ -120,6 +123,10 @@ def _tool_result(fn: Callable[..., M]) -> Callable[..., M]:
         try:
             result = fn(*args, **kwargs)
         except EbbtideError as exc:
+            # A store, embedder or extractor that fails is the operator's to fix, and the agent
+            # that was told may not pass it on; bad arguments are the agent's own to correct.
+            if not isinstance(exc, ValidationError | NotFound):
+                log.error("%s failed: %s", fn.__name__, exc)
             raise ToolError(str(exc)) from exc
         return CallToolResult(
             content=[TextContent(type="text", text=summary(result))],

@@ -400,6 +400,9 @@ class KuzuStore:
                 )
         return [dict(zip(NODE_TYPES, r, strict=True)) for r in rows]
 
+    def ping(self) -> None:
+        self.get_nodes(["ebbtide:ping"])
+
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         with self._lock:
             out, missing = self._nodes.get(unique(ids))

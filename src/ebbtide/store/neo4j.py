@@ -503,6 +503,16 @@ class Neo4jStore:
         finally:
             self._local.tx = None
 
+    def ping(self) -> None:
+        """One read, tried once: whoever asks (a readiness probe) wants to know whether Neo4j
+        answers now, not after the `retry_seconds` a tool's call rides out."""
+        self.round_trips += 1
+        try:
+            self._session(write=False).run("RETURN 1").consume()
+        except (Neo4jError, DriverError) as exc:
+            self._drop_sessions()
+            raise self._translate(exc) from exc
+
     def close(self) -> None:
         with self._lock:
             sessions, self._sessions = self._sessions, []

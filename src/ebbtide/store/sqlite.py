@@ -575,6 +575,9 @@ class SQLiteStore:
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('node_tally', ?)", (TALLY_VERSION,)
         )
 
+    def ping(self) -> None:
+        self.get_nodes(["ebbtide:ping"])
+
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         with self._lock:
             cached = self._node_cache_current()
