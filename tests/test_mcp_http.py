@@ -285,11 +285,16 @@ class _Link:
             s.close()
 
 
-@pytest.mark.neo4j
-def test_the_readiness_probe_answers_at_once_when_neo4j_goes_away(neo4j_server):
+def _relayed(neo4j_server) -> tuple[_Link, str]:
+    """A relay in front of the test server, and a store URL that goes through it."""
     host, _, port = neo4j_server.uri.split("://", 1)[1].rpartition(":")
     link = _Link(host, int(port))
-    url = f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+    return link, f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+
+
+@pytest.mark.neo4j
+def test_the_readiness_probe_answers_at_once_when_neo4j_goes_away(neo4j_server):
+    link, url = _relayed(neo4j_server)
     with replica(url) as base:
         assert _get(base + "/readyz")[0] == 200
         link.cut()
@@ -302,9 +307,7 @@ def test_the_readiness_probe_answers_at_once_when_neo4j_goes_away(neo4j_server):
 
 @pytest.mark.neo4j
 def test_the_readiness_probe_gives_up_on_a_neo4j_that_stops_answering(neo4j_server):
-    host, _, port = neo4j_server.uri.split("://", 1)[1].rpartition(":")
-    link = _Link(host, int(port))
-    url = f"bolt://127.0.0.1:{link.port}?tenant=probe-{os.getpid()}"
+    link, url = _relayed(neo4j_server)
     with replica(url) as base:
         assert _get(base + "/readyz")[0] == 200
         link.stalled = True
