@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import time
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -583,3 +584,27 @@ def test_a_reference_runner_that_fails_stops_the_run_saying_why(
     assert code == 2
     err = capsys.readouterr().err
     assert all(words in err for words in said), err
+
+
+def test_a_kept_store_reused_a_month_later_scores_every_hit_alike(
+    locomo_file, tmp_path, monkeypatch
+):
+    import ebbtide.memory
+    from ebbtide.bench_locomo import EbbtideSystem
+
+    (conv,) = load(locomo_file)
+    question = conv.questions[0].text
+
+    def scores() -> list[tuple[str, float]]:
+        system = EbbtideSystem("none", tmp_path)
+        try:
+            system.ingest(conv)
+            hits = system.memory.recall(question, k=10, touch=False).hits
+            return [(h.node.id, h.score) for h in hits]
+        finally:
+            system.close()
+
+    first = scores()
+    month_on = ebbtide.memory.system_clock() + timedelta(days=30)
+    monkeypatch.setattr(ebbtide.memory, "system_clock", lambda: month_on)
+    assert first and scores() == first

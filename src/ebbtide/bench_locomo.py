@@ -13,9 +13,13 @@ Ingest. One fresh store per conversation and system, in a temporary directory:
 * ebbtide: each session through the public API, ``remember(messages=[{id, speaker, text,
   caption?}], date=<session date>)`` (rule-based extraction; the turn's ``dia_id`` is the
   message id, so every stored item's ``sources`` name the turns it came from), then
-  ``maintain()`` (what the first recall of a day runs by itself). The memory runs on the
-  system clock, as an import of a chat history does: the session dates date what was said
-  (``said_at``, and "yesterday" resolved to a day), not when ebbtide learned it.
+  ``maintain()`` (what the first recall of a day runs by itself). The session dates date what
+  was said (``said_at``, and "yesterday" resolved to a day), not when ebbtide learned it:
+  that is the memory's clock, as in an import of a chat history. The clock is a fixed one
+  (``BENCH_START``, one second on per message stored, the questions asked at the end), so
+  link decay and tiers, and with them the ranks, are the same in every run and for a kept
+  store reused later; on the system clock a store reused a minute on ranked a few near-ties
+  otherwise.
 * bm25: the raw turns (text, plus "[image: caption]" when the turn shares an image) in an SQLite
   FTS5 table (porter tokenizer, like ebbtide's own), queried with the OR of the question's
   content words and ranked by ``bm25()``: what a keyword index over the transcript gives.
@@ -73,10 +77,11 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import astuple, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
+from .clock import ManualClock, to_datetime
 from .embed import Embedder
 from .errors import EbbtideError, ValidationError
 from .plaintable import table
@@ -367,6 +372,15 @@ class System(Protocol):
     def close(self) -> None: ...
 
 
+# When the benchmark's memory learns a conversation (any fixed instant would do; see above).
+BENCH_START = "2026-12-01T09:00:00+00:00"
+
+
+def ingested_at(conv: Conversation) -> datetime:
+    """The benchmark clock's time once `conv` is stored: one second on per message."""
+    return to_datetime(BENCH_START) + timedelta(seconds=sum(len(s.turns) for s in conv.sessions))
+
+
 class EbbtideSystem:
     name = "ebbtide"
 
@@ -376,6 +390,7 @@ class EbbtideSystem:
         self.label = embeddings if isinstance(embeddings, str) else _file_safe(embeddings.name)
         self.stores = stores
         self.memory: Any = None
+        self.clock = ManualClock(BENCH_START)
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
 
     def ingest(self, conv: Conversation) -> float:
@@ -385,19 +400,23 @@ class EbbtideSystem:
         if self.stores is not None:
             self.stores.mkdir(parents=True, exist_ok=True)
             path = self.store_path(conv)
-            # The mark holds what was ingested: an interrupted ingest, or another conversation
-            # under the same sample id (another file, an edited one), is ingested again.
+            # The mark holds what was ingested and on which clock: an interrupted ingest, another
+            # conversation under the same sample id (another file, an edited one), or a store of
+            # another clock is ingested again.
             done = self.stores / f"{path.name}.complete"
-            mark = conv.fingerprint()
+            mark = f"{conv.fingerprint()} {BENCH_START}"
             reuse = done.exists() and done.read_text(encoding="utf-8") == mark
             if not reuse:
                 for old in self.stores.glob(f"{path.name}*"):
                     old.unlink()
-            self.memory = open_memory(str(path), embeddings=self.embeddings, extraction="rules")
+            self.memory = open_memory(
+                str(path), clock=self.clock, embeddings=self.embeddings, extraction="rules"
+            )
             self._load_model()
             if reuse:
-                # A store built on an earlier day is due its maintenance, which the first recall
-                # would run inside the first timed question; it runs here, as after an ingest.
+                self.clock.set(ingested_at(conv))  # where its ingest left it
+                # Maintenance a kept store is still due (one cut short) runs here, not inside
+                # the first timed question.
                 self.memory._maybe_maintain()
                 return 0.0
             seconds = self._store(conv)
@@ -405,7 +424,10 @@ class EbbtideSystem:
             return seconds
         self._tmp = tempfile.TemporaryDirectory(prefix="locomo-ebbtide-")
         self.memory = open_memory(  # the benchmark measures extraction without an LLM
-            str(Path(self._tmp.name) / "memory.db"), embeddings=self.embeddings, extraction="rules"
+            str(Path(self._tmp.name) / "memory.db"),
+            clock=self.clock,
+            embeddings=self.embeddings,
+            extraction="rules",
         )
         self._load_model()
         return self._store(conv)
@@ -422,7 +444,9 @@ class EbbtideSystem:
 
     def _store(self, conv: Conversation) -> float:
         started = time.perf_counter()
+        self.clock.set(BENCH_START)
         for s in conv.sessions:
+            self.clock.advance(seconds=len(s.turns))
             messages = [
                 {"id": t.dia_id, "speaker": t.speaker, "text": t.text, "caption": t.caption}
                 for t in s.turns
