@@ -48,7 +48,9 @@ class FakeMemory:
             n = len(kw["messages"])
             return SimpleNamespace(nodes=[None] * (2 * n), edges=[None] * n, known=0)
         node_id = kw["node_id"]
-        self.nodes[node_id] = {"text": text, "kind": kind, **kw}
+        # As `Memory.remember`: an attribute given as None is not stored.
+        kept = {k: v for k, v in kw.get("attributes", {}).items() if v is not None}
+        self.nodes[node_id] = {"text": text, "kind": kind, **kw, "attributes": kept}
         return SimpleNamespace(id=node_id)
 
     def remember_causes(self, parts: list[tuple[str, str]], **kw: Any) -> Any:

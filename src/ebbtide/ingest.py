@@ -5,7 +5,9 @@
   `[[wiki links]]` (in front-matter properties too) and relative `[text](other.md)` or
   `[text][label]` links become `related` edges (to a heading's section, when stored by
   section; "[[#Heading]]" or "[text](#heading)" links another section of its own note),
-  `%% comments %%` are left out, and the file's modification time dates all of it. Its prose
+  `%% comments %%` are left out, and the note's date (`_note_dates`: front matter's `date:`,
+  `created:` or `updated:`, a daily note's name, else the file's modification time) dates
+  all of it; front matter's `aliases:` are names its links may use. Its prose
   is read for causal claims ("the backup job filled the disk, which caused the outage"),
   stored as linked episodes whose `sources` name the file (and section), so a trace reaches
   them.
@@ -66,11 +68,13 @@ PROVENANCE = INGESTED
 GONE_MAX = 1_000_000  # nodes of one folder looked at for files gone since the last ingest
 ADOPT_WORDS = 0.5  # share of words a moved note keeps to be the same note (`text.similarity`)
 REASON_MAX = 1_000  # characters of a review reason
+DATES_SHOWN = 3  # ignored dates a warning names
 # What a file's record (`Memory.file_read`) was written by: raised when reading a file stores
 # something else, so every file is read again once.
-READER = 4  # 2: links keep the heading they name, records their file's anchors; 3: and
+READER = 5  # 2: links keep the heading they name, records their file's anchors; 3: and
 # links to a section of their own note ("[[#Heading]]", "[text](#anchor)"); 4: front matter's
-# tags written as one string ("tags: a, b"), and the "#tags" in its text
+# tags written as one string ("tags: a, b"), and the "#tags" in its text; 5: a note's dates
+# (front matter's, a daily note's name) and aliases
 
 
 class MemoryLike(Protocol):
@@ -109,6 +113,9 @@ class IngestSummary:
     unresolved_links: int = 0  # links to Markdown files that are not in the folder
     gone: int = 0  # files, and sections of files, no longer there: put to a person to delete
     unchanged: int = 0  # files as they were when last ingested (content and time): not read
+    # "Notes/a.md: created '2025-13-45'": front matter dates and daily-note names that are no
+    # date, left out (the note is dated otherwise)
+    dates_ignored: list[str] = dataclasses.field(default_factory=list)
     warning: str | None = None  # what a person should know: nothing was marked gone, say
     # Sessions stored with what the rules found because the LLM extractor failed, and why.
     degraded: str | None = None
@@ -136,7 +143,8 @@ class _Doc:
     anchors: list[str]  # each section's, as GitHub makes them (`_anchors`)
     tags: list[str]
     author: str | None  # front matter's: who a note's "I" and "we" are
-    at: datetime  # modification time
+    dates: _Dates
+    aliases: list[str]  # front matter's: other names its links use
     lossy: bool = False  # not UTF-8: what could not be read is U+FFFD
     # "[label]: target" definitions anywhere in the file: a section's "[text][label]" uses them
     references: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -147,7 +155,7 @@ class _Read(NamedTuple):
     """A file of this ingest: read now or, unchanged, as its record (`Memory.file_read`)."""
 
     rel: str
-    at: datetime  # modification time
+    at: datetime  # the note's (`_Dates.at`)
     record: dict[str, Any]
 
 
@@ -227,7 +235,7 @@ def ingest_markdown_folder(
             summary.unchanged += 1
             node_of[rel] = kept["stem"]
             written.update(kept["written"])
-            read.append(_Read(rel, _modified(p), kept))
+            read.append(_Read(rel, datetime.fromisoformat(kept["at"]), kept))
         else:
             if former is not None:  # a section it had (a heading renamed): its links may end
                 replaced.update(i for i in former.get("written", []) if isinstance(i, str))
@@ -254,15 +262,18 @@ def ingest_markdown_folder(
                     "headings": [h for h, _ in doc.sections] if long else None,
                     "anchors": doc.anchors if long else None,
                     "lossy": doc.lossy,
+                    "at": doc.dates.at.isoformat(),
+                    "aliases": doc.aliases,
+                    "dates_ignored": doc.dates.ignored,
                     "links": [[n, _link_names(t, rel, doc.references)] for n, t in starts],
                     "linked": None,
                 }
                 memory.file_read(f"{folder}/{rel}", json.dumps(record))
-            read.append(_Read(rel, doc.at, record))
+            read.append(_Read(rel, doc.dates.at, record))
         if progress:
             progress(1, total)
-    names = _name_index(rels)
     records_of = {e.rel: e.record for e in read}
+    names = _name_index(rels, {rel: records_of[rel]["aliases"] for rel in rels})
     sections_of = {e.rel: _section_nodes(e.record) for e in read}
     # A link to a note outside this folder is not ours to end.
     read_now = set(node_of.values()) | written | replaced
@@ -347,6 +358,16 @@ def ingest_markdown_folder(
                 f"; {len(chats)} chat file(s) left out ({chats[0]}): a folder is read for "
                 "notes, give each chat file to ingest by itself"
             )
+    summary.dates_ignored = [f"{e.rel}: {said}" for e in read for said in e.record["dates_ignored"]]
+    if summary.dates_ignored:
+        shown = "; ".join(summary.dates_ignored[:DATES_SHOWN])
+        more = len(summary.dates_ignored) - DATES_SHOWN
+        ignored = (
+            f"{len(summary.dates_ignored)} date(s) ignored, not a date: {shown}"
+            + (f"; and {more} more (--json lists them)" if more > 0 else "")
+            + "; those notes are dated otherwise"
+        )
+        summary.warning = f"{summary.warning}; {ignored}" if summary.warning else ignored
     lossy = [e.rel for e in read if e.record["lossy"]]
     if lossy:
         garbled = (
@@ -706,7 +727,8 @@ def _read(root: Path, p: Path, raw: bytes) -> _Doc:
         anchors=_anchors(written),
         tags=list(dict.fromkeys([*_tags(tags), *_inline_tags(tokens)])),
         author=_author(author),
-        at=_modified(p),
+        dates=_note_dates(meta, p.stem, _modified(p)),
+        aliases=_aliases(meta.get("aliases", meta.get("alias")), str(title or p.stem)),
         lossy=lossy,
         references=env.get("references", {}),
         properties=" ".join(m.group(0) for m in _WIKI.finditer(front)),
@@ -718,6 +740,76 @@ def _modified(p: Path) -> datetime:
     what it says without a date ("yesterday", a session it does not date) is of its writer's
     day, not of the UTC date, which late in the evening west of UTC is already tomorrow."""
     return datetime.fromtimestamp(p.stat().st_mtime, UTC).astimezone()
+
+
+class _Dates(NamedTuple):
+    """When a note was written, and the time its recency counts from."""
+
+    written: datetime | None  # time-window queries find it by this (`said_at`)
+    at: datetime  # its nodes, links and claims are dated so: the recency clock
+    ignored: list[str]  # "created '2025-13-45'": what named no date
+
+
+# A daily note's name: "2026-11-30", "2026-11-30 Standup", "2026-11-30-retro".
+_DAILY = re.compile(r"(\d{4}-\d\d-\d\d)(?:$|[\s_.-])")
+# A template's placeholder ("{{date}}", Templater's "<% tp.date.now() %>"): filled in when
+# the template is used, no bad date.
+_PLACEHOLDER = re.compile(r"\{\{.*\}\}|<%.*%>")
+
+
+def _note_dates(meta: dict[str, Any], stem: str, modified: datetime) -> _Dates:
+    """A note's dates. Written: front matter's `date:`, else `created:`, else the date its
+    name opens with (a daily note), else `updated:`. Its recency counts from the later of
+    `updated:` and that, never later than its file was written (a date ahead is a plan, not
+    an edit), else from its file's modification time. A value that names no date is left
+    out and told (`ignored`)."""
+    ignored: list[str] = []
+    found: dict[str, datetime] = {}
+    for key in ("date", "created", "updated"):
+        value = meta.get(key)
+        if value is None or (isinstance(value, str) and _PLACEHOLDER.search(value)):
+            continue
+        t = _front_date(value)
+        if t is None:
+            ignored.append(f"{key} {value!r}")
+        else:
+            found[key] = t
+    named = _DAILY.match(stem)
+    if named:
+        t = _front_date(named.group(1))
+        if t is None:
+            ignored.append(f"file name {named.group(1)!r}")
+        else:
+            found["name"] = t
+    written = next((found[k] for k in ("date", "created", "name", "updated") if k in found), None)
+    latest = max((t for t in (written, found.get("updated")) if t is not None), default=modified)
+    return _Dates(written, min(latest, modified), ignored)
+
+
+def _front_date(value: Any) -> datetime | None:
+    """A date as front matter writes one: ISO 8601, a date ("2026-11-30", "2026/11/30") or a
+    date and time ("2026-11-30 14:00", "2026-11-30T14:00:00+01:00", "… 08:15 +0100"). One
+    without an offset is this machine's local time, as a file's modification time is (a
+    writer's "14:00" is their clock's). None when `value` is no such date."""
+    if not isinstance(value, str):
+        return None
+    text = re.sub(r"^(\d{4})/(\d\d)/(\d\d)", r"\1-\2-\3", value.strip())
+    text = re.sub(r"\s+(Z|[+-]\d\d:?\d\d)$", r"\1", text)
+    if not re.match(r"\d{4}-\d\d-\d\d(?:$|[T ]\d)", text):
+        return None  # fromisoformat also reads "20261130" and "2026-W48-1", no vault's dates
+    try:
+        t = datetime.fromisoformat(text)
+        return t if t.tzinfo else t.astimezone()
+    except (ValueError, OverflowError, OSError):  # no such day; a year the local clock can't
+        return None
+
+
+def _aliases(value: Any, title: str) -> list[str]:
+    """Front matter's aliases, as Obsidian reads them: a list, or one string of them separated
+    by commas ("aliases: Ali, A. Smith"); not the note's own title again."""
+    said = value if isinstance(value, list) else str(value or "").split(",")
+    names = (" ".join(str(a).split()) for a in said)
+    return list(dict.fromkeys(a for a in names if a and a.casefold() != title.casefold()))
 
 
 def _tags(value: Any) -> list[str]:
@@ -871,11 +963,13 @@ def _split_sections(
 def _doc_text(doc: _Doc) -> str:
     """What a file's document node holds: the whole note, or for a long one its title, its
     opening and the list of its sections (which are stored apart)."""
+    # Its aliases beside its title: recall finds "Ali" as it finds "Alice Smith".
+    title = f"{doc.title} ({', '.join(doc.aliases)})" if doc.aliases else doc.title
     if len(doc.body) <= SPLIT_OVER:
-        return f"{doc.title}\n\n{doc.body}".strip()
+        return f"{title}\n\n{doc.body}".strip()
     outline = "; ".join(h for h, _ in doc.sections)
     return "\n\n".join(
-        p for p in (doc.title, shorten(doc.lead, LEAD_MAX), outline and f"Sections: {outline}") if p
+        p for p in (title, shorten(doc.lead, LEAD_MAX), outline and f"Sections: {outline}") if p
     )
 
 
@@ -888,17 +982,24 @@ def _remember_doc(
 ) -> tuple[str, list[tuple[str, str]]]:
     """Store one file (its path as `home` records it): its document node and, when long, a note
     per section (part). Returns the document's node id and where its links start from."""
-    attrs: dict[str, Any] = {"path": doc.rel, "title": doc.title, "folder": home.folder}
+    # None: what the file no longer says is taken off its notes.
+    said = doc.dates.written
+    attrs: dict[str, Any] = {
+        "path": doc.rel,
+        "title": doc.title,
+        "folder": home.folder,
+        "said_at": said.isoformat() if said else None,
+    }
     body = doc.body
     long = len(body) > SPLIT_OVER
     node = memory.remember(
         _doc_text(doc),
         "document",
         node_id=home.stem,
-        attributes={**attrs, "tags": doc.tags} if doc.tags else attrs,
+        attributes={**attrs, "tags": doc.tags or None, "aliases": doc.aliases or None},
         sources=[doc.rel],
         provenance=PROVENANCE,
-        at=doc.at,
+        at=doc.dates.at,
     )
     summary.nodes += 1
     written.add(node.id)
@@ -922,9 +1023,9 @@ def _remember_doc(
                 attributes=attrs if heading is None else {**attrs, "heading": heading},
                 sources=[f"{doc.rel}#{anchor}" if anchor else doc.rel],
                 provenance=PROVENANCE,
-                at=doc.at,
+                at=doc.dates.at,
             )
-            memory.connect(note.id, node.id, "about", 1.0, provenance=PROVENANCE, at=doc.at)
+            memory.connect(note.id, node.id, "about", 1.0, provenance=PROVENANCE, at=doc.dates.at)
             written.add(note.id)
             summary.nodes += 1
             summary.links += 1
@@ -976,7 +1077,7 @@ def _read_causes(
     ]
     # Called with no parts too: a note that says nothing now retracts what it said.
     found = memory.remember_causes(
-        parts, about=node_id, author=doc.author, at=doc.at, formerly=formerly
+        parts, about=node_id, author=doc.author, at=doc.dates.at, formerly=formerly
     )
     summary.nodes += len(found.nodes)
     summary.causal_links += len(found.edges)
@@ -1081,12 +1182,16 @@ def _anchors(headings: list[str]) -> list[str]:
     return out
 
 
-def _name_index(rels: list[str]) -> dict[str, str]:
+def _name_index(rels: list[str], aliases: dict[str, list[str]]) -> dict[str, str]:
     """Names a link may use for a file, lowercased: its path without '.md' or, when no path
-    is spelled so, its bare name (the first file of that name)."""
+    is spelled so, its bare name (the first file of that name), or else one of its front
+    matter's `aliases` (as Obsidian, a note's own name wins over another's alias)."""
     index = {_link_name(rel): rel for rel in rels}
     for rel in rels:
         index.setdefault(_link_name(rel).rsplit("/", 1)[-1], rel)
+    for rel in rels:
+        for alias in aliases[rel]:
+            index.setdefault(_link_name(alias), rel)
     return index
 
 

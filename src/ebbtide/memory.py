@@ -155,7 +155,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
 
         Remembering the same text again (same kind and scope) returns the existing node and
         counts as a use of it, instead of making a duplicate. `at` dates knowledge that is
-        older than now (a file's modification time).
+        older than now (a file's modification time). An attribute given as None is not
+        stored, and one updated `node_id` had is taken away.
 
         With `messages` (a transcript: "speaker: text" lines, or a list of {id?, speaker,
         text, time?}) instead of text, the raw turns go to the audit log and what they say
@@ -182,6 +183,9 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
         kind = validate.kind(kind)
         pinned = validate.flag("pinned", pinned)
         attrs = validate.attributes(attributes)
+        # a date or tag its file no longer has
+        dropped = {k for k, v in attrs.items() if v is None}
+        attrs = {k: v for k, v in attrs.items() if v is not None}
         scope = validate.text("scope", scope, max_len=200)
         task_tag = validate.optional_text("task_tag", task_tag, max_len=200)
         parsed_links = [self._parse_link(i, link) for i, link in enumerate(links or [])]
@@ -203,7 +207,11 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
                 told = {
                     "text": text,
                     "kind": kind,
-                    "attributes": {**existing.attributes, **attrs},
+                    "attributes": {
+                        k: v
+                        for k, v in {**existing.attributes, **attrs}.items()
+                        if k not in dropped
+                    },
                     "pinned": existing.pinned or pinned,
                     "task_tag": task_tag or existing.task_tag,
                     "sources": list(
@@ -724,8 +732,8 @@ class Memory(TranscriptOps, VectorOps, LifecycleOps, ExportOps, CausalOps):
 
 def _changed_content(existing: Node, told: Mapping[str, Any]) -> bool:
     """Whether a file's note says something else now (its text, kind or attributes): where its
-    folder is, or which path names it, does not count."""
-    where = {"folder", "path"}
+    folder is, which path names it, or the date it was written on does not count."""
+    where = {"folder", "path", "said_at"}
     before = {k: v for k, v in existing.attributes.items() if k not in where}
     after = {k: v for k, v in told["attributes"].items() if k not in where}
     return before != after or existing.text != told["text"] or existing.kind != told["kind"]
