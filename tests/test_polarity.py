@@ -885,6 +885,40 @@ def test_what_could_go_wrong_stays_a_hedge_even_after_a_time(text):
     assert label(text) == "neutral"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Finally we could ship on Fridays again.",
+        "Finally we could ship on Fridays.",
+        "Eventually the team could merge on their own.",
+        "After the fix we could ship on Fridays again.",
+        "Now we could release on Fridays again.",
+    ],
+)
+def test_an_ability_regained_or_reached_at_last_is_a_good_outcome(text):
+    assert label(text) == "positive"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We could try again next week.",
+        "We could ship on Fridays.",
+        "Now we could ship on Fridays or wait.",
+        "Finally we could have shipped on Fridays.",
+    ],
+)
+def test_an_ability_offered_or_missed_is_no_verdict(text):
+    assert label(text) == "neutral"
+
+
+def test_a_decision_that_won_back_friday_releases_is_one_to_repeat(memory):
+    record = memory.record_decision(
+        "Split the deploy pipeline", "Finally we could ship on Fridays again"
+    )
+    assert record.outcome.polarity > 0
+
+
 def test_nobody_could_log_in_after_the_deploy_is_still_bad():
     assert label("After the deploy nobody could log in.") == "negative"
     assert label("Finally nobody could log in.") == "negative"

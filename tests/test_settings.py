@@ -579,6 +579,16 @@ def test_a_thing_that_moved_told_after_when_it_did_is_still_that_thing(when):
         ("Jenkins for CI; Postgres for the DB, and vim for editing.",
          ["Jenkins for CI", "Postgres for the DB", "vim for editing"]),
         ("GitHub Actions for CI.", ["GitHub Actions for CI"]),
+        # a tool of no known kind, for a known purpose or a thing a team runs, or spelt as a
+        # product
+        ("Zeta for the orders DB", ["Zeta for the orders DB"]),
+        ("Acme for the billing service", ["Acme for the billing service"]),
+        ("PgBouncer for pooling", ["PgBouncer for pooling"]),
+        ("Foo 2 for the queue", ["Foo 2 for the queue"]),
+        # a meal or a place is no tool, though capitalised
+        ("Pizza for dinner", []),
+        ("Pizza for dinner, Sushi for lunch", []),
+        ("Lisbon for the offsite", []),
         # a verb, no tool, a purpose or a time: no such answer
         ("We use Jenkins for CI.", []),
         ("Thanks for the help!", []),

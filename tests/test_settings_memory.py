@@ -327,6 +327,27 @@ def test_a_verbless_answer_naming_our_tools_is_set_anew_by_a_later_switch(memory
     assert "Postgres 15 for the orders DB." in current, "the switch of CI leaves the DB standing"
 
 
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("Pizza for dinner", "Sushi for dinner"),
+        ("Tacos for lunch", "Ramen for lunch"),
+        ("Lisbon for the offsite", "Porto for the offsite"),
+    ],
+)
+def test_a_meal_or_place_answered_is_no_setting_a_later_answer_ends(memory, first, later):
+    for day, said in (("2026-02-20", first), ("2026-02-27", later)):
+        memory.remember(
+            messages=[
+                {"speaker": "Ana", "text": "What's the plan?"},
+                {"speaker": "Ben", "text": said},
+            ],
+            date=f"{day}T09:00:00+00:00",
+        )
+    ended = {n.text for n in memory.store.find_nodes(valid_only=False, limit=100) if n.valid_to}
+    assert ended == set()
+
+
 def test_our_thing_told_in_a_group_chat_is_the_groups_and_another_of_us_moving_it_ends_it(memory):
     memory.remember(
         messages=[

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ebbtide.timeparse import (
+    MONTH_NAMES,
     TimeSpan,
     describe,
     parse_datetime,
@@ -245,6 +246,42 @@ def test_query_window_since_and_before():
     before = query_window("what happened before May 2023", NOW)
     assert before is not None and before.end.date() == date(2023, 5, 1)
     assert before.start.year == 1
+
+
+def test_before_a_month_and_year_asked_years_later_is_before_that_month_of_that_year():
+    now = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    window, rest = query_time("what did we decide before May 2023?", now)
+    assert window is not None and window.end == datetime(2023, 5, 1, tzinfo=UTC)
+    assert window.start.year == 1
+    assert rest == "what did we decide ?"
+
+
+PREPOSITIONS = ["before", "until", "till", "since", "after", "from", "in", "during", "by"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(PREPOSITIONS),
+    st.sampled_from([m for m in MONTH_NAMES if m]),
+    st.integers(1990, 2030),
+    st.sampled_from(["", "early ", "mid ", "late "]),
+    st.datetimes(
+        min_value=datetime(1990, 1, 1), max_value=datetime(2035, 12, 31), timezones=st.just(UTC)
+    ),
+)
+def test_a_month_told_with_its_year_keeps_that_year_after_any_preposition(
+    prep, month, year, part, now
+):
+    number = MONTH_NAMES.index(month)
+    first = datetime(year, number, 1, tzinfo=UTC)
+    span = one(f"It happened {prep} {part}{month} {year}.", now)
+    assert span.start.year == year and span.start.month == number and not span.yearless
+    window, rest = query_time(f"what changed {prep} {part}{month} {year}", now)
+    assert window is not None and str(year) not in rest
+    if prep in ("before", "until", "till"):
+        assert window.end == first
+    elif prep in ("since", "from"):
+        assert window.start == first
 
 
 def test_query_window_spans_every_phrase():

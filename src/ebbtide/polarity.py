@@ -424,6 +424,10 @@ _TOLD_INABILITY = frozenset({"not", "never", "no", "nobody", "none", "nothing", 
 # could ship on Fridays again"), unless what follows reads bad: a harm is feared, not had
 # ("Now this could break checkout").
 _ABILITY_ANCHORS = frozenset({"after", "finally", "now", "since", "once", "with", "eventually"})
+# An ability told as won is itself good, whatever was done with it: reached at last ("Finally
+# we could ship on Fridays") or won back after a time or a means ("Now we could release on
+# Fridays again"). "again" alone may offer a try ("We could try again next week").
+_AT_LAST = frozenset({"finally", "eventually"})
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "early", "mid", "late",
                            "last", "next", "this", "during", "from", "to", "through", "on",
                            "before", "after"})
@@ -1019,6 +1023,33 @@ def _apply_feared_ability(spans: list[_Span], tokens: list[str], clause: list[in
         if sum(s.weight for s in scoring if s.kind in _SCORING) < 0:
             for s in scoring:
                 s.active = False
+
+
+def _ability_won(spans: list[_Span], tokens: list[str], clause: list[int]) -> list[_Span]:
+    """'Finally we could ship on Fridays (again)': an ability reached at last or won back is a
+    good outcome when nothing else in its clause gives a verdict. Returns the spans it adds."""
+    won = []
+    for marker in spans:
+        if marker.kind != "irrealis" or not _hedges(marker, tokens):
+            continue
+        if not _told_ability(marker, tokens, clause) or marker.end >= len(tokens):
+            continue
+        before = set(tokens[: marker.start])
+        again = any(
+            t == "again" and clause[j] == clause[marker.start]
+            for j, t in enumerate(tokens[marker.end :], marker.end)
+        )
+        at_last = not before.isdisjoint(_AT_LAST)
+        won_back = again and not before.isdisjoint(_ABILITY_ANCHORS)
+        if not (at_last or won_back):
+            continue
+        if any(
+            s.active and s.weight and s.kind in _SCORING
+            for s in _after_in_clause(marker, spans, clause)
+        ):
+            continue
+        won.append(_Span(marker.start, marker.end, "could", "cue", weight=1.0))
+    return won
 
 
 def _nearest_quantity(
@@ -1794,6 +1825,7 @@ def _sentence_spans(tokens: list[str], people: frozenset[str]) -> list[_Span]:
     _apply_intensity(spans, clause)
     _apply_again(spans, clause)
     _apply_feared_ability(spans, tokens, clause)
+    spans = sorted([*spans, *_ability_won(spans, tokens, clause)], key=lambda s: s.start)
     _apply_ease_told_in_passing(spans)
     _apply_neutral_markers(spans)
     return spans

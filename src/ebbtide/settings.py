@@ -35,6 +35,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from .text import PRODUCT_NAME
 from .timeparse import resolve
 
 __all__ = [
@@ -108,6 +109,12 @@ _TOOL_FOR = re.compile(
 _LIST_BREAK = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 # Said first in a verbless "X for Y" that names no tool: "Thanks for the help", "Sorry for …"
 _NO_TOOL = frozenset({"thanks", "thank", "sorry", "congrats", "congratulations", "cheers"})
+# What a team runs, as the last word of what a tool of no known kind is for ("Acme for the
+# billing service"); a meal or a place is for no such thing ("Pizza for dinner").
+_RUN_THINGS = frozenset({"service", "services", "api", "app", "backend", "frontend", "cluster",
+                         "pipeline", "logs", "logging", "tracing", "auth", "backups", "infra",
+                         "dashboards", "alerts", "builds", "tests", "testing", "staging",
+                         "prod", "production"})  # fmt: skip
 # The kinds of thing a team uses a tool for: the words that name the thing, and the tools of
 # the kind. What "We're on Postgres 15" is of, and what "We migrated to GCP" sets anew.
 _KINDS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
@@ -415,13 +422,26 @@ def tools_for(text: str) -> list[str]:
         m = _TOOL_FOR.fullmatch(part)
         if m is None or _NO_THING.match(m["thing"]):
             return []
-        words = m["value"].split()
-        named = all(w[0].isupper() or w[0].isdigit() for w in words)  # "Postgres 15"
-        if _tool_kind(_value(m["value"])) is None and (
-            not named or words[0].casefold() in _NO_TOOL
-        ):
-            return []  # "We use it for CI" has a verb; "Thanks for the help" names no tool
+        if not _tool_told_for(m["value"], _subject(m["thing"], None)):
+            return []
     return parts
+
+
+def _tool_told_for(value: str, thing: str) -> bool:
+    """Whether a verbless "value for thing" names a tool: a known one ("Jenkins for CI"), or
+    a capitalised name ("Postgres 15") for a known purpose or a thing a team runs ("Zeta for
+    the orders DB", "Acme for the billing service") or spelt as a product ("PgBouncer for
+    pooling"). Not "We use it for CI" (a verb), "Thanks for the help", "Pizza for dinner"."""
+    if _tool_kind(_value(value)) is not None:
+        return True
+    words = value.split()
+    if not all(w[0].isupper() or w[0].isdigit() for w in words) or words[0].casefold() in _NO_TOOL:
+        return False
+    return (
+        _kind_of(thing) is not None
+        or thing.split()[-1] in _RUN_THINGS
+        or any(PRODUCT_NAME.fullmatch(w) for w in words)
+    )
 
 
 def same_thing(a: Setting, b: Setting) -> bool:

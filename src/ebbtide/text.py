@@ -20,6 +20,13 @@ very just also ever
 """
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 
+# Spelt as no person is: "DNS", "PgBouncer", "S3", "Node.js"; not "TJ", "LeBron", "McDonald".
+PRODUCT_NAME = re.compile(
+    r"[A-Z]{3,}\w*|(?!(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von)[A-Z])[A-Z]?[a-z]+[A-Z]\w*|"
+    r"\w*\d\w*|\w+(?:[.+#]\w*)+|"
+    # two letters are initials ("TJ") unless they are what engineers abbreviate
+    r"(?:CI|CD|QA|DB|UI|UX|OS|VM|IP|PR|AI|HA|LB|IO|MQ|GC)s?"
+)
 # What was done, named by what it was: "that decision", "the switch", "that migration". The
 # first are no more than "it" ("the change" is what was just told); the others name a kind of
 # work ("The migration broke the login page" may be news). Extraction writes what such a name

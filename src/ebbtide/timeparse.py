@@ -89,6 +89,7 @@ _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b
 _NUM = r"(?P<num>\d{1,3}|" + "|".join(sorted([*FUZZY, *NUMBERS], key=len, reverse=True)) + ")"
 _UNIT = r"(?P<unit>day|week|month|year|weekend)s?"
 _YEAR = r"(?P<year>(?:1[89]|2[01])\d\d)"
+_PART_OF = r"(?:early|mid|late|the end of|the start of)"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _REL = r"(?P<mod>this past|this coming|the past|the coming|last|this|next|past|coming|previous)"
 _FUTURE = re.compile(
@@ -375,11 +376,13 @@ _RULES: list[tuple[frozenset[str], str, Callable[[re.Match[str], _Ctx], _Span]]]
     ),
     (_M, rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
     (_M, rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}(?![\d:])(?:,?\s+{_YEAR})?(?!\d)", _calendar_day),
-    (_M, rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", _month_year),
+    (_M, rf"\b(?:{_PART_OF}[\s-]+)?{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", _month_year),
     (
         _M,
         r"\b(?P<mod>last|this|next|coming|in|during|since|by|until|till|before|after|from|of|"
-        rf"through|around)\s+(?:(?:early|mid|late|the end of|the start of)[\s-]+)?{_MONTH}",
+        rf"through|around)\s+(?:{_PART_OF}[\s-]+)?{_MONTH}"
+        # not before its year: "before May 2023" is May 2023, not the longer "before May"
+        rf"(?!,?\s+(?:of\s+)?{_YEAR}\b)",
         _named_month,
     ),
     (

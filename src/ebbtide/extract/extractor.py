@@ -13,7 +13,7 @@ from typing import Any
 from ..polarity import outcome_polarity
 from ..sentences import is_acknowledgement, is_past, rewrite_pronouns, split_sentences, word_set
 from ..settings import is_tool, tools_for
-from ..text import STOPWORDS, normalize, root, shorten, stem, tokens
+from ..text import PRODUCT_NAME, STOPWORDS, normalize, root, shorten, stem, tokens
 from ..timeparse import MONTHS, TimeSpan, describe, resolve
 from ..transcript import Message
 from .cues import (
@@ -162,7 +162,6 @@ from .people import (
     _NOT_NAMES,
     _PERSON_PATTERNS,
     _PICTURE,
-    _PRODUCT_NAME,
     _common_plural,
 )
 
@@ -1184,7 +1183,7 @@ class _Extractor:
             return False
         return (
             not cue.agentive
-            or all(_PRODUCT_NAME.fullmatch(w) for w in words)
+            or all(PRODUCT_NAME.fullmatch(w) for w in words)
             or not self._may_name_someone(text)
         )
 

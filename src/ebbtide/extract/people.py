@@ -75,13 +75,6 @@ def _common_plural(word: str) -> bool:
 
 # One or two capitalised words ("Redis and Kafka"), as a product may be spelt ("Node.js", "S3").
 _BARE_NAME = re.compile(r"[A-Z][\w.+#-]*(?:\s+(?:and\s+)?[A-Z][\w.+#-]*)?")
-# Spelt as no person is: "DNS", "PgBouncer", "S3", "Node.js"; not "TJ", "LeBron", "McDonald".
-_PRODUCT_NAME = re.compile(
-    r"[A-Z]{3,}\w*|(?!(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von)[A-Z])[A-Z]?[a-z]+[A-Z]\w*|"
-    r"\w*\d\w*|\w+(?:[.+#]\w*)+|"
-    # two letters are initials ("TJ") unless they are what engineers abbreviate
-    r"(?:CI|CD|QA|DB|UI|UX|OS|VM|IP|PR|AI|HA|LB|IO|MQ|GC)s?"
-)
 # Who or what no one in particular is: "Nothing caused the outage" claims no cause.
 _NOBODY = STOPWORDS | word_set(
     """nothing nobody none neither either everything everybody everyone something somebody
