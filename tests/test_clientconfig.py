@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import shlex
 import tomllib
+from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
-from ebbtide import clientconfig
+from client_formats import READERS
+from ebbtide import ValidationError, clientconfig
 from ebbtide.cli import main
 
 LONG_EXE = "/home/ana maria/projects/very-long-directory-name/ebbtide/.venv/bin/ebbtide"
@@ -79,3 +83,93 @@ def test_without_store_the_snippet_names_the_store_this_shell_uses(tmp_path, mon
     assert main(["config", "--client", "cursor"]) == 0
     entry = json.loads(blocks(capsys.readouterr().out)["cursor"])["mcpServers"]["ebbtide"]
     assert entry["env"] == {"EBBTIDE_STORE": str(tmp_path / "shell.db")}
+
+
+# A served ebbtide (`ebbtide serve --transport http`) ------------------------------------------
+
+SECRET = "s3cret-team-token-0123456789"
+
+
+def test_each_client_reaches_the_served_url_with_the_token_from_its_environment(
+    monkeypatch, capsys
+):
+    monkeypatch.setenv("EBBTIDE_HTTP_TOKEN", SECRET)
+    monkeypatch.setenv("EBBTIDE_STORE", "/home/ana/own.db")  # the server's store is its own
+    url = "https://memory.example.com:8443/mcp"
+    assert main(["config", "--url", url]) == 0
+    out = capsys.readouterr().out
+    assert SECRET not in out and "own.db" not in out
+    got = blocks(out)
+    assert set(got) == set(clientconfig.CLIENTS)
+    for client, read in READERS.items():
+        told, headers = read(got[client], {"EBBTIDE_HTTP_TOKEN": SECRET})
+        assert (told, headers) == (url, {"Authorization": f"Bearer {SECRET}"}), client
+    # Claude Desktop sends no header of the user's to a remote server: it says so instead.
+    assert "# claude-desktop: cannot send" in out and "Connectors" in got["claude-desktop"]
+
+
+def test_a_bare_host_is_given_the_path_ebbtide_serves_mcp_at(capsys):
+    assert main(["config", "--client", "cursor", "--url", "http://10.0.0.7:8765"]) == 0
+    cursor = blocks(capsys.readouterr().out)["cursor"]
+    assert READERS["cursor"](cursor, {"EBBTIDE_HTTP_TOKEN": "t"})[0] == "http://10.0.0.7:8765/mcp"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "memory.example.com/mcp",  # no scheme
+        "ftp://memory.example.com/mcp",
+        "file:///srv/mcp",
+        "https:///mcp",  # no host
+        "https://memory.example.com:99999/mcp",
+        "https://memory example.com/mcp",
+        "https://memory.example.com/${env:TENANT}/mcp",  # each client would fill it in
+        "",
+    ],
+)
+def test_a_url_that_is_not_an_http_server_is_refused_naming_the_option(url, capsys):
+    assert main(["config", "--url", url]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and "--url: must be" in said.err
+
+
+def test_a_url_carrying_credentials_is_refused_without_echoing_them(capsys):
+    assert main(["config", "--url", f"https://ana:{SECRET}@memory.example.com/mcp"]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and "--url:" in said.err and SECRET not in said.err
+    assert "EBBTIDE_HTTP_TOKEN" in said.err
+
+
+def test_a_store_given_with_a_url_is_refused_since_the_server_opens_its_own(capsys):
+    assert main(["config", "--url", "https://m.example.com/mcp", "--store", "team.db"]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and "--store:" in said.err
+
+
+_urls = st.one_of(
+    st.text(),
+    st.builds(
+        "{}://{}{}{}".format,
+        st.sampled_from(["http", "https", "HTTPS", "ftp", "", "http:"]),
+        st.text(alphabet="abcxyz.-:[]@ 019", max_size=20),
+        st.sampled_from(["", ":8765", ":0", ":65536", ":x"]),
+        st.text(alphabet="/mcp?=&#%\"' $`{}", max_size=12),
+    ),
+)
+
+
+@given(_urls)
+@example("https://m.example.com/${env:HOME}/mcp")  # a client would fill it in
+@example("https://m.example.com/${HOME}/mcp")
+def test_any_url_is_refused_naming_the_option_or_reaches_each_client_unchanged(url):
+    try:
+        endpoint = clientconfig.server_url(url)
+    except ValidationError as exc:
+        assert exc.field == "--url"
+        return
+    # Only a bare host is changed: it gains the path.
+    bare = urlsplit(url).path in ("", "/")
+    assert endpoint == url or (bare and urlsplit(endpoint).path == "/mcp")
+    for client, read in READERS.items():
+        told, _ = read(clientconfig.remote_snippet(client, endpoint), {"EBBTIDE_HTTP_TOKEN": "t"})
+        assert told == endpoint, client

@@ -27,6 +27,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from client_formats import READERS
 from ebbtide import StoreUnavailable, open_memory
 from ebbtide.cli import main
 
@@ -207,6 +208,33 @@ def test_a_replica_given_a_token_serves_only_agents_that_send_it(tmp_path):
         anyio.run(go)
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         assert mem.stats().nodes == 1
+
+
+def test_a_team_member_connects_with_what_config_prints_for_their_client(
+    tmp_path, monkeypatch, capsys
+):
+    with open_memory(tmp_path / "m.db", embeddings="none") as mem:
+        mem.remember("Ana owns the payments service")
+    with replica(str(tmp_path / "m.db"), EBBTIDE_HTTP_TOKEN=TOKEN) as base:
+        monkeypatch.setenv("EBBTIDE_HTTP_TOKEN", TOKEN)  # the team member's shell
+        assert main(["config", "--url", base + "/mcp"]) == 0
+        printed = capsys.readouterr().out
+        assert TOKEN not in printed
+        snippets = {b.partition("\n")[0].split(":")[0][2:]: b for b in printed.split("\n\n")}
+
+        async def connect(client: str) -> None:
+            # Exactly the URL and headers the client takes from its snippet.
+            url, headers = READERS[client](snippets[client], {"EBBTIDE_HTTP_TOKEN": TOKEN})
+            http = create_mcp_http_client(headers=headers)
+            async with http, Client(streamable_http_client(url, http_client=http)) as c:
+                assert "recall" in {tool.name for tool in (await c.list_tools()).tools}
+                hits = await c.call_tool("recall", {"query": "who owns payments?", "k": 3})
+                assert not hits.is_error, hits.content
+                top = hits.structured_content["hits"][0]["node"]["text"]
+                assert top == "Ana owns the payments service"
+
+        for client in READERS:
+            anyio.run(connect, client)
 
 
 @pytest.mark.parametrize("told", ["", "   ", "short"])

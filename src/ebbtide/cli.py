@@ -21,7 +21,7 @@ from rich.text import Text
 
 from . import __version__
 from .bench_locomo import add_arguments as add_locomo_arguments
-from .clientconfig import CLIENTS, snippet
+from .clientconfig import CLIENTS, remote_snippet, server_url, snippet
 from .clock import ManualClock
 from .config import default_store_url
 from .errors import EbbtideError, ValidationError
@@ -531,12 +531,22 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    # The store this shell would open, so the client's server opens the same memory.
-    store = args.store or os.environ.get("EBBTIDE_STORE") or None
-    for client in CLIENTS if args.client == "all" else [args.client]:
+    clients = CLIENTS if args.client == "all" else (args.client,)
+    if args.url is not None:
+        if args.store:
+            raise ValidationError(
+                "--store", "goes with a local server; the one at --url opens its own store"
+            )
+        url = server_url(args.url)  # checked before anything is printed
+        texts = [remote_snippet(client, url) for client in clients]
+    else:
+        # The store this shell would open, so the client's server opens the same memory.
+        store = args.store or os.environ.get("EBBTIDE_STORE") or None
+        texts = [snippet(client, store) for client in clients]
+    for text in texts:
         # Plain print: a console wraps long lines, and a command or JSON string cut in two
         # no longer works when pasted.
-        print(snippet(client, store), end="\n\n")
+        print(text, end="\n\n")
     return 0
 
 
@@ -650,6 +660,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_import)
     p = sub.add_parser("config", parents=[store], help="MCP client config snippets")
     p.add_argument("--client", default="all", choices=["all", *CLIENTS])
+    p.add_argument(
+        "--url",
+        help="a shared ebbtide served over HTTP (`serve --transport http`), e.g. "
+        "https://memory.example.com/mcp (a bare host gets /mcp); clients send "
+        "$EBBTIDE_HTTP_TOKEN as the bearer token",
+    )
     p.set_defaults(fn=cmd_config)
     p = sub.add_parser("migrate", help="copy a memory to another store, e.g. SQLite to Neo4j")
     p.add_argument("source", help="store URL or path to copy from")

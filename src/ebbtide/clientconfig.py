@@ -1,4 +1,5 @@
-"""Snippets that plug `ebbtide serve` into MCP clients."""
+"""Snippets that plug ebbtide into MCP clients: a local `ebbtide serve` each client starts,
+or a shared one served over HTTP (`ebbtide serve --transport http`) at a URL."""
 
 from __future__ import annotations
 
@@ -7,8 +8,14 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from .errors import ValidationError
+from .server import MCP_PATH
 
 CLIENTS = ("claude-desktop", "claude-code", "cursor", "codex")
+# The variable the served ebbtide reads its token from; clients read theirs from the same name.
+TOKEN_VARIABLE = "EBBTIDE_HTTP_TOKEN"
 
 
 def server_command() -> str:
@@ -71,4 +78,76 @@ def snippet(client: str, store: str | None = None) -> str:
         if store:
             lines.append(f"env = {{ EBBTIDE_STORE = {_toml_string(store)} }}")
         return "\n".join(lines)
+    raise ValueError(f"client: must be one of {', '.join(CLIENTS)}")
+
+
+_URL_RULE = (
+    "must be an http:// or https:// URL with a host (and a port from 1 to 65535, if any), "
+    "like https://memory.example.com/mcp"
+)
+
+
+def server_url(url: str) -> str:
+    """The MCP endpoint of a served ebbtide from the URL a person gave: checked, and a bare
+    host given the path ebbtide serves at. ValidationError on `--url` otherwise; the URL is
+    not echoed, since a user part of it may be the token itself."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # a port out of range or not a number raises here
+    except ValueError:
+        raise ValidationError("--url", _URL_RULE) from None
+    if parts.username is not None or parts.password is not None:
+        raise ValidationError(
+            "--url",
+            f"must not carry a user or password: clients send the token from ${TOKEN_VARIABLE}",
+        )
+    if (
+        parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or port == 0
+        # No URL holds braces, and a client would read `${...}` in one as its variable.
+        or any(c.isspace() or not c.isprintable() or c in "{}" for c in url)
+    ):
+        raise ValidationError("--url", _URL_RULE)
+    return urlunsplit(parts._replace(path=MCP_PATH)) if parts.path in ("", "/") else url
+
+
+def remote_snippet(client: str, url: str) -> str:
+    """How `client` connects to a served ebbtide at `url` (an endpoint `server_url` gave),
+    sending the token as a bearer header read from the client's environment: the token's
+    value is never written here, only the variable's name."""
+    if client == "cursor":
+        entry = {"url": url, "headers": {"Authorization": f"Bearer ${{env:{TOKEN_VARIABLE}}}"}}
+        body = json.dumps({"mcpServers": {"ebbtide": entry}}, indent=2)
+        return (
+            "# cursor: add to ~/.cursor/mcp.json (or .cursor/mcp.json in a project); Cursor "
+            f"fills in ${{env:{TOKEN_VARIABLE}}} from the environment it was started in\n{body}"
+        )
+    if client == "claude-code":
+        # Project scope writes .mcp.json, where Claude Code expands ${VAR} when it connects;
+        # the single quotes keep the shell from writing the token's value there instead.
+        header = shlex.quote(f"Authorization: Bearer ${{{TOKEN_VARIABLE}}}")
+        return (
+            "# claude-code: run once in your project (it writes .mcp.json, which names the "
+            f"variable, not the token)\nclaude mcp add --transport http --scope project "
+            f"ebbtide {shlex.quote(url)} --header {header}"
+        )
+    if client == "codex":
+        return "\n".join(
+            [
+                f"# codex: add to ~/.codex/config.toml; Codex sends ${TOKEN_VARIABLE} as the "
+                "bearer token",
+                "[mcp_servers.ebbtide]",
+                f"url = {_toml_string(url)}",
+                f"bearer_token_env_var = {_toml_string(TOKEN_VARIABLE)}",
+            ]
+        )
+    if client == "claude-desktop":
+        return (
+            "# claude-desktop: cannot send this server's token\n"
+            "# Claude Desktop reaches a remote MCP server only as a connector (its Connectors\n"
+            "# settings), which signs in with OAuth or not at all, never with a bearer header;\n"
+            "# claude_desktop_config.json takes local servers only. Use Claude Code, Cursor or\n"
+            "# Codex for this server."
+        )
     raise ValueError(f"client: must be one of {', '.join(CLIENTS)}")

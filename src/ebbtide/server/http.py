@@ -28,8 +28,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .. import __version__
 from ..errors import EbbtideError
 from ..memory import Memory
+from . import MCP_PATH
 
-MCP_PATH = "/mcp"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 MIN_TOKEN = 16
 PROBE_SECONDS = 3.0
