@@ -27,6 +27,7 @@ from .config import default_store_url
 from .errors import EbbtideError, ValidationError
 from .memory import Memory, open_memory
 from .model import Chain, ReviewItem, Stats
+from .server import TOKEN_VARIABLE
 from .server.render import explain
 from .text import shorten
 
@@ -72,14 +73,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port = _port(told)
         except ValueError:
             raise ValidationError("EBBTIDE_PORT", _PORT_RULE, told) from None
-    token = os.environ.get("EBBTIDE_HTTP_TOKEN")
+    token = os.environ.get(TOKEN_VARIABLE)
     if transport == "http" and token is not None:
         from .server.http import MIN_TOKEN
 
         # Set but blank (a secret that failed to load) must not serve an open memory.
         token = token.strip()
         if len(token) < MIN_TOKEN:
-            raise ValidationError("EBBTIDE_HTTP_TOKEN", f"must be at least {MIN_TOKEN} characters")
+            raise ValidationError(TOKEN_VARIABLE, f"must be at least {MIN_TOKEN} characters")
     memory = open_memory(args.store)
     try:
         server = build_server(memory, profile=args.profile)

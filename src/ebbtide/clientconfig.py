@@ -11,11 +11,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from .errors import ValidationError
-from .server import MCP_PATH
+from .server import MCP_PATH, TOKEN_VARIABLE
 
 CLIENTS = ("claude-desktop", "claude-code", "cursor", "codex")
-# The variable the served ebbtide reads its token from; clients read theirs from the same name.
-TOKEN_VARIABLE = "EBBTIDE_HTTP_TOKEN"
 
 
 def server_command() -> str:
