@@ -136,6 +136,32 @@ def test_a_transcript_and_a_note_are_read_for_their_causes(mem):
     assert mem.intervention_query("add a pool size alert").verdict == "SAFE"
 
 
+def test_a_note_and_a_chat_of_what_was_missing_told_again_and_again_add_nothing(mem):
+    doc = mem.remember("Login storm notes", "document", sources=["storm.md"])
+    said = [
+        ("storm.md", "Rate limiting would have prevented the login storm."),
+        ("storm.md", "We shipped the billing change without tests, which caused the invoice bug."),
+        ("storm.md", "A canary would have caught it. No canary was run, so it reached prod."),
+    ]
+    chat = [
+        {"id": f"c{i}", "speaker": "Ana", "time": f"2026-11-01T10:0{i}:00Z", "text": text}
+        for i, (_, text) in enumerate(said)
+    ]
+
+    def counts() -> tuple[int, int]:
+        return len(list(mem.store.iter_nodes())), len(list(mem.store.iter_edges()))
+
+    mem.remember_causes(said, about=doc.id)
+    mem.remember(messages=chat)
+    once = counts()
+    for _ in range(3):
+        mem.remember_causes(said, about=doc.id)
+        mem.remember(messages=chat)
+        assert counts() == once
+    (cause,) = mem.trace_cause("the login storm").causes
+    assert cause.lesson.decision == "No rate limiting"
+
+
 def test_an_edited_message_retires_what_only_its_old_wording_said(mem):
     said = {"id": "s1", "speaker": "Ana", "time": "2026-11-01T10:00:00Z"}
     mem.remember(messages=[{**said, "text": "I'm allergic to peanuts."}])

@@ -283,10 +283,27 @@ def test_a_demonstrative_points_elsewhere_unless_the_other_telling_names_it():
         # another thing done: the verbs' words decide nothing
         ("skip the dry run", "Ran the migration without a dry run", True),
         ("keep the canary", "Deployed the canary", True),
+        # a thing missing told again, in the same or other words, is that lack
+        ("No rate limiting", "No rate limiting", True),
+        ("not having a retry budget", "No retry budget", True),
+        ("No canary", "No rate limiting", False),
     ],
 )
 def test_an_opposite_verb_done_to_the_same_thing_reads_as_the_other_choice(asked, recorded, same):
     assert sameness.same_choice(asked, recorded) is same
+
+
+ACTION_WORDS = ["No", "not", "did", "didn't", "won't", "without", "the", "a", "having", "missing",
+    "lack", "of", "there", "was", "canary", "rate", "limiting", "alert", "skip", "skipped", "keep",
+    "remove", "added", "deploy", "tests", "Ana", "Jon", "give", "up", "we", "had", "run", "off",
+    "roll", "back", "would", "have", "prevented", "it"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(ACTION_WORDS), min_size=1, max_size=7))
+def test_any_words_told_again_are_the_same_choice(words):
+    said = " ".join(words)
+    assert sameness.same_choice(said, said)
+    assert sameness.same_choice(said, said.upper() + "!")
 
 
 def test_a_synonym_or_an_opposite_left_undone_tells_the_verb_asked_about():

@@ -281,6 +281,68 @@ def test_reread_reads_every_file_again_and_twice_stores_nothing_twice(vault, tmp
     assert ingest(vault, store, capsys)["unchanged"] == 3  # and after it, skipped as before
 
 
+COUNTERFACTUALS = {
+    "rate-limiting.md": "Rate limiting would have prevented the login storm.\n",
+    "deploy.md": "We shipped the billing change without tests, which caused the invoice bug.\n\n"
+    "A canary would have caught it.\n\n"
+    "No canary was run, so the bad config reached every region.\n",
+    "alerts.md": "There was no disk usage alert, which let the disk fill up.\n\n"
+    "Not having a retry budget led to the retry storm.\n",
+}
+
+
+def graph(store: Path) -> tuple[list, list]:
+    """Every node and edge, current or retired, as a user would count them."""
+    with open_memory(store) as mem:
+        nodes = sorted((n.id, n.kind, n.text, n.valid_to is None) for n in mem.store.iter_nodes())
+        edges = sorted(
+            (e.src, e.dst, e.relation, e.valid_to is None) for e in mem.store.iter_edges()
+        )
+    return nodes, edges
+
+
+def test_notes_of_what_was_missing_read_again_and_again_store_nothing_new(tmp_path, capsys):
+    vault, store = tmp_path / "vault", tmp_path / "m.db"
+    for rel, text in COUNTERFACTUALS.items():
+        write(vault, rel, text)
+    ingest(vault, store, capsys)
+    once = graph(store)
+    missing = [t for _, kind, t, current in once[0] if kind == "event" and current]
+    assert {"No rate limiting", "No canary", "No tests", "Not having a retry budget"} <= set(
+        missing
+    )
+    for _ in range(3):
+        ingest(vault, store, capsys, "--reread")
+        assert graph(store) == once
+    (tmp_path / "vault" / "rate-limiting.md").touch()  # touched, not edited: read, not changed
+    ingest(vault, store, capsys)
+    assert graph(store) == once
+    with open_memory(store) as mem:
+        (cause,) = mem.trace_cause("the login storm").causes
+        assert cause.lesson.decision == "No rate limiting"
+
+
+def test_a_counterfactual_note_edited_replaces_only_the_claim_it_changed(tmp_path, capsys):
+    vault, store = tmp_path / "vault", tmp_path / "m.db"
+    for rel, text in COUNTERFACTUALS.items():
+        write(vault, rel, text)
+    ingest(vault, store, capsys)
+    nodes, _ = graph(store)
+    write(vault, "rate-limiting.md", "A request quota would have prevented the login storm.\n")
+    ingest(vault, store, capsys)
+    after, _ = graph(store)
+    changed = set(after) - set(nodes)
+    assert {(kind, text, current) for _, kind, text, current in changed if kind != "document"} == {
+        ("event", "No request quota", True),
+        ("event", "No rate limiting", False),  # retracted, kept for the record
+        ("decision", "A request quota", True),
+        ("decision", "Rate limiting", False),
+    }
+    for _ in range(2):
+        ingest(vault, store, capsys, "--reread")
+        assert graph(store)[0] == after
+
+
 def test_reread_is_explained_in_the_help(capsys):
     with pytest.raises(SystemExit):
         main(["ingest", "--help"])

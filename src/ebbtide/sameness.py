@@ -224,15 +224,23 @@ def same_choice(asked: str, recorded: str, people: Collection[str] = ()) -> bool
     ("keep the canary" is "Did not skip the canary", and not "Skipped the canary deploy"; "skip
     the dry run" may be "Ran the migration without a dry run"). One that undoes the other
     (`undoes`) is never the same choice; a measure told as a thing ("The disk usage alert") is
-    the choice of any action that leaves it there ("keep the alert", "tune the alert"). Whether
-    the two are one action is for their other words to say. `people`: the names of who speaks
-    in the memory, who act rather than name a thing (see `_thing`)."""
+    the choice of any action that leaves it there ("keep the alert", "tune the alert"), and one
+    told missing ("No rate limiting") that of the same lack told again or of taking it away.
+    The same words are the same choice, however they read ("Jon won't give up!" is no measure
+    left undone). Whether the two are one action is for their other words to say. `people`:
+    the names of who speaks in the memory, who act rather than name a thing (see `_thing`)."""
+    if tokens(asked) == tokens(recorded):
+        return True
     if undoes(asked, recorded, people) or undoes(recorded, asked, people):
         return False
     a, r = doing(asked), doing(recorded)
     missing = absent(recorded)
     if missing is not None:
-        # "No disk usage alert": taking the alert away ("remove the alert") leaves it missing.
+        # "No disk usage alert": told missing again ("not having the alert"), or taken away
+        # ("remove the alert"), it is missing.
+        lack = absent(asked)
+        if lack is not None:
+            return _heads_meet(lack, missing)
         return _heads_meet(_object(a.after), missing) and _takes(a)
     if _thing(recorded, people) is not None:
         # A measure told as a thing ("The disk usage alert") is there: an action on it that
