@@ -363,3 +363,29 @@ def test_what_else_a_message_said_repeats_an_event_it_told_with_another():
         hits = memory.recall("When did Caroline go to the LGBTQ support group?", k=10).hits
         library = next(h for h in hits if "library" in h.node.text)
         assert library.why.repeats is not None
+
+
+# -- spreading ---------------------------------------------------------------------------------
+
+
+def test_a_fact_told_once_outranks_linked_notes_that_lift_each_other():
+    # Notes told many times are linked to each other and to every telling's neighbours; the
+    # fact that answers is linked once. What they pass each other does not put them above it.
+    with open_memory(":memory:", embeddings="none") as memory:
+        fact = memory.remember("Ana owns payments.", kind="fact")
+        notes = [
+            memory.remember(t)
+            for t in (
+                "Payments deploy went out.",
+                "Restarted the payments workers.",
+                "Pushed a fix to payments.",
+                "Payments alerts fired again.",
+                "The payments service was restarted.",
+            )
+        ]
+        chatter = [memory.remember(f"Standup number {i} is in five.") for i in range(8)]
+        for i, a in enumerate(notes):
+            for b in [*notes[i + 1 :], *chatter]:
+                memory.connect(a.id, b.id, weight=0.05)
+        memory.connect(fact.id, chatter[0].id, weight=0.05)
+        assert texts(memory, "who owns payments")[0] == "Ana owns payments."

@@ -227,3 +227,43 @@ def test_spreading_is_bounded_and_only_reaches_connected_nodes(edges, seed, hops
     assert not math.isnan(res.activation.sum())
     unreached = res.first_hop < 0
     assert np.all(res.activation[unreached] == 0)
+
+
+def test_a_node_with_many_links_passes_each_a_share_of_its_value():
+    # 0 links to 1..8, 9 links to 10 alone: past four links, 0's value is divided over them.
+    g = scoring.SpreadGraph.build(11, [0] * 8 + [9], [*range(1, 9), 10], [0.5] * 9)
+    res = scoring.spread(
+        g,
+        {0: 1.0, 9: 1.0},
+        direction="both",
+        max_hops=1,
+        hop_decay=0.6,
+        threshold=0.001,
+        fan_out=4,
+    )
+    assert res.activation[10] == pytest.approx(0.3)
+    assert res.activation[1] == pytest.approx(0.15)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 7), st.integers(0, 7), st.floats(-1, 1, allow_nan=False)),
+        max_size=30,
+    ),
+    st.dictionaries(st.integers(0, 7), st.floats(-1, 1, allow_nan=False), min_size=1),
+    st.integers(1, 6),
+)
+def test_no_node_passes_more_than_fan_out_links_worth(edges, seeds, fan_out):
+    g = scoring.SpreadGraph.build(
+        8, [e[0] for e in edges], [e[1] for e in edges], [e[2] for e in edges]
+    )
+    res = scoring.spread(
+        g, seeds, direction="both", max_hops=1, hop_decay=0.6, threshold=1e-9, fan_out=fan_out
+    )
+    plain = scoring.spread(g, seeds, direction="both", max_hops=1, hop_decay=0.6, threshold=1e-9)
+    links = np.bincount([e[0] for e in edges] + [e[1] for e in edges], minlength=8)
+    passed = sum(abs(v) * 0.6 * min(links[s], fan_out) for s, v in seeds.items())
+    assert np.all(np.isfinite(res.activation))
+    assert np.abs(res.activation).sum() <= sum(abs(v) for v in seeds.values()) + passed + 1e-9
+    if all(links[s] <= fan_out for s in seeds):
+        assert np.allclose(res.activation, plain.activation)

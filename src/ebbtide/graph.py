@@ -137,9 +137,11 @@ def spread_from(
     reach: SearchFilter | None = None,
     ahead: ReadAhead | None = None,
     skip: frozenset[str] = frozenset(),
+    fan_out: float | None = None,
 ) -> tuple[Subgraph, list[Reached]]:
     """Signed spreading from `seeds`; with `reach`, only into nodes that pass it; never along
-    the edges whose ids are in `skip`."""
+    the edges whose ids are in `skip`; with `fan_out`, a node's value divided over its links
+    past that many (`scoring.spread`: the links counted are those read, all of a seed's)."""
     hops = config.max_hops if hops is None else hops
     sub = Subgraph.around(
         store,
@@ -158,6 +160,7 @@ def spread_from(
         max_hops=hops,
         hop_decay=config.hop_decay,
         threshold=config.spread_threshold,
+        fan_out=fan_out,
     )
     at = np.flatnonzero(result.first_hop >= 0)
     ids = sub.ids

@@ -17,8 +17,9 @@ spread one hop through the graph, blended with activation.
    query may return only (its filter is applied as the links are read). What a seed is
    linked to (the next sentence, the reply to it, its cause or effect) gains a share of the
    seed's score, capped below the best seed's; items that support each other rise together,
-   and an answer can surface through its question. Inhibition lowers nothing here: recall
-   asks what is relevant, and a prevented outcome is.
+   and an answer can surface through its question. A seed with many links (a note told many
+   times, linked to every telling's neighbours) divides what it passes over them.
+   Inhibition lowers nothing here: recall asks what is relevant, and a prevented outcome is.
 4. A query that names one of the people who spoke in the memory ("what does Melanie do to
    relax?") is after what that person said: their items count double, and the name is left
    out of the word search, where it would match everything they said (their "I" is
@@ -89,6 +90,12 @@ CONTEXT_WEIGHT = 2.0
 # ... and at most this share of the best seed's: what is only linked to the best match does not
 # outrank it.
 CONTEXT_CAP = 0.5
+# A seed with more links than this divides what it passes over them: a note told many times
+# is linked to every telling's neighbours (a dozen links or more), and those notes, linked to
+# each other, would lift each other above a fact told once. Most items have 2-4 links (a
+# sentence's neighbours, the reply); LoCoMo dev: 3% have more than six, and at 4 or 5 in place
+# of 6 multi-hop all@10 lost one or two questions.
+FAN_OUT = 6.0
 # Multipliers from what a candidate says.
 TIME_BOOST = 2.0  # told of or said within the time the query names: x3
 WINDOW_DEPTH = 3  # candidates and pool read this many times deeper
@@ -404,6 +411,7 @@ def _spread(
         relations=found.relations,
         reach=flt,  # what the query may not return is not reached either
         ahead=found.ahead,
+        fan_out=FAN_OUT,
     )
     # Relevance is the size of what arrives: a prevented outcome (reached with a negative
     # sign) is as much what the query is about as a caused one.

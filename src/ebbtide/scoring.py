@@ -229,16 +229,20 @@ def spread(
     max_hops: int,
     hop_decay: float,
     threshold: float,
+    fan_out: float | None = None,
 ) -> SpreadResult:
     """Signed spreading activation over a sparse frontier.
 
     Each hop multiplies by edge strength (which carries the relation's sign) and `hop_decay`;
     contributions arriving at a node within one hop are summed with their signs. Because a
     negative value keeps its sign through later excitatory edges, inhibition reaches as far
-    as excitation does.
+    as excitation does. With `fan_out`, a node with more links than that divides its value
+    over them, passing no more in all than `fan_out` links would.
     """
     n = graph.n
     adjacency = graph.adjacency(direction)
+    links = np.diff(adjacency.indptr)
+    share = np.ones(n) if fan_out is None else 1.0 / np.maximum(1.0, links / fan_out)
     total = np.zeros(n)
     first_hop = np.full(n, -1, dtype=np.int64)
     via = np.full(n, -1, dtype=np.int64)
@@ -254,7 +258,7 @@ def spread(
         owner, targets, strength = adjacency.rows(rows)
         if targets.size == 0:
             break
-        contrib = strength * frontier[rows][owner] * hop_decay
+        contrib = strength * (frontier[rows] * share[rows])[owner] * hop_decay
         nxt = np.bincount(targets, contrib, minlength=n)
         # The strongest single contribution explains how a newly reached node was reached.
         order = np.lexsort((-np.abs(contrib), targets))
