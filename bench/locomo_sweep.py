@@ -27,7 +27,15 @@ from pathlib import Path
 from typing import Any
 
 import ebbtide.recall as recall_module
-from ebbtide.bench_locomo import CATEGORIES, QUERY_K, EbbtideSystem, load, turns_of
+from ebbtide.bench_locomo import (
+    CATEGORIES,
+    QUERY_K,
+    EbbtideSystem,
+    ingested_at,
+    load,
+    turns_of,
+)
+from ebbtide.clock import ManualClock
 from ebbtide.config import Config
 from ebbtide.errors import EbbtideError, ValidationError
 from ebbtide.memory import open_memory
@@ -80,8 +88,12 @@ def ask(path: Path, conv: Any, variant: Variant, base: Config, embeddings: str) 
     """{question index: (category, all found, any found)} for one conversation and variant."""
     constants, fields = variant
     saved = {name: getattr(recall_module, name) for name in constants}
-    memory = open_memory(
-        str(path), config=base.with_(**fields), embeddings=embeddings, extraction="rules"
+    memory = open_memory(  # on the clock `bench locomo` asks its questions at
+        str(path),
+        config=base.with_(**fields),
+        clock=ManualClock(ingested_at(conv)),
+        embeddings=embeddings,
+        extraction="rules",
     )
     try:
         for name, value in constants.items():
