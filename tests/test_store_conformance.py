@@ -1300,8 +1300,9 @@ def test_searches_inside_a_transaction_see_what_it_wrote_and_rollback_leaves_not
         assert found("broker disk") == set()
         assert found("upgrade") == {"new"}
         assert store.doc_frequencies([["kafka"], ["zookeeper"], ["broker"]], 10, flt) == [2, 1, 0]
+        # How a node it wrote ranks beside committed ones is each index's own (Lucene scores
+        # by every tenant's counts): both are found, and what is read with them is its own.
         got = store.text_search_read("kafka upgrade", 10, flt, read=2, relations=follow)
-        assert [i for i, _ in got.hits][:1] == ["new"]
         assert {i for i, _ in got.hits} == {"new", "kept"}
         if got.around:  # a store that reads ahead reads the new link too
             assert {e.id for e in got.edges} == {"e1"}
