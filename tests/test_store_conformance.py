@@ -1276,3 +1276,54 @@ def test_only_nodes_a_search_can_return_are_owed_a_vector(store):
     store.put_vectors("m", [("a", unit(1, 0))])
     assert store.missing_vectors("m", 10) == [("b", "Canary caught it")]
     assert store.count_missing_vectors("m") == 1 and store.count_missing_vectors("other") == 2
+
+
+def test_searches_inside_a_transaction_see_what_it_wrote_and_rollback_leaves_nothing(store):
+    """A long `remember` runs in one transaction and searches as it writes: what it wrote is
+    found and counted, a node it changed by its new words and not its old, one it deleted not
+    at all; what was committed before stays found; a rollback leaves only that."""
+    store.add_node(node("kept", "Kafka consumer lag alert"))
+    store.add_node(node("changed", "Kafka broker disk full"))
+    store.add_node(node("dropped", "Kafka topic retention"))
+    flt, follow = SearchFilter(), frozenset({"related"})
+
+    def found(query):
+        return {i for i, _ in store.text_search(query, 10, flt)}
+
+    with pytest.raises(RuntimeError), store.transaction():
+        store.add_node(node("new", "Kafka upgrade to 3.7 planned"))
+        store.add_edge(edge("e1", "new", "kept"))
+        store.update_node(node("changed", "Zookeeper quorum lost"))
+        store.delete_node("dropped")
+        assert found("kafka") == {"kept", "new"}
+        assert found("zookeeper quorum") == {"changed"}
+        assert found("broker disk") == set()
+        assert found("upgrade") == {"new"}
+        assert store.doc_frequencies([["kafka"], ["zookeeper"], ["broker"]], 10, flt) == [2, 1, 0]
+        # How a node it wrote ranks beside committed ones is each index's own (Lucene scores
+        # by every tenant's counts): both are found, and what is read with them is its own.
+        got = store.text_search_read("kafka upgrade", 10, flt, read=2, relations=follow)
+        assert {i for i, _ in got.hits} == {"new", "kept"}
+        if got.around:  # a store that reads ahead reads the new link too
+            assert {e.id for e in got.edges} == {"e1"}
+            assert got.nodes["new"].text == "Kafka upgrade to 3.7 planned"
+        raise RuntimeError("the remember failed")
+    assert found("kafka") == {"kept", "changed", "dropped"}
+    assert found("upgrade") == found("zookeeper") == set()
+    assert store.doc_frequencies([["kafka"], ["zookeeper"]], 10, flt) == [3, 0]
+    assert store.get_nodes(["new"]) == {}
+
+
+@pytest.mark.parametrize("backend", ["neo4j"], indirect=True)
+def test_neo4j_searches_inside_a_transaction_do_not_query_it(store):
+    """Neo4j rebuilds an index of everything an open transaction wrote for each full-text query
+    inside it, so a long transaction's searches grew slower with its size: they go outside it,
+    to what is committed, and to the transaction's own overlay of what it wrote."""
+    store.add_node(node("kept", "Kafka consumer lag alert"))
+    with store.transaction():
+        store.add_nodes([node(f"n{i}", f"Kafka note {i}") for i in range(3)])
+        inside = store._local.tx
+        store.text_search("kafka", 10, SearchFilter())
+        store.doc_frequencies([["kafka"]], 10, SearchFilter())
+        assert [q for q, _, _ in inside.log if "fulltext" in q] == []
+        assert len(store.text_search("kafka", 10, SearchFilter())) == 4

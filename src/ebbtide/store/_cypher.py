@@ -79,10 +79,16 @@ def tenant_token(tenant: str) -> str:
     return str(int(hashlib.sha1(tenant.encode()).hexdigest()[:15], 16))
 
 
-def lucene_query(query: str, token: str) -> str | None:
-    """Any of the query's content words, each a quoted term, AND the tenant's token."""
+def lucene_terms(query: str) -> list[str]:
+    """The words a full-text query for `query` asks for, each a term Lucene can quote."""
     words = [t for t in search_words(query) if t not in LUCENE_STOPWORDS]
-    terms = unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
+    return unique([w.replace('"', "").replace("\\", "") for w in words if w])[:MAX_TERMS]
+
+
+def lucene_query(query: str, token: str) -> str | None:
+    """Any of the query's content words (`lucene_terms`), each a quoted term, AND the tenant's
+    token."""
+    terms = lucene_terms(query)
     if not terms:
         return None
     either = " OR ".join(f'words:"{t}"' for t in terms)

@@ -1,7 +1,7 @@
 """An in-memory index beside an embedded database that only this process can write (Kùzu):
 filter fields per node, BM25 postings over node text, valid edges by endpoint, vectors by model,
 the nodes naming each id (`named_ids`), the nodes of each kind in TALLIES and their counts
-(`tally_value`).
+(`tally_value`). The Neo4j store keeps one of the nodes an open transaction wrote (`any_of`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import heapq
 import json
 import math
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -31,7 +32,7 @@ from .base import (
     tally_value,
 )
 
-K1, B = 1.2, 0.75  # BM25, as SQLite FTS5
+K1, B = 1.2, 0.75  # BM25, as SQLite FTS5 and Lucene
 
 
 def _terms(text: str) -> list[str]:
@@ -206,6 +207,26 @@ class MemoryIndex:
                     if len(found) >= cap:
                         return cap
         return len(found)
+
+    def any_of(self, words: Sequence[str], k: int, flt: SearchFilter) -> list[tuple[str, float]]:
+        """The `k` best nodes passing `flt` that hold any of `words`, scored as Lucene's BM25
+        scores a query of one clause per word: idf ln(1 + (N - df + 0.5) / (df + 0.5)), times
+        tf / (tf + K1 (1 - B + B len / avglen)), summed over the clauses; best first, equal
+        scores newest first."""
+        n = len(self.lengths)
+        if not n:
+            return []
+        avg = self.total / n or 1.0
+        scores: dict[str, float] = defaultdict(float)
+        for word in (stem(w) for w in words):
+            docs = self.postings.get(word)
+            if not docs:
+                continue
+            idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+            for doc, tf in docs.items():
+                scores[doc] += idf * tf / (tf + K1 * (1 - B + B * self.lengths[doc] / avg))
+        hits = [(i, s) for i, s in scores.items() if self.nodes[i].passes(flt)]
+        return heapq.nlargest(k, hits, key=lambda h: (h[1], self.nodes[h[0]].seq))
 
     def search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
         """BM25 over the query's words, planned as the SQLite store plans it: a word held by

@@ -8,6 +8,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StoreUnavailable
+from ._memindex import MemoryIndex
 
 if TYPE_CHECKING:
     from .neo4j import Neo4jStore
@@ -47,6 +48,36 @@ class Tx:
         # link a node it cannot see yet, so an edge touching one is known here without asking.
         self.created_nodes: set[str] = set()
         self.created_edges: dict[tuple[str, str, str], Any] = {}
+        # The nodes it wrote, searched by words here, not by Neo4j inside it (which rebuilds an
+        # index of all it wrote for every such query); None once it wrote nodes in a way this
+        # does not follow, when its searches go to Neo4j again. `fresh`: the nodes it created;
+        # `stale`: those it changed or deleted that the committed full-text index holds.
+        self.overlay: MemoryIndex | None = MemoryIndex()
+        self.fresh: set[str] = set()
+        self.stale: set[str] = set()
+
+    def wrote(self, props: dict[str, Any], text: str, *, created: bool) -> None:
+        """A node this transaction created or changed, as `node_props` gives it with its seq."""
+        if self.overlay is None:
+            return
+        ident = props["id"]
+        if created:
+            self.fresh.add(ident)
+        elif ident not in self.fresh:
+            self.stale.add(ident)
+        self.overlay.put_node(props, text)
+
+    def deleted(self, ident: str) -> None:
+        if self.overlay is None:
+            return
+        if ident not in self.fresh:
+            self.stale.add(ident)
+        self.overlay.drop_node(ident)
+
+    def overlaid(self) -> bool:
+        """Whether its searches go to the committed index and the overlay: it wrote nodes, all
+        of them followed."""
+        return self.overlay is not None and bool(self.fresh or self.stale)
 
     def _open(self) -> None:
         self.session = self.store._new_session(write=True)

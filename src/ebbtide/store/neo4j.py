@@ -56,6 +56,7 @@ from ._cypher import (
     TEXT_INDEX,
     dated_within,
     lucene_query,
+    lucene_terms,
     search_filter,
     tenant_token,
     vector_label,
@@ -543,10 +544,14 @@ class Neo4jStore:
             for n in nodes
             for name in named_ids(n.kind, n.attributes)
         ]
+        rows = self._node_rows(nodes)
         with self.transaction():
-            self._insert("nodes", self._node_rows(nodes))
+            self._insert("nodes", rows)
             self._insert("names", names)
-            self._local.tx.created_nodes.update(n.id for n in nodes)
+            tx: Tx = self._local.tx
+            tx.created_nodes.update(n.id for n in nodes)
+            for node, row in zip(nodes, rows, strict=True):
+                tx.wrote({**node_props(node), "seq": row["seq"]}, node.text, created=True)
 
     def update_node(self, node: Node) -> None:
         names = named_ids(node.kind, node.attributes)
@@ -556,6 +561,12 @@ class Neo4jStore:
             write=True,
             r=r,
         )
+        tx: Tx | None = getattr(self._local, "tx", None)
+        if tx is not None and tx.overlay is not None:
+            # Its seq only orders equal scores: the one the overlay has, else the oldest.
+            was = tx.overlay.nodes.get(node.id)
+            seq = 0 if was is None else was.seq
+            tx.wrote({**node_props(node), "seq": seq}, node.text, created=False)
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         if not ids:  # no round trip for nothing
@@ -607,6 +618,7 @@ class Neo4jStore:
         if tx is not None:  # what it knew about new nodes' edges may no longer hold
             tx.created_nodes.clear()
             tx.created_edges.clear()
+            tx.deleted(node_id)
         rows = self._run(
             "CALL () { OPTIONAL MATCH (r:EbbReview {tenant: $t, node_id: $id}) DELETE r } "
             "CALL () { OPTIONAL MATCH (c:EbbCooldown {tenant: $t, node_id: $id}) DELETE c } "
@@ -802,10 +814,51 @@ class Neo4jStore:
 
     # retrieval ------------------------------------------------------------------------------
 
+    def _overlaid(self) -> Tx | None:
+        """The thread's transaction when its full-text reads go to the committed index and
+        its overlay (`Tx.overlaid`), else None: they go to Neo4j, in it if there is one."""
+        tx: Tx | None = getattr(self._local, "tx", None)
+        return tx if tx is not None and tx.overlaid() else None
+
+    def _committed(self, cypher: str, **params: Any) -> list[list[Any]]:
+        """A read of what is committed, outside the thread's transaction (auto-commit, retried),
+        its queued inserts left queued."""
+        params["t"] = self.tenant
+        self.round_trips += 1
+        return self._retrying(lambda: values(self._session(write=False).run(cypher, params)))
+
+    def _merged_search(
+        self, tx: Tx, query: str, k: int, flt: SearchFilter
+    ) -> list[tuple[str, float]]:
+        """The `k` best matches as the transaction sees them: the committed index's, less the
+        nodes the transaction changed or deleted, and the overlay's of what it wrote.
+
+        Scores compare as Neo4j's own do inside a transaction, which holds what it wrote in an
+        index of its own and merges that index's hits with the committed one's by score: the
+        overlay scores its nodes with Lucene's BM25 (same K1, B and idf) over its own counts.
+        Scoring both as one corpus would need each query word's count in the committed index,
+        a count per word and search over the very index whose cost this avoids."""
+        cond, params = search_filter(flt)
+        terms = lucene_terms(query)
+        found = self._committed(
+            f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node AS n, score "
+            f"WHERE n.tenant = $t AND {cond} AND NOT n.id IN $stale WITH n, score LIMIT $k "
+            "RETURN collect([n.id, score])",
+            q=lucene_query(query, self._token),
+            k=k,
+            stale=sorted(tx.stale),
+            **params,
+        )[0][0]
+        assert tx.overlay is not None  # tx.overlaid()
+        hits = [(i, float(s)) for i, s in found] + tx.overlay.any_of(terms, k, flt)
+        return sorted(hits, key=lambda h: -h[1])[:k]
+
     def text_search(self, query: str, k: int, flt: SearchFilter) -> list[tuple[str, float]]:
         q = lucene_query(query, self._token)
         if q is None:
             return []
+        if (tx := self._overlaid()) is not None:
+            return self._merged_search(tx, query, k, flt)
         cond, params = search_filter(flt)
         found = self._list(
             f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node AS n, score "
@@ -829,11 +882,22 @@ class Neo4jStore:
         # Links only between nodes the query may return: an ended match is read, not followed.
         plain = replace(flt, with_successors=False)
         (near, _), (far, _) = search_filter(plain, "n"), search_filter(plain, "m")
-        rows = self._run(
+        head = (
             f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $q) YIELD node AS n, score "
             f"WHERE n.tenant = $t AND {cond} WITH n, score LIMIT $k "
+        )
+        if (tx := self._overlaid()) is not None:
+            # The matches found outside the transaction, what they lead to read in it.
+            found = self._merged_search(tx, query, k, flt)
+            if not found:
+                return matches_only([])
+            head = "UNWIND $found AS h MATCH (n:EbbNode {tenant: $t, id: h[0]}) "
+            head += "WITH n, h[1] AS score "
+            params["found"] = [list(h) for h in found]
+        rows = self._run(
+            head
             # recall's order (`creation_key`), so the links are read in the order it asks
-            "WITH n, score ORDER BY score DESC, split(n.id, '_')[-1] DESC "
+            + "WITH n, score ORDER BY score DESC, split(n.id, '_')[-1] DESC "
             "WITH collect([n, score]) AS hits "
             "WITH hits, [h IN hits[..$read] | h[0]] AS best "
             "CALL (best) { UNWIND best AS n OPTIONAL MATCH (n)-[r:LINK]-(m) "
@@ -891,18 +955,34 @@ class Neo4jStore:
         if not asked:
             return [0] * len(groups)
         cond, params = search_filter(flt)
-        counts = iter(
-            self._list(
-                "UNWIND $qs AS q CALL { WITH q "
+
+        def count(also: str) -> str:
+            return (
+                "UNWIND $qs AS q CALL (q) { "
                 f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', q) YIELD node AS n "
-                f"WHERE n.tenant = $t AND {cond} WITH n LIMIT $cap RETURN count(n) AS c }} "
-                "RETURN collect(c)",
-                qs=asked,
-                cap=cap,
-                **params,
+                f"WHERE n.tenant = $t AND {cond}{also} WITH n LIMIT $cap RETURN count(n) AS c }} "
+                "RETURN collect(c)"
             )
+
+        if (tx := self._overlaid()) is None:
+            counts = iter(self._list(count(""), qs=asked, cap=cap, **params))
+            return [0 if q is None else int(next(counts)) for q in queries]
+        # The committed nodes the transaction left as they were, and those it wrote.
+        assert tx.overlay is not None  # tx.overlaid()
+        rows = self._committed(
+            count(" AND NOT n.id IN $stale"),
+            qs=asked,
+            cap=cap,
+            stale=sorted(tx.stale),
+            **params,
         )
-        return [0 if q is None else int(next(counts)) for q in queries]
+        counts = iter(rows[0][0])
+        overlay = tx.overlay
+        words = [" ".join(lucene_terms(" ".join(g))) for g in groups]
+        return [
+            0 if q is None else min(cap, int(next(counts)) + overlay.holding_any(w, cap, flt))
+            for q, w in zip(queries, words, strict=True)
+        ]
 
     def first_dated(self, spans: Sequence[tuple[date, date]], flt: SearchFilter) -> int | None:
         # One query per kind of bounds (local or instant) among the spans, since the
@@ -1226,6 +1306,7 @@ class Neo4jStore:
             for i, a, t, s, w in zip(ids, activation, tiers, statuses, was, strict=True)
         ]
         with self.transaction():
+            self._local.tx.overlay = None  # tiers and statuses the overlay does not follow
             for batch in chunked(rows, 4 * BATCH):
                 # Reads here take no lock: a status another replica set meanwhile stands.
                 self._run(
@@ -1429,6 +1510,9 @@ class Neo4jStore:
         what a tenant holds is replaced by wiping it first."""
         labels = ("EbbNode", "EbbName", "EbbVector", "EbbMeta", "EbbReview", "EbbCooldown",
                   "EbbAudit")  # fmt: skip
+        tx: Tx | None = getattr(self._local, "tx", None)
+        if tx is not None:
+            tx.overlay = None  # deletes the overlay does not follow
         for label in labels:
             while True:
                 rows = self._run(
