@@ -261,9 +261,11 @@ def undoes(asked: str, recorded: str, people: Collection[str] = ()) -> bool:
     ("remove the alert" / "Added the alert"), a verb that takes away what the other puts
     there ("disable the alert" / "Added the alert"), or one that takes away the thing a
     recorded measure is told as ("remove the alert", "don't keep the alert" / "The disk usage
-    alert", "Rate limiting"; `people` as for `_thing`)."""
+    alert", "Rate limiting"; `people` as for `_thing`). The same words are the same choice
+    (`same_choice`), never its undoing, however they read ("The stop button" is a button and
+    stopping it)."""
     a = doing(asked)
-    if a.verb is None:
+    if a.verb is None or tokens(asked) == tokens(recorded):
         return False
     missing = absent(recorded)
     if missing is not None:
