@@ -9,6 +9,7 @@ import pytest
 
 from ebbtide import Memory
 from ebbtide.extract import extract
+from ebbtide.sameness import absent
 from ebbtide.transcript import Message
 
 # What each telling names as the cause of the outage: the alert, missing.
@@ -456,3 +457,84 @@ def test_checkout_that_broke_as_a_result_of_deploying_without_a_canary_traces_ba
 def test_what_was_done_without_a_hitch_and_went_well_as_a_result_lacked_nothing(memory: Memory):
     tell(memory, "We deployed without a hitch and checkout recovered as a result.")
     assert not [n.text for n in memory.store.find_nodes(limit=100) if n.text.startswith("No ")]
+
+
+# -- one lack, however it is told ------------------------------------------------------------
+
+CANARY_MISSING = ["No canary was run", "There was no canary", "We had no canary"]
+
+
+def _lacks_of_a_canary(memory: Memory) -> list[str]:
+    return [n.id for n in memory.store.find_nodes(limit=100) if absent(n.text) == ["canary"]]
+
+
+@pytest.mark.parametrize("form", [*CANARY_MISSING, "We deployed without a canary"])
+def test_a_missing_canary_told_in_other_words_is_the_one_lack_the_outage_traces_back_to(
+    memory: Memory, form
+):
+    memory.remember(
+        messages=[
+            {"speaker": "Ana", "text": "The checkout outage lasted an hour."},
+            {"speaker": "Ana", "text": f"{form}, which caused the checkout outage."},
+        ]
+    )
+    memory.remember(
+        messages=[{"speaker": "Ben", "text": "A canary would have prevented the checkout outage."}]
+    )
+    (lack,) = _lacks_of_a_canary(memory)
+    roots = [c.steps[0] for c in memory.trace_cause_chain("the checkout outage").chains]
+    assert lack in {r.decision_id for r in roots}, [r.decision for r in roots]
+    answer = memory.intervention_query("add a canary deploy")
+    assert answer.verdict == "SAFE", answer.evidence
+    assert lack in [n.id for n in answer.matched]
+    outage = [c for c in answer.consequences if "outage" in c.node.text]
+    assert outage and all(c.activation < 0 for c in outage), answer.consequences
+
+
+@pytest.mark.parametrize("form", CANARY_MISSING)
+def test_recording_a_missing_canary_in_other_words_is_the_lack_told_before(memory: Memory, form):
+    memory.remember(
+        messages=[{"speaker": "Ben", "text": "A canary would have prevented the checkout outage."}]
+    )
+    record = memory.record_decision(form, "The checkout outage")
+    assert _lacks_of_a_canary(memory) == [record.decision.id]
+
+
+@pytest.mark.parametrize("form", CANARY_MISSING)
+def test_a_lack_recorded_first_is_the_one_a_postmortem_tells_later(memory: Memory, form):
+    record = memory.record_decision("No canary", "The checkout outage")
+    memory.remember(messages=[{"speaker": "Ana", "text": f"{form}, which caused the outage."}])
+    assert _lacks_of_a_canary(memory) == [record.decision.id]
+    answer = memory.intervention_query("add a canary deploy")
+    assert answer.verdict == "SAFE", answer.evidence
+    assert [n.id for n in answer.matched] == [record.decision.id]
+
+
+@pytest.mark.parametrize(
+    ("said", "plainly"),
+    [
+        ("No canary was run", "No canary"),
+        ("No tests were written for the migration", "No tests"),
+        ("No disk usage alert had been set up", "No disk usage alert"),
+        ("No canary was in place", "No canary"),
+        ("No review was done before the deploy", "No review"),
+    ],
+)
+def test_a_measure_told_as_not_done_is_the_lack_told_plainly(said, plainly):
+    assert absent(said) is not None
+    assert absent(said) == absent(plainly)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No one came",
+        "No one was paged",
+        "No, we shipped it",
+        "No data was lost",
+        "No customers were affected",
+        "No deploy broke it",
+    ],
+)
+def test_what_did_not_happen_or_a_no_that_answers_is_no_lack(said):
+    assert absent(said) is None

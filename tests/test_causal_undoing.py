@@ -5,6 +5,8 @@ and keeping or adding it safe."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ebbtide import Memory, sameness
 from ebbtide.ingest import ingest_markdown_folder
@@ -160,6 +162,50 @@ def test_an_action_undoes_a_recorded_one_that_it_takes_away(asked, recorded, und
     assert sameness.undoes(asked, recorded) is undone
     if undone:
         assert not sameness.same_choice(asked, recorded)
+
+
+# Words to say anything with: negations, lacks, verbs that take away or put there.
+SAID_WORDS = ["The", "the", "a", "No", "no", "not", "didn't", "without", "having", "missing",
+    "stop", "skip", "remove", "disable", "keep", "add", "added", "run", "turn", "off", "button",
+    "list", "alert", "canary", "Ana", "was", "had"]  # fmt: skip
+# ... and a noun named after a verb that takes it away, which reads as a thing and as an action
+# at once ("The stop button": a button, or stopping it).
+SAID = st.one_of(
+    st.lists(st.sampled_from(SAID_WORDS), min_size=1, max_size=6).map(" ".join),
+    st.builds(
+        "{} {} {}".format,
+        st.sampled_from(["The", "A", "our"]),
+        st.sampled_from(["stop", "skip", "remove", "disable", "drop", "delete"]),
+        st.sampled_from(["button", "list", "alert", "key", "no"]),
+    ),
+)
+
+
+@given(SAID, st.booleans())
+def test_no_words_undo_themselves(said, shout):
+    """The same words are the same choice however they read ("The stop button" is no stopping
+    of the button asked about), so nothing undoes what it itself says."""
+    again = said.upper() + "!" if shout else said
+    assert not sameness.undoes(said, again)
+    assert sameness.same_choice(said, again)
+
+
+def test_asking_about_a_measure_in_its_own_words_lists_it_once_and_undoes_nothing(
+    memory: Memory,
+):
+    """ "The stop button" reads as a button and as stopping it; asked about in its own words, it
+    is the measure kept, not taken away as well."""
+    memory.record_decision("The stop button", "Data loss in the orders table", relation="prevented")
+    answer = memory.intervention_query("the stop button")
+    assert [n.text for n in answer.matched] == ["The stop button"]
+    assert not any(e.startswith("undoes: ") for e in answer.evidence), answer.evidence
+    (loss,) = answer.consequences
+    assert loss.activation < 0, "the data loss is prevented, not brought about"
+    assert answer.verdict == "SAFE", answer.evidence
+    kept = memory.counterfactual_query("the stop button", "remove the stop button")
+    assert [n.text for n in kept.decision.undoes] == []
+    assert [n.text for n in kept.alternative.undoes] == ["The stop button"]
+    assert kept.preferred == "decision"
 
 
 # A measure told without "the", "a" or "our": its capitalised first word opens the sentence, it

@@ -783,7 +783,15 @@ class TranscriptOps:
             candidates = [found[i] for i in ids if i in found and may_be(found[i])]
             said_as = sameness.told(text)
             alike = {n.id: similarity(said_as, sameness.told(n.text)) for n in candidates}
-            same = [n for n in candidates if alike[n.id] >= causal.SAME_THING]
+            # A thing missing told again is that lack, in whatever words ("No canary was run",
+            # "There was no canary" / "No canary"), as a decision or as what let an outcome happen.
+            lack = sameness.absent(text)
+            same = [
+                n
+                for n in candidates
+                if alike[n.id] >= causal.SAME_THING
+                or (lack is not None and sameness.absent(n.text) == lack)
+            ]
             same.sort(key=lambda n: -alike[n.id])
             if not same:
                 again = self._told_again(

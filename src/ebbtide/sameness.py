@@ -118,16 +118,42 @@ _ABSENT = re.compile(
 )
 
 
+# A measure told as not done or put there: "No canary was run", "No tests were written", "No
+# alert had been set up", "No canary was in place". Only with a verb that does or puts a
+# measure: "No data was lost" and "No customers were affected" tell what did not happen.
+_BE = word_set("was were is are been")
+_HAD = word_set("had has have")  # before "been"
+_SET_UP = frozenset(
+    verbs.key(*v.split())
+    for v in ("set up", "written", "configured", "installed", "deployed", "scheduled", "in place")
+)
+
+
 def absent(text: str) -> list[str] | None:
     """The roots of the thing `text` tells as missing (`_ABSENT`), if it tells one."""
     m = _ABSENT.match(told(text).strip())
     if m is None:
         return None
-    said = _WORDS.findall(m["thing"] or m["named"])
+    said = _WORDS.findall(m["named"]) if m["named"] else _not_done(_WORDS.findall(m["thing"]))
     # "No deploy broke it": a thing that did something, which is no lack.
     if any(is_past(w.casefold()) for w in said):
         return None
     return _object(said) or None
+
+
+def _not_done(said: list[str]) -> list[str]:
+    """The words of a missing thing before a passive that tells it was not done or put there
+    (`_SET_UP`): "canary was run" -> canary. `said` as it is when none follows."""
+    for i, word in enumerate(said[1:-1], start=1):
+        if word.casefold() not in _BE:
+            continue
+        done = [w.casefold() for w in said[i + 1 : i + 3]]
+        keys = {verbs.key(*done[:2]), verbs.key(done[0])} if len(done) > 1 else {verbs.key(done[0])}
+        if not any(verbs.puts(k) or k in _SET_UP for k in keys):
+            return said
+        had = i > 1 and word.casefold() == "been" and said[i - 1].casefold() in _HAD
+        return said[: i - 1 if had else i]
+    return said
 
 
 Span = tuple[float, float]  # epoch seconds [start, end)
@@ -222,7 +248,8 @@ def same_choice(asked: str, recorded: str, people: Collection[str] = ()) -> bool
     """Whether a recorded action is the choice asked about as far as doing it or not goes: both
     told as done, or both as not done, unless their verbs are opposites done to one thing
     ("keep the canary" is "Did not skip the canary", and not "Skipped the canary deploy"; "skip
-    the dry run" may be "Ran the migration without a dry run"). One that undoes the other
+    the dry run" may be "Ran the migration without a dry run", and "run a dry run" is not it:
+    it puts there what that went without). One that undoes the other
     (`undoes`) is never the same choice; a measure told as a thing ("The disk usage alert") is
     the choice of any action that leaves it there ("keep the alert", "tune the alert"), and one
     told missing ("No rate limiting") that of the same lack told again or of taking it away.
@@ -234,6 +261,10 @@ def same_choice(asked: str, recorded: str, people: Collection[str] = ()) -> bool
     if undoes(asked, recorded, people) or undoes(recorded, asked, people):
         return False
     a, r = doing(asked), doing(recorded)
+    # "add a canary deploy" is not "Deployed without a canary": one puts there what the other
+    # went without (which, missing, is a lack of its own: `absent`).
+    if _puts_what_lacked(a, recorded) or _puts_what_lacked(r, asked):
+        return False
     missing = absent(recorded)
     if missing is not None:
         # "No disk usage alert": told missing again ("not having the alert"), or taken away
@@ -261,9 +292,11 @@ def undoes(asked: str, recorded: str, people: Collection[str] = ()) -> bool:
     ("remove the alert" / "Added the alert"), a verb that takes away what the other puts
     there ("disable the alert" / "Added the alert"), or one that takes away the thing a
     recorded measure is told as ("remove the alert", "don't keep the alert" / "The disk usage
-    alert", "Rate limiting"; `people` as for `_thing`)."""
+    alert", "Rate limiting"; `people` as for `_thing`). The same words are the same choice
+    (`same_choice`), never its undoing, however they read ("The stop button" is a button and
+    stopping it)."""
     a = doing(asked)
-    if a.verb is None:
+    if a.verb is None or tokens(asked) == tokens(recorded):
         return False
     missing = absent(recorded)
     if missing is not None:
@@ -282,6 +315,16 @@ def undoes(asked: str, recorded: str, people: Collection[str] = ()) -> bool:
     if a.undone != r.undone:
         return verbs.same(a.verb, r.verb)
     return verbs.opposite(a.verb, r.verb)
+
+
+def _puts_what_lacked(a: Doing, other: str) -> bool:
+    """Whether an action keeps or puts there what `other` tells was done without ("add a
+    canary deploy" / "Deployed without a canary")."""
+    said = _WORDS.findall(told(other))
+    low = [w.casefold() for w in said]
+    if "without" not in low or not _keeps(a):
+        return False
+    return _heads_meet(_object(a.after), _object(said[low.index("without") + 1 :]))
 
 
 def _takes(a: Doing) -> bool:
