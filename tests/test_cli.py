@@ -202,6 +202,24 @@ def test_ingesting_a_path_that_does_not_exist_creates_no_store(tmp_path, capsys)
     assert list(tmp_path.iterdir()) == []
 
 
+def test_importing_a_file_that_is_not_there_names_the_path_and_creates_no_store(tmp_path, capsys):
+    store = tmp_path / "new.db"
+    assert main(["import", str(tmp_path / "exprot.jsonl"), "--store", str(store)]) == 2
+    assert "error path: does not exist" in capsys.readouterr().err
+    assert main(["import", str(tmp_path), "--store", str(store)]) == 2
+    assert "error path: is a folder, not a file" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_exporting_into_a_folder_that_is_not_there_names_the_path(tmp_path, capsys):
+    store = tmp_path / "m.db"
+    with open_memory(store, embeddings="none") as m:
+        m.remember("Ana owns the payments service")
+    assert main(["export", str(tmp_path / "nodir" / "x.jsonl"), "--store", str(store)]) == 2
+    err = capsys.readouterr().err
+    assert "error path: cannot be written" in err and "nodir" in err and "Traceback" not in err
+
+
 def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
     assert "ghost" in capsys.readouterr().err
