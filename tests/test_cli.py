@@ -220,6 +220,19 @@ def test_exporting_into_a_folder_that_is_not_there_names_the_path(tmp_path, caps
     assert "error path: cannot be written" in err and "nodir" in err and "Traceback" not in err
 
 
+def test_a_warning_about_a_file_is_one_line_however_long_its_name(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    name = "Offsite notes from the hiring and onboarding planning day.md"
+    (vault / name).write_text("---\ndate: 2025-13-45\n---\nWe talked about hiring.\n")
+    store = str(tmp_path / "m.db")
+    assert main(["ingest", str(vault), "--store", store]) == 0
+    warning = capsys.readouterr().err.strip()
+    assert warning.startswith("warning") and f"{name}: date '2025-13-45'" in warning
+    assert "\n" not in warning
+
+
 def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
     assert "ghost" in capsys.readouterr().err

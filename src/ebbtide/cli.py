@@ -33,7 +33,9 @@ from .server.render import explain
 from .text import shorten
 
 console = Console()
-err = Console(stderr=True)
+# What goes to stderr (errors, warnings, notes) is one line however long (a path in it, say),
+# so a log or a grep keeps it whole.
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _print_json(result: BaseModel) -> None:
@@ -742,8 +744,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.fn(args)
     except EbbtideError as exc:
-        # One line however long (a path in it, say), so a log or a grep keeps it whole.
-        err.print(f"[red]error[/] {escape(str(exc))}", soft_wrap=True)
+        err.print(f"[red]error[/] {escape(str(exc))}")
         return 2
     except BrokenPipeError:
         # The reader left (`ebbtide export | head`): stop quietly, as other tools do. Stdout
