@@ -202,6 +202,37 @@ def test_ingesting_a_path_that_does_not_exist_creates_no_store(tmp_path, capsys)
     assert list(tmp_path.iterdir()) == []
 
 
+def test_importing_a_file_that_is_not_there_names_the_path_and_creates_no_store(tmp_path, capsys):
+    store = tmp_path / "new.db"
+    assert main(["import", str(tmp_path / "exprot.jsonl"), "--store", str(store)]) == 2
+    assert "error path: does not exist" in capsys.readouterr().err
+    assert main(["import", str(tmp_path), "--store", str(store)]) == 2
+    assert "error path: is a folder, not a file" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_exporting_into_a_folder_that_is_not_there_names_the_path(tmp_path, capsys):
+    store = tmp_path / "m.db"
+    with open_memory(store, embeddings="none") as m:
+        m.remember("Ana owns the payments service")
+    assert main(["export", str(tmp_path / "nodir" / "x.jsonl"), "--store", str(store)]) == 2
+    err = capsys.readouterr().err
+    assert "error path: cannot be written" in err and "nodir" in err and "Traceback" not in err
+
+
+def test_a_warning_about_a_file_is_one_line_however_long_its_name(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("EBBTIDE_EMBEDDINGS", "none")
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    name = "Offsite notes from the hiring and onboarding planning day.md"
+    (vault / name).write_text("---\ndate: 2025-13-45\n---\nWe talked about hiring.\n")
+    store = str(tmp_path / "m.db")
+    assert main(["ingest", str(vault), "--store", store]) == 0
+    warning = capsys.readouterr().err.strip()
+    assert warning.startswith("warning") and f"{name}: date '2025-13-45'" in warning
+    assert "\n" not in warning
+
+
 def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert main(["review", "approve", "ghost", "--store", str(tmp_path / "x.db")]) == 2
     assert "ghost" in capsys.readouterr().err

@@ -172,6 +172,15 @@ def test_a_wiped_neo4j_tenant_takes_a_migration_again_and_its_neighbours_keep_th
     assert export(wiped, clock) == export(kept, clock) == export(origin, clock)
 
 
+def test_a_source_file_that_is_not_there_is_refused_and_not_created(tmp_path):
+    typo, target = tmp_path / "tema.db", tmp_path / "b.db"
+    with pytest.raises(ValidationError, match="source: does not exist"):
+        migrate(str(typo), str(target))
+    with pytest.raises(ValidationError, match="source: does not exist"):
+        migrate(f"kuzu:///{tmp_path / 'gone.kz'}", str(target))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_cli_migrates_with_a_report(tmp_path, clock, capsys):
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     populate(a, clock)

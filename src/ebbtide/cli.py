@@ -11,6 +11,7 @@ import tempfile
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from pydantic import BaseModel
 from rich.console import Console
@@ -32,7 +33,9 @@ from .server.render import explain
 from .text import shorten
 
 console = Console()
-err = Console(stderr=True)
+# What goes to stderr (errors, warnings, notes) is one line however long (a path in it, say),
+# so a log or a grep keeps it whole.
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _print_json(result: BaseModel) -> None:
@@ -516,17 +519,35 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.path == "-":
             n = memory.export_jsonl(sys.stdout)
         else:
-            with open(args.path, "w", encoding="utf-8") as out:
+            try:
+                out = open(args.path, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError as exc:
+                raise ValidationError(
+                    "path", f"cannot be written ({exc.strerror}: {args.path})", args.path
+                ) from exc
+            with out:
                 n = memory.export_jsonl(out)
     err.print(f"exported {n} records")
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    with open_memory(args.store) as memory:
-        source = sys.stdin if args.path == "-" else open(args.path, encoding="utf-8")  # noqa: SIM115
-        with source:
-            n = memory.import_jsonl(source)
+    source: TextIO = sys.stdin
+    if args.path != "-":
+        # Opened before the store, so that a mistyped path creates no store.
+        path = Path(args.path)
+        if not path.exists():
+            raise ValidationError("path", "does not exist", args.path)
+        if path.is_dir():
+            raise ValidationError("path", "is a folder, not a file", args.path)
+        try:
+            source = path.open(encoding="utf-8")
+        except OSError as exc:
+            raise ValidationError(
+                "path", f"cannot be read ({exc.strerror}: {args.path})", args.path
+            ) from exc
+    with source, open_memory(args.store) as memory:
+        n = memory.import_jsonl(source)
     err.print(f"imported {n} records" + _VECTORS_HINT)
     return 0
 
@@ -723,8 +744,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.fn(args)
     except EbbtideError as exc:
-        # One line however long (a path in it, say), so a log or a grep keeps it whole.
-        err.print(f"[red]error[/] {escape(str(exc))}", soft_wrap=True)
+        err.print(f"[red]error[/] {escape(str(exc))}")
         return 2
     except BrokenPipeError:
         # The reader left (`ebbtide export | head`): stop quietly, as other tools do. Stdout

@@ -15,6 +15,7 @@ A round trip (SQLite -> Neo4j -> SQLite, say) is lossless: the two exports are i
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,6 +30,7 @@ from .errors import ValidationError
 from .memory import Memory, open_memory
 from .memory_io import EXPORT_FORMAT
 from .model import RELATIONS, Edge, Node
+from .store import local_path
 
 BATCH = 5_000
 # progress(phase, done, total): phase is "export" or "import"; counts are records.
@@ -61,6 +63,10 @@ def migrate(
     """Copy every node, edge and pending review, which messages the memory was told, and the
     audit log, from `source` to `target` (store URLs)."""
     batch = validate.count("batch", batch, high=1_000_000)
+    # Opening an embedded store creates it: a mistyped source would migrate nothing, silently.
+    path = local_path(source)
+    if path is not None and not os.path.exists(path):
+        raise ValidationError("source", "does not exist", source)
     tick = progress or (lambda phase, done, total: None)
     started = time.monotonic()
     with open_memory(source, config=config) as src, open_memory(target, config=config) as dst:

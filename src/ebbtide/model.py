@@ -194,7 +194,11 @@ class Why(_Model):
     via: list[ViaEdge] = Field(default_factory=list)
     activation: float = 0.0
     tier: Tier = "hot"
-    recency_days: float | None = Field(None, description="days since last read or reinforced")
+    recency_days: float | None = Field(
+        None,
+        description="days since it was last read, told again or reinforced, else since it was"
+        " made (a note: since its date)",
+    )
     repeats: str | None = Field(
         None, description="a better hit from the same messages; this one's score counts less"
     )

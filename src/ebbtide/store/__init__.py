@@ -30,6 +30,7 @@ __all__ = [
     "SQLiteStore",
     "SearchFilter",
     "Store",
+    "local_path",
     "open_store",
 ]
 
@@ -70,6 +71,14 @@ def open_store(url: str, config: Config | None = None) -> Store:
     return SQLiteStore(
         path, synchronous=config.sqlite_synchronous, busy_timeout_ms=config.busy_timeout_ms
     )
+
+
+def local_path(url: str) -> str | None:
+    """The file or folder an embedded store (SQLite, Kùzu) keeps its data in; None for a
+    server's store or one in memory."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    path = _path_of(url, scheme) if scheme in ("sqlite", "kuzu") else None if scheme else url
+    return None if path in (None, ":memory:") else path
 
 
 def _path_of(url: str, scheme: str) -> str:
