@@ -115,6 +115,22 @@ def test_a_bare_host_is_given_the_path_ebbtide_serves_mcp_at(capsys):
 
 
 @pytest.mark.parametrize(
+    ("given", "endpoint"),
+    [
+        ("https://memory.example.com/mcp/", "https://memory.example.com/mcp"),
+        ("https://example.com/team/mcp/", "https://example.com/team/mcp"),
+        ("https://example.com/team/", "https://example.com/team/"),  # a proxy's own path
+    ],
+)
+def test_a_trailing_slash_after_mcp_is_dropped_since_the_server_redirects_it_to_plain_http(
+    capsys, given, endpoint
+):
+    assert main(["config", "--client", "cursor", "--url", given]) == 0
+    cursor = blocks(capsys.readouterr().out)["cursor"]
+    assert READERS["cursor"](cursor, {"EBBTIDE_HTTP_TOKEN": "t"})[0] == endpoint
+
+
+@pytest.mark.parametrize(
     "url",
     [
         "memory.example.com/mcp",  # no scheme

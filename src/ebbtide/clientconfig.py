@@ -107,7 +107,13 @@ def server_url(url: str) -> str:
         or any(c.isspace() or not c.isprintable() or c in "{}" for c in url)
     ):
         raise ValidationError("--url", _URL_RULE)
-    return urlunsplit(parts._replace(path=MCP_PATH)) if parts.path in ("", "/") else url
+    if parts.path in ("", "/"):
+        return urlunsplit(parts._replace(path=MCP_PATH))
+    if parts.path.endswith(MCP_PATH + "/"):
+        # The server redirects `/mcp/` to `/mcp` over plain http, which a client behind a TLS
+        # proxy refuses to follow (https to http).
+        return urlunsplit(parts._replace(path=parts.path.rstrip("/")))
+    return url
 
 
 def remote_snippet(client: str, url: str) -> str:
