@@ -238,6 +238,24 @@ def test_unknown_review_id_is_a_clear_error(tmp_path, capsys):
     assert "ghost" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["trace", "outage", "--depth", "50"], "--depth: must be between 1 and 10"),
+        (["recall", "outage", "--kind", "bogus"], "--kind: must be one of"),
+        (["recall", "outage", "-k", "0"], "-k: must be between 1 and 200"),
+        (["recall", "outage", "--task-tag", " "], "--task-tag: must not be empty"),
+        (["remember", "a note", "--kind", "bogus"], "--kind: must be one of"),
+    ],
+)
+def test_a_refused_option_is_named_as_typed_not_by_its_api_field(tmp_path, capsys, args, named):
+    store = tmp_path / "x.db"
+    assert main([*args, "--store", str(store)]) == 2
+    assert named in capsys.readouterr().err
+    assert main(["stats", "--store", str(store), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["nodes"] == 0  # nothing was stored
+
+
 def test_config_prints_a_snippet_per_client(capsys):
     assert main(["config", "--client", "codex", "--store", "/data/team.db"]) == 0
     out = capsys.readouterr().out
@@ -475,7 +493,7 @@ def test_trace_from_the_shell_walks_a_recorded_chain_root_first(tmp_path, capsys
     assert main(["trace", "a meteor strike", "--store", store]) == 0
     assert "no recorded chain" in capsys.readouterr().out
     assert main(["trace", "the Acme escalation", "--depth", "0", "--store", store]) == 2
-    assert "max_depth" in capsys.readouterr().err
+    assert "--depth: must be between 1 and 10" in capsys.readouterr().err
 
 
 def test_ingest_says_when_the_llm_extractor_failed_and_the_rules_stood_in(

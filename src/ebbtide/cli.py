@@ -739,12 +739,25 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 _VECTORS_HINT = "; vectors are filled in by later writes, or at once by `ebbtide reembed`"
 
 
+# The options that carry an API field, so a refusal names what the person typed.
+_OPTIONS = {"max_depth": "--depth", "kinds": "--kind", "kind": "--kind", "task_tag": "--task-tag",
+            "limit": "--limit", "k": "-k", "scope": "--scope"}  # fmt: skip
+
+
+def _refusal(exc: EbbtideError) -> str:
+    if isinstance(exc, ValidationError):
+        field, sep, rest = exc.field.partition("[")
+        if field in _OPTIONS:
+            return f"{_OPTIONS[field]}{sep}{rest}: {exc.rule}"
+    return str(exc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.fn(args)
     except EbbtideError as exc:
-        err.print(f"[red]error[/] {escape(str(exc))}")
+        err.print(f"[red]error[/] {escape(_refusal(exc))}")
         return 2
     except BrokenPipeError:
         # The reader left (`ebbtide export | head`): stop quietly, as other tools do. Stdout
