@@ -73,6 +73,16 @@ def test_a_file_that_is_no_database_is_named_as_such(store, capsys):
     assert "is not a SQLite database" in printed
 
 
+def test_a_folder_given_as_the_store_is_named_as_a_folder_and_left_as_it_was(tmp_path, capsys):
+    folder = tmp_path / "memories"
+    folder.mkdir()
+    assert main(["stats", "--store", str(folder)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"error cannot open SQLite store at {folder}: it is a folder; name a file in it"
+    )
+    assert list(folder.iterdir()) == []
+
+
 def test_an_agent_told_the_store_is_damaged_reads_one_line_naming_it(store):
     async def agent(mem) -> tuple[bool, str]:
         async with Client(build_server(mem)) as client:

@@ -367,6 +367,10 @@ class SQLiteStore:
         self.path = path
         self.url = "sqlite:///" + path if path != ":memory:" else "sqlite://:memory:"
         if path != ":memory:":
+            if Path(path).expanduser().is_dir():  # SQLite would only say "unable to open"
+                raise StoreUnavailable(
+                    f"cannot open SQLite store at {path}: it is a folder; name a file in it"
+                )
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(
