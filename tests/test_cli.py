@@ -325,7 +325,7 @@ def test_recall_says_an_old_note_read_today_was_last_used_when_its_file_was_writ
     assert main(["recall", "where do we store memories", "--store", store, "--touch"]) == 0
     capsys.readouterr()
     assert main(["recall", "where do we store memories", "--store", store]) == 0
-    assert "used 0 d ago" in capsys.readouterr().out  # a use is a use
+    assert "last read or told 0 d ago" in capsys.readouterr().out  # a use is a use
 
 
 def test_ingest_says_in_json_what_it_read_and_what_is_gone(tmp_path, capsys):

@@ -60,7 +60,8 @@ def test_demo_reads_in_an_80_column_terminal(tmp_path, capsys, monkeypatch):
     # Each recall hit is its text, then why it was found on a line of its own.
     top = next(i for i, x in enumerate(lines) if "Decision: move order events to the managed" in x)
     assert re.fullmatch(
-        r"\s+text #\d, vector #\d, graph #\d; seed; hot; used \d+ d ago", lines[top + 1]
+        r"\s+text #\d, vector #\d, graph #\d; seed; hot; last read or told \d+ d ago",
+        lines[top + 1],
     )
 
 

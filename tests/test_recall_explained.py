@@ -30,7 +30,7 @@ def test_the_recall_text_gives_every_hit_a_line_saying_why_it_surfaced():
     assert head == "3 hits:"
     assert [line.split()[1] for line in lines] == [h["node"]["id"] for h in structured["hits"]]
     by_id = {line.split()[1]: line for line in lines}
-    assert by_id[outage.id].endswith("(text #1; seed; hot; used 2 d ago)")
+    assert by_id[outage.id].endswith("(text #1; seed; hot; last read or told 2 d ago)")
     assert f"graph #1; hop via caused from {outage.id};" in by_id[cause.id]
     assert len(by_id[long.id]) < HIT_TEXT + 120
 

@@ -127,7 +127,7 @@ def explain(hit: RecallHit, *, ids: bool = True) -> str:
         parts.append(f"replaces {why.replaces.id}: {was}" if ids else f"replaces {was!r}")
     parts.append(why.tier)
     if why.recency_days is not None:
-        parts.append(f"used {why.recency_days:g} d ago")
+        parts.append(f"last read or told {why.recency_days:g} d ago")
     return "; ".join(parts)
 
 
