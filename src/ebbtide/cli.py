@@ -38,6 +38,12 @@ console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
 
+def _progress() -> Progress:
+    """A progress bar on stderr, drawn only on a terminal: elsewhere (a pipe, a log, a test)
+    Rich's bar draws nothing but ends with a blank line, which an error then follows."""
+    return Progress(console=err, transient=True, disable=not err.is_interactive)
+
+
 def _print_json(result: BaseModel) -> None:
     print(result.model_dump_json(indent=2))
 
@@ -325,7 +331,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if not path.exists():  # checked before the store is opened: a typo creates no store
         raise ValidationError("path", "does not exist", str(path))
-    with open_memory(args.store) as memory, Progress(console=err, transient=True) as bar:
+    with open_memory(args.store) as memory, _progress() as bar:
         task = bar.add_task(f"ingesting {path.name}", total=None)
 
         def progress(advance: int, total: int) -> None:
@@ -358,7 +364,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
-    with open_memory(args.store) as memory, Progress(console=err, transient=True) as bar:
+    with open_memory(args.store) as memory, _progress() as bar:
         model = memory.embedder.name if memory.embedder else "none"
         task = bar.add_task(f"embedding with {model}", total=None)
         n = memory.reembed(
@@ -428,7 +434,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             err.print(f"review {args.action}: nothing to do (give node ids or --all)")
             return 2
         act = memory.approve if args.action == "approve" else memory.reject
-        with Progress(console=err, transient=True) as progress:
+        with _progress() as progress:
             task = progress.add_task(f"{args.action}…", total=len(ids))
             for ident in ids:
                 decision = act(ident)
@@ -714,7 +720,7 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
     from .migrate import migrate
 
-    with Progress(console=err, transient=True) as bar:
+    with _progress() as bar:
         tasks = {phase: bar.add_task(phase, total=None) for phase in ("export", "import")}
         report = migrate(
             args.source,
