@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import sys
 import tempfile
 import textwrap
@@ -23,13 +24,13 @@ from rich.text import Text
 from . import __version__
 from .bench_locomo import add_arguments as add_locomo_arguments
 from .clientconfig import CLIENTS, remote_snippet, server_url, snippet
-from .clock import ManualClock
+from .clock import ManualClock, to_datetime
 from .config import default_store_url
 from .errors import EbbtideError, ValidationError
 from .memory import Memory, open_memory
 from .model import Chain, ReviewItem, Stats
 from .server import TOKEN_VARIABLE
-from .server.render import explain
+from .server.render import explain, summary
 from .text import shorten
 
 console = Console()
@@ -287,14 +288,57 @@ def _told_in(memory: Memory, chain: Chain, most: int = 3) -> list[str]:
 
 
 def cmd_remember(args: argparse.Namespace) -> int:
+    if args.chat:
+        return _remember_chat(args)
+    if args.date is not None:
+        raise ValidationError("--date", "goes with --chat (a note is dated now)")
     with open_memory(args.store) as memory:
-        node = memory.remember(args.text, args.kind, pinned=args.pin, scope=args.scope)
+        node = memory.remember(args.text, args.kind or "note", pinned=args.pin, scope=args.scope)
     if args.json:
         _print_json(node)
     else:
-        from .server.render import summary
-
         console.print(summary(node), highlight=False, markup=False)
+    return 0
+
+
+_CHAT_LINE = re.compile(r"lines\[(\d+)\](.*)")
+
+
+def _remember_chat(args: argparse.Namespace) -> int:
+    """A chat's "speaker: text" lines (`-`: stdin) remembered as the MCP tool's messages are:
+    what they say is extracted. Checked before the store is opened, so a refusal makes none."""
+    from .transcript import parse_transcript
+
+    for option, given in (("--kind", args.kind is not None), ("--pin", args.pin)):
+        if given:
+            raise ValidationError(option, "goes with one item, not --chat (kinds are extracted)")
+    date = None
+    if args.date is not None:
+        try:
+            date = to_datetime(args.date)
+        except ValueError:
+            raise ValidationError(
+                "--date", "must be a date, YYYY-MM-DD (or an ISO 8601 date-time)", args.date
+            ) from None
+    text = sys.stdin.read() if args.text == "-" else args.text
+    try:
+        if not parse_transcript(text):
+            raise ValidationError("--chat", "must hold at least one 'speaker: text' line")
+    except ValidationError as exc:
+        line = _CHAT_LINE.fullmatch(exc.field)
+        if line is None:
+            raise
+        told = f" ({exc.value!r})" if isinstance(exc.value, str) else ""
+        raise ValidationError(
+            f"--chat line {int(line[1]) + 1}{line[2].replace('.', ' ')}{told}", exc.rule, exc.value
+        ) from None
+    with open_memory(args.store) as memory:
+        result = memory.remember(messages=text, date=date, scope=args.scope)
+    if args.json:
+        _print_json(result)
+    else:
+        # An item a line, however long: a console's wrapping would split its id from its text.
+        console.print(summary(result), highlight=False, markup=False, soft_wrap=True)
     return 0
 
 
@@ -319,8 +363,6 @@ def cmd_sleep(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report)
     else:
-        from .server.render import summary
-
         console.print(summary(report), markup=False)
     return 0
 
@@ -631,9 +673,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=int, default=3, help="most links in a chain (1-10, default 3)")
     p.add_argument("--limit", type=int, default=5, help="most chains shown (default 5)")
     p.set_defaults(fn=cmd_trace)
-    p = sub.add_parser("remember", parents=[common], help="store one piece of knowledge")
-    p.add_argument("text")
-    p.add_argument("--kind", default="note", help="fact, note, decision, lesson, … (default note)")
+    p = sub.add_parser(
+        "remember",
+        parents=[common],
+        help="store one piece of knowledge, or (--chat) what a conversation said",
+    )
+    p.add_argument("text", help="the item; with --chat, 'speaker: text' lines (-: stdin)")
+    p.add_argument(
+        "--chat",
+        action="store_true",
+        help="TEXT is a conversation: facts, events, preferences, lessons and causes are "
+        "extracted from it, as the MCP remember tool does with messages",
+    )
+    p.add_argument(
+        "--date", help="with --chat: when the conversation happened, YYYY-MM-DD (default now)"
+    )
+    p.add_argument("--kind", help="fact, note, decision, lesson, … (default note)")
     p.add_argument("--pin", action="store_true", help="never decays or archives")
     p.add_argument("--scope", default="default")
     p.set_defaults(fn=cmd_remember)

@@ -5,6 +5,7 @@ the evidence behind a verdict, a node's neighbours, the causal directory, the le
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import singledispatch
 
 from pydantic import BaseModel
@@ -38,6 +39,7 @@ from ..model import (
     SleepReport,
     Stats,
     TraceResult,
+    TranscriptResult,
     UpdatesResult,
 )
 from ..text import chain_line, link_line, shorten
@@ -206,10 +208,17 @@ def _(r: RememberResult) -> str:
     known = f"; {r.known} message(s) known already" if r.known else ""
     # The LLM extractor failed: an agent reading only this line must know the rules stood in.
     degraded = f" ({shorten(r.degraded, 200)})" if r.degraded else ""
+    kinds = Counter(n.kind for n in r.nodes)
+    by_kind = f" ({', '.join(f'{k} {n}' for k, n in kinds.most_common())})" if kinds else ""
     return (
-        f"stored or changed {len(r.nodes)} item(s) and {len(r.edges)} link(s) from the"
-        f" conversation{known}{degraded}"
+        f"stored or changed {len(r.nodes)} item(s){by_kind} and {len(r.edges)} link(s) from"
+        f" the conversation{known}{degraded}"
     ) + _lines([f"- {n.id} {n.kind}: {shorten(n.text, HIT_TEXT)}" for n in r.nodes])
+
+
+@summary.register
+def _(r: TranscriptResult) -> str:  # the CLI's `remember --chat`, as the tool says it
+    return summary(RememberResult(nodes=r.nodes, edges=r.edges, known=r.known, degraded=r.degraded))
 
 
 @summary.register
