@@ -25,11 +25,17 @@ def _rules_and_words_only(monkeypatch):
     monkeypatch.delenv("EBBTIDE_EXTRACT_URL", raising=False)
 
 
+def piped(data: bytes | str) -> io.TextIOWrapper:
+    """Standard input as a pipe gives it: bytes under a text layer."""
+    raw = data.encode() if isinstance(data, str) else data
+    return io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+
+
 def test_a_standup_piped_in_is_extracted_and_recall_finds_the_switch_first(
     tmp_path, capsys, monkeypatch
 ):
     store = str(tmp_path / "chat.db")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(STANDUP))
+    monkeypatch.setattr(sys, "stdin", piped(STANDUP.encode()))
     assert main(["remember", "--chat", "-", "--date", "2026-03-01", "--store", store]) == 0
     said = capsys.readouterr().out
     assert said.startswith("stored or changed")
@@ -65,13 +71,14 @@ def test_a_chat_given_as_an_argument_prints_json_with_its_messages_and_items(tmp
         (["--chat", "Ana: hi", "--kind", "lesson"], "", "--kind: goes with one item"),
         (["--chat", "Ana: hi", "--pin"], "", "--pin: goes with one item"),
         (["Ana: hi", "--date", "2026-03-01"], "", "--date: goes with --chat"),
+        (["--chat", "-"], b"Ana: caf\xe9 at nine\n", "--chat: must be UTF-8 text (byte 8"),
     ],
 )
 def test_a_bad_chat_is_refused_naming_the_option_and_nothing_is_stored(
     tmp_path, capsys, monkeypatch, args, stdin, named
 ):
     store = tmp_path / "x.db"
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.setattr(sys, "stdin", piped(stdin))
     assert main(["remember", *args, "--store", str(store)]) == 2
     err = capsys.readouterr().err
     assert named in err

@@ -320,7 +320,10 @@ def _remember_chat(args: argparse.Namespace) -> int:
             raise ValidationError(
                 "--date", "must be a date, YYYY-MM-DD (or an ISO 8601 date-time)", args.date
             ) from None
-    text = sys.stdin.read() if args.text == "-" else args.text
+    try:
+        text = sys.stdin.buffer.read().decode("utf-8") if args.text == "-" else args.text
+    except UnicodeDecodeError as exc:
+        raise ValidationError("--chat", f"must be UTF-8 text (byte {exc.start} is not)") from None
     try:
         if not parse_transcript(text):
             raise ValidationError("--chat", "must hold at least one 'speaker: text' line")
