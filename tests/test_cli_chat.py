@@ -35,7 +35,7 @@ def test_a_standup_piped_in_is_extracted_and_recall_finds_the_switch_first(
     tmp_path, capsys, monkeypatch
 ):
     store = str(tmp_path / "chat.db")
-    monkeypatch.setattr(sys, "stdin", piped(STANDUP.encode()))
+    monkeypatch.setattr(sys, "stdin", piped(STANDUP))
     assert main(["remember", "--chat", "-", "--date", "2026-03-01", "--store", store]) == 0
     said = capsys.readouterr().out
     assert said.startswith("stored or changed")
