@@ -1,7 +1,8 @@
-"""How each MCP client reads the entry `ebbtide config --url` prints for a served ebbtide: the
-URL it connects to and the headers it sends, its placeholders filled in from `env` by the
-rule that client documents (Cursor `${env:NAME}` in mcp.json, Claude Code `${NAME}` in
-.mcp.json, Codex `bearer_token_env_var`)."""
+"""How each MCP client reads the entries `ebbtide config --url` prints for served ebbtides:
+for each server's name, the URL it connects to and the headers it sends, placeholders filled
+in from `env` by the rule that client documents (Cursor `${env:NAME}` in mcp.json, Claude Code
+`${NAME}` in .mcp.json, Codex `bearer_token_env_var`). Several snippets are read as one
+config, the way a person adds each to the same file."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import json
 import re
 import shlex
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 Connection = tuple[str, dict[str, str]]
+Servers = dict[str, Connection]
 
 
 def _body(snippet: str) -> str:
@@ -22,22 +24,33 @@ def _fill(pattern: str, text: str, env: Mapping[str, str]) -> str:
     return re.sub(pattern, lambda m: env[m.group(1)], text)
 
 
-def cursor(snippet: str, env: Mapping[str, str]) -> Connection:
-    entry = json.loads(_body(snippet))["mcpServers"]["ebbtide"]
-    assert set(entry) == {"url", "headers"}, entry
+def cursor(snippets: Sequence[str], env: Mapping[str, str]) -> Servers:
+    # Each snippet's entries are added under the file's one "mcpServers": a second entry of
+    # the same name replaces the first.
+    entries: dict[str, dict] = {}
+    for snippet in snippets:
+        entries.update(json.loads(_body(snippet))["mcpServers"])
     fill = r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}"  # in url and headers alike
-    headers = {k: _fill(fill, v, env) for k, v in entry["headers"].items()}
-    return _fill(fill, entry["url"], env), headers
+    servers = {}
+    for name, entry in entries.items():
+        assert set(entry) == {"url", "headers"}, entry
+        headers = {k: _fill(fill, v, env) for k, v in entry["headers"].items()}
+        servers[name] = (_fill(fill, entry["url"], env), headers)
+    return servers
 
 
-def codex(snippet: str, env: Mapping[str, str]) -> Connection:
-    entry = tomllib.loads(_body(snippet))["mcp_servers"]["ebbtide"]
-    assert set(entry) == {"url", "bearer_token_env_var"}, entry
-    return entry["url"], {"Authorization": f"Bearer {env[entry['bearer_token_env_var']]}"}
+def codex(snippets: Sequence[str], env: Mapping[str, str]) -> Servers:
+    # One config.toml: a table defined twice is an error there.
+    tables = tomllib.loads("\n".join(map(_body, snippets)))["mcp_servers"]
+    servers = {}
+    for name, entry in tables.items():
+        assert set(entry) == {"url", "bearer_token_env_var"}, entry
+        token = env[entry["bearer_token_env_var"]]
+        servers[name] = (entry["url"], {"Authorization": f"Bearer {token}"})
+    return servers
 
 
-def claude_code(snippet: str, env: Mapping[str, str]) -> Connection:
-    (line,) = _body(snippet).splitlines()  # one command, not cut where a console wraps
+def _claude_add(line: str, env: Mapping[str, str]) -> tuple[str, Connection]:
     words = shlex.split(line)
     assert words[:3] == ["claude", "mcp", "add"], words
     options: dict[str, list[str]] = {}
@@ -53,17 +66,40 @@ def claude_code(snippet: str, env: Mapping[str, str]) -> Connection:
     assert options.pop("--scope") == ["project"]
     assert set(options) == {"--header"}, options
     name, url = positional
-    assert name == "ebbtide"
     fill = r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"  # in url and headers alike
     headers = {}
     for header in options["--header"]:
         key, _, value = header.partition(":")
         headers[key.strip()] = _fill(fill, value.strip(), env)
-    return _fill(fill, url, env), headers
+    return name, (_fill(fill, url, env), headers)
 
 
-READERS: dict[str, Callable[[str, Mapping[str, str]], Connection]] = {
+def claude_code(snippets: Sequence[str], env: Mapping[str, str]) -> Servers:
+    servers: Servers = {}
+    for snippet in snippets:
+        (line,) = _body(snippet).splitlines()  # one command, not cut where a console wraps
+        name, connection = _claude_add(line, env)
+        assert name not in servers, f"claude mcp add: {name} already exists"
+        servers[name] = connection
+    return servers
+
+
+CONFIGS: dict[str, Callable[[Sequence[str], Mapping[str, str]], Servers]] = {
     "cursor": cursor,
     "codex": codex,
     "claude-code": claude_code,
+}
+
+
+def _sole(read: Callable[[Sequence[str], Mapping[str, str]], Servers]):
+    def connection(snippet: str, env: Mapping[str, str]) -> Connection:
+        ((_, told),) = read([snippet], env).items()
+        return told
+
+    return connection
+
+
+# The one server a single snippet connects to, whatever its name.
+READERS: dict[str, Callable[[str, Mapping[str, str]], Connection]] = {
+    client: _sole(read) for client, read in CONFIGS.items()
 }

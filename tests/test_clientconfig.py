@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from client_formats import READERS
+from client_formats import CONFIGS, READERS
 from ebbtide import ValidationError, clientconfig
 from ebbtide.cli import main
 
@@ -101,9 +101,9 @@ def test_each_client_reaches_the_served_url_with_the_token_from_its_environment(
     assert SECRET not in out and "own.db" not in out
     got = blocks(out)
     assert set(got) == set(clientconfig.CLIENTS)
-    for client, read in READERS.items():
-        told, headers = read(got[client], {"EBBTIDE_HTTP_TOKEN": SECRET})
-        assert (told, headers) == (url, {"Authorization": f"Bearer {SECRET}"}), client
+    for client, read in CONFIGS.items():
+        servers = read([got[client]], {"EBBTIDE_HTTP_TOKEN": SECRET})
+        assert servers == {"ebbtide": (url, {"Authorization": f"Bearer {SECRET}"})}, client
     # Claude Desktop sends no header of the user's to a remote server: it says so instead.
     assert "# claude-desktop: cannot send" in out and "Connectors" in got["claude-desktop"]
 
@@ -189,3 +189,112 @@ def test_any_url_is_refused_naming_the_option_or_reaches_each_client_unchanged(u
     for client, read in READERS.items():
         told, _ = read(clientconfig.remote_snippet(client, endpoint), {"EBBTIDE_HTTP_TOKEN": "t"})
         assert told == endpoint, client
+
+
+# Two served ebbtides (two tenants, two tokens) in one client -----------------------------------
+
+
+def _printed(capsys, *args: str) -> dict[str, str]:
+    assert main(["config", *args]) == 0
+    return blocks(capsys.readouterr().out)
+
+
+def test_two_servers_with_their_own_names_and_token_variables_sit_side_by_side(capsys):
+    a = _printed(
+        capsys,
+        "--url",
+        "https://a.example.com/mcp",
+        "--name",
+        "team-a",
+        "--token-env",
+        "TEAM_A_TOKEN",
+    )
+    b = _printed(
+        capsys,
+        "--url",
+        "https://b.example.com/mcp",
+        "--name",
+        "ops_b",
+        "--token-env",
+        "OPS_B_TOKEN",
+    )
+    env = {"TEAM_A_TOKEN": "token-of-team-a", "OPS_B_TOKEN": "token-of-ops-b"}
+    for client, read in CONFIGS.items():
+        # Both added to the one config file the client reads.
+        assert read([a[client], b[client]], env) == {
+            "team-a": ("https://a.example.com/mcp", {"Authorization": "Bearer token-of-team-a"}),
+            "ops_b": ("https://b.example.com/mcp", {"Authorization": "Bearer token-of-ops-b"}),
+        }, client
+
+
+def test_without_names_a_second_server_takes_the_first_ones_place(capsys):
+    a = _printed(capsys, "--client", "cursor", "--url", "https://a.example.com/mcp")
+    b = _printed(capsys, "--client", "cursor", "--url", "https://b.example.com/mcp")
+    servers = CONFIGS["cursor"]([a["cursor"], b["cursor"]], {"EBBTIDE_HTTP_TOKEN": "t"})
+    assert list(servers) == ["ebbtide"] and servers["ebbtide"][0] == "https://b.example.com/mcp"
+
+
+def test_a_local_server_is_named_as_told_in_every_client(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(clientconfig, "server_command", lambda: LONG_EXE)
+    got = _printed(capsys, "--name", "personal", "--store", str(tmp_path / "me.db"))
+    for client in ("claude-desktop", "cursor"):
+        assert list(json.loads(got[client])["mcpServers"]) == ["personal"], client
+    assert list(tomllib.loads(got["codex"])["mcp_servers"]) == ["personal"]
+    assert shlex.split(got["claude-code"])[:4] == ["claude", "mcp", "add", "personal"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "team a", "team.a", "team/a", "@team", "-team", "t\u00e9am", 'team"', "x" * 33],
+)
+def test_a_name_clients_reject_is_refused_naming_the_option_and_rule(name, capsys):
+    for where in (["--url", "https://m.example.com/mcp"], []):  # served, and local
+        assert main(["config", *where, f"--name={name}"]) == 2
+        said = capsys.readouterr()
+        assert said.out == "" and "--name: must be 1 to 32 letters, digits, - or _" in said.err
+
+
+@pytest.mark.parametrize(
+    "variable", ["", "1TOKEN", "TEAM-TOKEN", "TEAM TOKEN", "${TOKEN}", "T\u00d6KEN", "TOKEN="]
+)
+def test_a_token_variable_that_is_not_a_variable_name_is_refused(variable, capsys):
+    assert main(["config", "--url", "https://m.example.com/mcp", f"--token-env={variable}"]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and "--token-env: must be a variable name" in said.err
+
+
+def test_a_token_variable_without_a_url_is_refused_since_a_local_server_needs_no_token(capsys):
+    assert main(["config", "--token-env", "TEAM_A_TOKEN"]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and "--token-env:" in said.err and "--url" in said.err
+
+
+_names = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet="aZ09-_.:/ \\\"'$[]{}", max_size=40),
+    st.from_regex(r"[A-Za-z0-9_-]{1,34}", fullmatch=True),  # around the length limit
+)
+_variables = st.one_of(
+    st.text(max_size=20),
+    st.text(alphabet="aZ09_-$ {}=", max_size=20),
+    st.from_regex(r"[A-Za-z0-9_]{1,20}", fullmatch=True),
+)
+
+
+@given(_names, _variables)
+@example("a" * 32, "_")
+@example("0", "A_1")
+@example("x.y", "X")  # a dotted TOML key is two tables
+def test_any_name_and_variable_is_refused_naming_the_option_or_read_back_unchanged(name, variable):
+    try:
+        told_name = clientconfig.server_name(name)
+        told_variable = clientconfig.token_variable(variable)
+    except ValidationError as exc:
+        assert exc.field in ("--name", "--token-env")
+        return
+    assert (told_name, told_variable) == (name, variable)
+    url = "https://m.example.com/mcp"
+    for client, read in CONFIGS.items():
+        text = clientconfig.remote_snippet(client, url, name=name, token_env=variable)
+        servers = read([text], {variable: "the-token"})
+        assert servers == {name: (url, {"Authorization": "Bearer the-token"})}, client

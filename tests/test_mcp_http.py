@@ -27,7 +27,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from client_formats import READERS
+from client_formats import CONFIGS
 from ebbtide import StoreUnavailable, open_memory
 from ebbtide.cli import main
 
@@ -210,31 +210,44 @@ def test_a_replica_given_a_token_serves_only_agents_that_send_it(tmp_path):
         assert mem.stats().nodes == 1
 
 
-def test_a_team_member_connects_with_what_config_prints_for_their_client(
+def test_a_team_member_connects_to_two_servers_with_what_config_prints_for_their_client(
     tmp_path, monkeypatch, capsys
 ):
+    # Two tenants: each its own replica, memory and token; the second named apart from the first.
+    ops_token = "ops-token-of-some-length-0123"
     with open_memory(tmp_path / "m.db", embeddings="none") as mem:
         mem.remember("Ana owns the payments service")
-    with replica(str(tmp_path / "m.db"), EBBTIDE_HTTP_TOKEN=TOKEN) as base:
-        monkeypatch.setenv("EBBTIDE_HTTP_TOKEN", TOKEN)  # the team member's shell
+    with open_memory(tmp_path / "ops.db", embeddings="none") as mem:
+        mem.remember("Bo owns the billing service")
+    with (
+        replica(str(tmp_path / "m.db"), EBBTIDE_HTTP_TOKEN=TOKEN) as base,
+        replica(str(tmp_path / "ops.db"), EBBTIDE_HTTP_TOKEN=ops_token) as ops_base,
+    ):
+        env = {"EBBTIDE_HTTP_TOKEN": TOKEN, "OPS_TOKEN": ops_token}  # the team member's shell
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
         assert main(["config", "--url", base + "/mcp"]) == 0
+        assert main(["config", "--url", ops_base, "--name", "ops", "--token-env", "OPS_TOKEN"]) == 0
         printed = capsys.readouterr().out
-        assert TOKEN not in printed
-        snippets = {b.partition("\n")[0].split(":")[0][2:]: b for b in printed.split("\n\n")}
+        assert TOKEN not in printed and ops_token not in printed
+        snippets: dict[str, list[str]] = {}
+        for block in printed.strip().split("\n\n"):
+            snippets.setdefault(block.partition("\n")[0].split(":")[0][2:], []).append(block)
 
-        async def connect(client: str) -> None:
-            # Exactly the URL and headers the client takes from its snippet.
-            url, headers = READERS[client](snippets[client], {"EBBTIDE_HTTP_TOKEN": TOKEN})
+        async def connect(url: str, headers: dict[str, str], owner: str) -> None:
             http = create_mcp_http_client(headers=headers)
             async with http, Client(streamable_http_client(url, http_client=http)) as c:
                 assert "recall" in {tool.name for tool in (await c.list_tools()).tools}
-                hits = await c.call_tool("recall", {"query": "who owns payments?", "k": 3})
+                hits = await c.call_tool("recall", {"query": "who owns the service?", "k": 3})
                 assert not hits.is_error, hits.content
-                top = hits.structured_content["hits"][0]["node"]["text"]
-                assert top == "Ana owns the payments service"
+                assert hits.structured_content["hits"][0]["node"]["text"].startswith(owner)
 
-        for client in READERS:
-            anyio.run(connect, client)
+        for client, read in CONFIGS.items():
+            # Exactly the URLs and headers the client takes from its config holding both.
+            servers = read(snippets[client], env)
+            assert set(servers) == {"ebbtide", "ops"}, client
+            anyio.run(connect, *servers["ebbtide"], "Ana")
+            anyio.run(connect, *servers["ops"], "Bo")
 
 
 @pytest.mark.parametrize("told", ["", "   ", "short"])

@@ -23,7 +23,15 @@ from rich.text import Text
 
 from . import __version__
 from .bench_locomo import add_arguments as add_locomo_arguments
-from .clientconfig import CLIENTS, remote_snippet, server_url, snippet
+from .clientconfig import (
+    CLIENTS,
+    SERVER_NAME,
+    remote_snippet,
+    server_name,
+    server_url,
+    snippet,
+    token_variable,
+)
 from .clock import ManualClock, to_datetime
 from .config import default_store_url
 from .errors import EbbtideError, ValidationError
@@ -605,17 +613,24 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_config(args: argparse.Namespace) -> int:
     clients = CLIENTS if args.client == "all" else (args.client,)
+    name = server_name(args.name)  # everything is checked before anything is printed
     if args.url is not None:
         if args.store:
             raise ValidationError(
                 "--store", "goes with a local server; the one at --url opens its own store"
             )
-        url = server_url(args.url)  # checked before anything is printed
-        texts = [remote_snippet(client, url) for client in clients]
+        url = server_url(args.url)
+        token_env = token_variable(TOKEN_VARIABLE if args.token_env is None else args.token_env)
+        texts = [remote_snippet(client, url, name, token_env) for client in clients]
     else:
+        if args.token_env is not None:
+            raise ValidationError(
+                "--token-env",
+                "goes with --url; a local server started by the client takes no token",
+            )
         # The store this shell would open, so the client's server opens the same memory.
         store = args.store or os.environ.get("EBBTIDE_STORE") or None
-        texts = [snippet(client, store) for client in clients]
+        texts = [snippet(client, store, name) for client in clients]
     for text in texts:
         # Plain print: a console wraps long lines, and a command or JSON string cut in two
         # no longer works when pasted.
@@ -750,7 +765,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--url",
         help="a shared ebbtide served over HTTP (`serve --transport http`), e.g. "
         "https://memory.example.com/mcp (a bare host gets /mcp); clients send "
-        "$EBBTIDE_HTTP_TOKEN as the bearer token",
+        "$EBBTIDE_HTTP_TOKEN (or --token-env) as the bearer token",
+    )
+    p.add_argument(
+        "--name",
+        default=SERVER_NAME,
+        help=f"the server's name in the client's config (default {SERVER_NAME}): up to 32 "
+        "letters, digits, - and _; give each server its own to connect to several",
+    )
+    p.add_argument(
+        "--token-env",
+        metavar="VAR",
+        help="with --url: the variable the client reads the token from (default "
+        "EBBTIDE_HTTP_TOKEN), e.g. one per server",
     )
     p.set_defaults(fn=cmd_config)
     p = sub.add_parser("migrate", help="copy a memory to another store, e.g. SQLite to Neo4j")

@@ -4,6 +4,7 @@ or a shared one served over HTTP (`ebbtide serve --transport http`) at a URL."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import sys
@@ -14,6 +15,30 @@ from .errors import ValidationError
 from .server import MCP_PATH, TOKEN_VARIABLE
 
 CLIENTS = ("claude-desktop", "claude-code", "cursor", "codex")
+SERVER_NAME = "ebbtide"
+
+# How Claude Code and Codex name a server; the first character is not `-` so `claude mcp add`
+# does not read the name as an option, and 32 at most since clients call a tool
+# `mcp__NAME__TOOL`, which the models' APIs cap at 64 characters.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+_NAME_RULE = "must be 1 to 32 letters, digits, - or _, not starting with -, like team-a"
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_VARIABLE_RULE = "must be a variable name: letters, digits and _, not starting with a digit"
+
+
+def server_name(name: str) -> str:
+    """The name a client knows the server by, checked: ValidationError on `--name` otherwise."""
+    if not _NAME.fullmatch(name):
+        raise ValidationError("--name", _NAME_RULE, name)
+    return name
+
+
+def token_variable(variable: str) -> str:
+    """The variable a client reads the token from, checked: ValidationError on `--token-env`
+    otherwise (each client's `${...}` placeholder takes a plain variable name only)."""
+    if not _VARIABLE.fullmatch(variable):
+        raise ValidationError("--token-env", _VARIABLE_RULE, variable)
+    return variable
 
 
 def server_command() -> str:
@@ -46,7 +71,9 @@ def _toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def snippet(client: str, store: str | None = None) -> str:
+def snippet(client: str, store: str | None = None, name: str = SERVER_NAME) -> str:
+    """How `client` starts a local `ebbtide serve` it knows as `name` (a name `server_name`
+    passed)."""
     cmd = server_command()
     store = absolute_store(store) if store else None
     env = {"EBBTIDE_STORE": store} if store else {}
@@ -59,17 +86,19 @@ def snippet(client: str, store: str | None = None) -> str:
             if client == "claude-desktop"
             else "~/.cursor/mcp.json (or .cursor/mcp.json in a project)"
         )
-        body = json.dumps({"mcpServers": {"ebbtide": entry}}, indent=2)
+        body = json.dumps({"mcpServers": {name: entry}}, indent=2)
         return f"# {client}: add to {where}\n{body}"
     if client == "claude-code":
         env_flag = f" -e {shlex.quote(f'EBBTIDE_STORE={store}')}" if store else ""
         return (
-            f"# claude-code: run once\nclaude mcp add ebbtide{env_flag} -- {shlex.quote(cmd)} serve"
+            "# claude-code: run once\n"
+            f"claude mcp add {shlex.quote(name)}{env_flag} -- {shlex.quote(cmd)} serve"
         )
     if client == "codex":
         lines = [
             "# codex: add to ~/.codex/config.toml",
-            "[mcp_servers.ebbtide]",
+            # The name's rule keeps it a bare TOML key: no dot to split it into two tables.
+            f"[mcp_servers.{name}]",
             f"command = {_toml_string(cmd)}",
             'args = ["serve"]',
         ]
@@ -116,34 +145,37 @@ def server_url(url: str) -> str:
     return url
 
 
-def remote_snippet(client: str, url: str) -> str:
-    """How `client` connects to a served ebbtide at `url` (an endpoint `server_url` gave),
-    sending the token as a bearer header read from the client's environment: the token's
-    value is never written here, only the variable's name."""
+def remote_snippet(
+    client: str, url: str, name: str = SERVER_NAME, token_env: str = TOKEN_VARIABLE
+) -> str:
+    """How `client` connects to a served ebbtide at `url` (an endpoint `server_url` gave) that
+    it knows as `name` (`server_name` passed), sending the token as a bearer header read from
+    the variable `token_env` (`token_variable` passed) in the client's environment: the
+    token's value is never written here, only the variable's name."""
     if client == "cursor":
-        entry = {"url": url, "headers": {"Authorization": f"Bearer ${{env:{TOKEN_VARIABLE}}}"}}
-        body = json.dumps({"mcpServers": {"ebbtide": entry}}, indent=2)
+        entry = {"url": url, "headers": {"Authorization": f"Bearer ${{env:{token_env}}}"}}
+        body = json.dumps({"mcpServers": {name: entry}}, indent=2)
         return (
             "# cursor: add to ~/.cursor/mcp.json (or .cursor/mcp.json in a project); Cursor "
-            f"fills in ${{env:{TOKEN_VARIABLE}}} from the environment it was started in\n{body}"
+            f"fills in ${{env:{token_env}}} from the environment it was started in\n{body}"
         )
     if client == "claude-code":
         # Project scope writes .mcp.json, where Claude Code expands ${VAR} when it connects;
         # the single quotes keep the shell from writing the token's value there instead.
-        header = shlex.quote(f"Authorization: Bearer ${{{TOKEN_VARIABLE}}}")
+        header = shlex.quote(f"Authorization: Bearer ${{{token_env}}}")
         return (
             "# claude-code: run once in your project (it writes .mcp.json, which names the "
             f"variable, not the token)\nclaude mcp add --transport http --scope project "
-            f"ebbtide {shlex.quote(url)} --header {header}"
+            f"{shlex.quote(name)} {shlex.quote(url)} --header {header}"
         )
     if client == "codex":
         return "\n".join(
             [
-                f"# codex: add to ~/.codex/config.toml; Codex sends ${TOKEN_VARIABLE} as the "
+                f"# codex: add to ~/.codex/config.toml; Codex sends ${token_env} as the "
                 "bearer token",
-                "[mcp_servers.ebbtide]",
+                f"[mcp_servers.{name}]",  # a bare key, by the name's rule
                 f"url = {_toml_string(url)}",
-                f"bearer_token_env_var = {_toml_string(TOKEN_VARIABLE)}",
+                f"bearer_token_env_var = {_toml_string(token_env)}",
             ]
         )
     if client == "claude-desktop":
