@@ -154,6 +154,10 @@ def test_a_url_carrying_credentials_is_refused_without_echoing_them(capsys):
     said = capsys.readouterr()
     assert said.out == "" and "--url:" in said.err and SECRET not in said.err
     assert "EBBTIDE_HTTP_TOKEN" in said.err
+    url = f"https://ana:{SECRET}@ops.example.com/mcp"
+    assert main(["config", "--url", url, "--token-env", "OPS_TOKEN"]) == 2
+    said = capsys.readouterr()
+    assert "$OPS_TOKEN" in said.err and SECRET not in said.err
 
 
 def test_a_store_given_with_a_url_is_refused_since_the_server_opens_its_own(capsys):

@@ -619,8 +619,8 @@ def cmd_config(args: argparse.Namespace) -> int:
             raise ValidationError(
                 "--store", "goes with a local server; the one at --url opens its own store"
             )
-        url = server_url(args.url)
         token_env = token_variable(TOKEN_VARIABLE if args.token_env is None else args.token_env)
+        url = server_url(args.url, token_env)
         texts = [remote_snippet(client, url, name, token_env) for client in clients]
     else:
         if args.token_env is not None:

@@ -114,10 +114,11 @@ _URL_RULE = (
 )
 
 
-def server_url(url: str) -> str:
+def server_url(url: str, token_env: str = TOKEN_VARIABLE) -> str:
     """The MCP endpoint of a served ebbtide from the URL a person gave: checked, and a bare
     host given the path ebbtide serves at. ValidationError on `--url` otherwise; the URL is
-    not echoed, since a user part of it may be the token itself."""
+    not echoed, since a user part of it may be the token itself (clients read it from
+    `token_env`)."""
     try:
         parts = urlsplit(url)
         port = parts.port  # a port out of range or not a number raises here
@@ -126,7 +127,7 @@ def server_url(url: str) -> str:
     if parts.username is not None or parts.password is not None:
         raise ValidationError(
             "--url",
-            f"must not carry a user or password: clients send the token from ${TOKEN_VARIABLE}",
+            f"must not carry a user or password: clients send the token from ${token_env}",
         )
     if (
         parts.scheme.lower() not in ("http", "https")
