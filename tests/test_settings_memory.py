@@ -367,3 +367,49 @@ def test_our_thing_told_in_a_group_chat_is_the_groups_and_another_of_us_moving_i
         text="Dana and others' staging DB is Postgres 15.", valid_only=False
     )
     assert ended.valid_to is not None and ended.superseded_by is not None
+
+
+# How a team tells that CI now runs elsewhere, after "We use Jenkins for CI": True when it
+# states the current tool, False when it asks, hedges or plans.
+CI_TOLD = [
+    ("We switched CI from Jenkins to GitHub Actions.", True),
+    ("We now use GitHub Actions for CI.", True),
+    ("Not anymore, CI now runs on GitHub Actions", True),
+    ("Actually we moved CI to GitHub Actions last week", True),
+    ("CI is on GitHub Actions now", True),
+    ("we've moved our CI over to GitHub Actions", True),
+    ("GitHub Actions handles CI now", True),
+    ("CI runs on GitHub Actions these days", True),
+    ("Nope, our CI runs on GitHub Actions now.", True),
+    ("CI has moved to GitHub Actions", True),
+    ("These days CI runs on GitHub Actions", True),
+    ("Not anymore, we moved CI to GitHub Actions", True),
+    ("should we move CI to GitHub Actions?", False),
+    ("we might move CI to GitHub Actions", False),
+    ("next quarter we'll move CI to GitHub Actions", False),
+    ("We're thinking about moving CI to GitHub Actions", False),
+    ("CI might run on GitHub Actions next quarter", False),
+    ("Does CI run on GitHub Actions now?", False),
+    ("CI runs on GitHub Actions now?", False),
+    ("Ana handles CI now", False),
+    ("CI will run on GitHub Actions", False),
+    ("We should have moved CI to GitHub Actions", False),
+    ("If CI runs on GitHub Actions, builds are faster", False),
+    ("Deploying is on Fridays", False),
+]
+
+
+@pytest.mark.parametrize(("said", "switched"), CI_TOLD)
+def test_telling_the_current_ci_ends_jenkins_and_asking_or_planning_does_not(
+    memory, said, switched
+):
+    current, ended = _told_weeks_apart(memory, ("Dana", "We use Jenkins for CI."), ("Dana", said))
+    jenkins = "Dana and others use Jenkins for CI."
+    hits = [h.node.text for h in memory.recall("what do we use for CI").hits]
+    if switched:
+        assert jenkins in ended
+        assert "GitHub Actions" in hits[0]
+        assert jenkins not in hits
+    else:
+        assert jenkins in current
+        assert hits[0] == jenkins

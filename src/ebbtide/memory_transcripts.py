@@ -832,7 +832,8 @@ class TranscriptOps:
         """A setting told anew supersedes what was said of the same thing before, as
         `record_fact` does for a key: kept for the record, no longer recalled. It is told anew
         as a setting ("The staging DB is Postgres 16" after "Our staging DB is Postgres 15")
-        or as a change (an event or a note: "We upgraded the staging DB to Postgres 16"); one
+        or as a change (an event, a note or a fact: "We upgraded the staging DB to Postgres 16",
+        "We've moved our CI over to GitHub Actions"); one
         made by someone not of this memory's speakers is of their own thing unless told as
         ours ("Acme replaced Jenkins with GitHub Actions" leaves our Jenkins standing). What
         we use is a setting too, told as a fact or a note ("We use Jenkins for CI"). A thing
@@ -844,8 +845,7 @@ class TranscriptOps:
         answer = bool(node.attributes.get("answer"))  # "Jenkins for CI", told as an answer
         said = settings.setting(node.text, speaker, people, answer=answer) if told else None
         if said is None:
-            if node.kind == "fact":
-                return
+            # a fact may tell a change too, as done by now: "We've moved our CI over to …"
             done = settings.change(node.text, speaker, self._speaker_names())
             if done is None:
                 return

@@ -2,9 +2,11 @@
 
 A setting is what a named thing is or runs on: "Our staging DB is Postgres 15", "Ana's laptop
 is a ThinkPad", "Jenkins is our CI", "Our CI runs on Jenkins", "The API is deployed on
-Kubernetes", or what we use for it: "We use Jenkins for CI", "We run Redis 6 for caching",
-"We deploy with Argo CD", "We host on AWS", "We're on Postgres 15" (the thing, when not named,
-is the kind of tool named: CI, hosting, deploys, caching, the database…). It is told anew
+Kubernetes", a kind named bare ("CI is on GitHub Actions now", "GitHub Actions handles CI
+now", also after a reply's opener: "Not anymore, CI now runs on …"), or what we use for it:
+"We use Jenkins for CI", "We run Redis 6 for caching", "We deploy with Argo CD", "We host on
+AWS", "We're on Postgres 15" (the thing, when not named, is the kind of tool named: CI,
+hosting, deploys, caching, the database…). It is told anew
 either as a setting ("The staging DB is now Postgres 16") or as a change ("We upgraded the
 staging DB to Postgres 16", "We moved CI to GitHub Actions", "We migrated to GCP", "We
 upgraded to Postgres 16", "I swapped my ThinkPad for a MacBook Air", "Replaced Jenkins with
@@ -53,14 +55,20 @@ __all__ = [
 _OWNER = r"(?:the|our|my|their|its|(?P<owner>[\w]+)['’]s)"
 # A word of a name, dots only inside it ("fly.io", not the full stop after "CI")
 _WORD = r"[\w+#/-]+(?:\.[\w+#/-]+)*"
+# Said between a thing and its verb, not of its name: "Our CI now runs on …"; a modal ("Our CI
+# might run on …") is no word of a name either, so a plan or a hedge is no setting.
+_NAME_WORD = (
+    r"(?!(?:now|still|currently|also|might|may|will|would|could|should|can|must)\s)[\w.+#/-]+"
+)
+_ADVERB = r"(?:(?:now|still|currently|also)\s+)?"
 _SETTING = re.compile(
-    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?)"
+    rf"(?P<subject>{_OWNER}\s+(?:{_NAME_WORD}\s+){{0,3}}?){_ADVERB}"
     r"(?:is|are)\s+(?:now\s+)?(?:(?:a|an|on|at|version|v)\s+)?(?P<value>(?-i:[A-Z0-9])[^.!?]*)",
     re.IGNORECASE,
 )
 # What a thing runs on, as told: "Our CI runs on Jenkins", "The API is deployed on Kubernetes"
 _RUNS_ON = re.compile(
-    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+\s+){{0,3}}?)"
+    rf"(?P<subject>{_OWNER}\s+(?:{_NAME_WORD}\s+){{0,3}}?){_ADVERB}"
     r"(?:runs?|lives?|(?:is|are)\s+(?:now\s+)?(?:deployed|hosted|running|built))\s+"
     r"(?:on|in|with|via|using|through|to|at)\s+(?P<value>(?-i:[A-Z0-9])(?:[^.!?,;]|\.(?=\w))*?)"
     r"\s*(?:[.!?]+\s*)?$",
@@ -198,6 +206,42 @@ _TOOLS = sorted(
     key=lambda tk: -len(tk[0]),
 )
 _TOOL_NAMES = frozenset(tool for tool, _ in _TOOLS)
+# The words for a kind of thing, longest first ("ci pipeline" before "ci")
+_KIND_WORDS = "|".join(
+    re.escape(w).replace(r"\ ", r"\s+")
+    for w in sorted((w for things, _ in _KINDS.values() for w in things), key=len, reverse=True)
+)
+# When a setting told holds, said after its value: "… on GitHub Actions now"
+_TOLD_NOW = re.compile(
+    r"(?:\s+(?:now|today|currently|these\s+days|nowadays|at\s+the\s+moment|anymore))+$",
+    re.IGNORECASE,
+)
+# A kind of thing named bare, as a team says its own: "CI is on GitHub Actions now", "CI now
+# runs on GitHub Actions", "CI runs on GitHub Actions these days"; not asked ("…?").
+_KIND_RUNS_ON = re.compile(
+    rf"(?P<subject>{_KIND_WORDS})\s+{_ADVERB}"
+    r"(?:(?:is|are)(?:\s+now)?(?:\s+(?:on|(?:deployed|hosted|running|built)\s+(?:on|in|with)))?"
+    r"|runs?\s+(?:on|in|with|via|using|through|at)|lives?\s+(?:on|in|at))\s+"
+    r"(?P<value>(?-i:[A-Z0-9])(?:[^.!?,;]|\.(?=\w))*?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+# A known tool told as doing a kind of thing: "GitHub Actions handles CI now"
+_TOOL_DOES = re.compile(
+    rf"(?P<value>(?-i:[A-Z0-9]){_WORD}(?:\s+{_WORD}){{0,2}}?)\s+{_ADVERB}"
+    r"(?:handles|runs|does|powers|covers|takes\s+care\s+of"
+    r"|(?:is|are)\s+(?:now\s+)?(?:handling|running|doing|powering))\s+"
+    rf"(?:(?:the|our|all\s+(?:of\s+)?our)\s+)?(?P<subject>{_KIND_WORDS})"
+    r"(?:\s+(?:now|today|currently|these\s+days|nowadays|at\s+the\s+moment))*\s*[.!]*$",
+    re.IGNORECASE,
+)
+# What opens a reply before the setting or change it tells: "Not anymore, CI now runs on …",
+# "Actually we moved CI …", "Nope, our CI …"; a bare "No" without its comma denies ("No CI runs …")
+_LEAD = re.compile(
+    r"^(?:(?:(?:not\s+anymore|not\s+any\s+more|no\s+longer|nope|no|yes|yeah|yep|ok|okay|oh"
+    r"|well|so|actually|anyway|update|fyi|btw|these\s+days|nowadays|now)\s*[,:;!.—–-]+"
+    r"|actually|so|well|anyway|these\s+days|nowadays|now)\s+)+",
+    re.IGNORECASE,
+)
 _DETERMINER = re.compile(r"^(?:the|our|my|their|its)\s+", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 # "upgraded the staging DB (from Postgres 15) to Postgres 16", "moved the orders service's
@@ -225,7 +269,7 @@ _TO = re.compile(
 # The thing that moved, told as its sentence's subject before the verb: "The orders service
 # moved to MySQL", "Our API was migrated from AWS to GCP"
 _MOVED = re.compile(
-    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+(?:['’]s)?\s+){{0,3}}?[\w.+#/-]+)"
+    rf"(?P<subject>{_OWNER}\s+(?:[\w.+#/-]+(?:['’]s)?\s+){{0,3}}?[\w.+#/-]+|{_KIND_WORDS})"
     r"(?:\s+(?:was|were|got|has|have|had|been|just|finally|already|recently|also|\w+ly))*\s*",
     re.IGNORECASE,
 )
@@ -299,7 +343,8 @@ _NOT_NAMES = frozenset(
     {
         "i", "we", "they", "he", "she", "it", "you", "this", "that", "these", "those", "then",
         "so", "and", "but", "also", "yesterday", "today", "last", "next", "the", "a", "an",
-        "after", "before", "finally", "eventually", "recently",
+        "after", "before", "finally", "eventually", "recently", "actually", "anyway", "well",
+        "update", "fyi", "btw", "ok", "okay", "yes", "yeah", "yep", "nope", "no", "oh",
     }
 )  # fmt: skip
 
@@ -360,6 +405,11 @@ def _value(raw: str) -> str:
     return _words(_ARTICLE.sub("", raw.strip().rstrip(",;:")))
 
 
+def _current(raw: str) -> str:
+    """A setting's value without when it is told to hold: "GitHub Actions now" -> github actions."""
+    return _value(_TOLD_NOW.sub("", raw.strip().rstrip(".!,;:")))
+
+
 def setting(
     text: str, speaker: str | None, people: Collection[str] = (), *, answer: bool = False
 ) -> Setting | None:
@@ -372,10 +422,20 @@ def setting(
         m = _TOOL_FOR.fullmatch(told[0])
         assert m is not None  # tools_for gives only what it matches
         return Setting(_subject(m["thing"], speaker), _value(m["value"]), None)
+    text = _LEAD.sub("", text)
     m = _SETTING.match(text) or _RUNS_ON.match(text)
     if m is not None:
         owner = m["owner"].casefold() if m["owner"] else None
-        return Setting(_subject(m["subject"], speaker), _value(m["value"]), owner)
+        return Setting(_subject(m["subject"], speaker), _current(m["value"]), owner)
+    m = _KIND_RUNS_ON.match(text) or _TOOL_DOES.match(text)
+    if m is not None:
+        value = _current(m["value"])
+        # a known tool, or one spelt as a product ("Drone CI"); "Deploying is on Fridays" is none
+        if _tool_kind(value) is not None or (
+            m.re is _KIND_RUNS_ON and any(PRODUCT_NAME.fullmatch(w) for w in m["value"].split())
+        ):
+            return Setting(_subject(m["subject"], speaker), value, None)
+        return None
     m = _NAMED_AS.match(text)
     if m is not None:
         owner = m["owner"].casefold() if m["owner"] else None
@@ -673,6 +733,7 @@ def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
 
 def _done(text: str, m: re.Match[str]) -> bool:
     before, after = _sentence(text, m.start(), m.end())
+    before = _LEAD.sub("", before)  # "Not anymore, we moved CI …" denies what was, not the move
     asked = "?" in re.split(r"[.!;](?:\s|$)", text[m.start() :])[0]
     return not (asked or _NOT_DONE.search(before) or _UNDONE.search(m.group(0) + after))
 
