@@ -121,6 +121,10 @@ class IngestSummary:
     degraded: str | None = None
     seconds: float = 0.0
 
+    def warn(self, text: str) -> None:
+        """Add `text` to what a person should know, after what is there already."""
+        self.warning = f"{self.warning}; {text}" if self.warning else text
+
 
 # ---------------------------------------------------------------------------------------------
 # Markdown
@@ -367,20 +371,20 @@ def ingest_markdown_folder(
             + (f"; and {more} more (--json lists them)" if more > 0 else "")
             + "; those notes are dated otherwise"
         )
-        summary.warning = f"{summary.warning}; {ignored}" if summary.warning else ignored
+        summary.warn(ignored)
     lossy = [e.rel for e in read if e.record["lossy"]]
     if lossy:
         garbled = (
             f"{len(lossy)} file(s) are not UTF-8 ({lossy[0]!a}): what could not be read is "
             "stored as U+FFFD; save them as UTF-8 and ingest again"
         )
-        summary.warning = f"{summary.warning}; {garbled}" if summary.warning else garbled
+        summary.warn(garbled)
     if unnamed:
         left_out = (
             f"{len(unnamed)} file(s) left out, their names are not UTF-8 "
             f"({os.fsencode(unnamed[0].relative_to(root))!r}): rename them to read them"
         )
-        summary.warning = f"{summary.warning}; {left_out}" if summary.warning else left_out
+        summary.warn(left_out)
     summary.seconds = time.perf_counter() - started
     return summary
 

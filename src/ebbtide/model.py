@@ -575,3 +575,8 @@ class RememberResult(_Model):
     degraded: str | None = Field(
         default=None, description="a transcript stored without the LLM extractor, and why"
     )
+
+    @classmethod
+    def of_transcript(cls, got: TranscriptResult) -> RememberResult:
+        """The result for a transcript `Memory.remember` stored as `got`."""
+        return cls(nodes=got.nodes, edges=got.edges, known=got.known, degraded=got.degraded)

@@ -148,7 +148,7 @@ def _not_done(said: list[str]) -> list[str]:
         if word.casefold() not in _BE:
             continue
         done = [w.casefold() for w in said[i + 1 : i + 3]]
-        keys = {verbs.key(*done[:2]), verbs.key(done[0])} if len(done) > 1 else {verbs.key(done[0])}
+        keys = {verbs.key(*done), verbs.key(done[0])}  # "set up" with its particle, "run" alone
         if not any(verbs.puts(k) or k in _SET_UP for k in keys):
             return said
         had = i > 1 and word.casefold() == "been" and said[i - 1].casefold() in _HAD

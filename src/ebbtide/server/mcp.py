@@ -257,9 +257,7 @@ def build_server(memory: Memory, profile: str = "default") -> MCPServer:
             if text is not None:
                 raise ValidationError("text", "give either text or messages, not both")
             got = memory.remember(messages=messages, date=date, scope=scope, task_tag=task_tag)
-            return RememberResult(
-                nodes=got.nodes, edges=got.edges, known=got.known, degraded=got.degraded
-            )
+            return RememberResult.of_transcript(got)
         if text is None:
             raise ValidationError("text", "is required (or give messages)")
         node = memory.remember(

@@ -218,7 +218,7 @@ def _(r: RememberResult) -> str:
 
 @summary.register
 def _(r: TranscriptResult) -> str:  # the CLI's `remember --chat`, as the tool says it
-    return summary(RememberResult(nodes=r.nodes, edges=r.edges, known=r.known, degraded=r.degraded))
+    return summary(RememberResult.of_transcript(r))
 
 
 @summary.register

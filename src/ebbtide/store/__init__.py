@@ -52,7 +52,7 @@ def open_store(url: str, config: Config | None = None) -> Store:
     * Kùzu: `kuzu:///relative/dir`, `kuzu:////absolute/dir`, `kuzu://:memory:`.
     """
     config = config or Config()
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    scheme = _scheme(url)
     if scheme in NEO4J_SCHEMES:
         return _open_neo4j(url, scheme)
     if scheme == "kuzu":
@@ -76,9 +76,19 @@ def open_store(url: str, config: Config | None = None) -> Store:
 def local_path(url: str) -> str | None:
     """The file or folder an embedded store (SQLite, Kùzu) keeps its data in; None for a
     server's store or one in memory."""
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    path = _path_of(url, scheme) if scheme in ("sqlite", "kuzu") else None if scheme else url
-    return None if path in (None, ":memory:") else path
+    scheme = _scheme(url)
+    if not scheme:  # a bare path is SQLite's
+        path = url
+    elif scheme in ("sqlite", "kuzu"):
+        path = _path_of(url, scheme)
+    else:
+        return None
+    return None if path == ":memory:" else path
+
+
+def _scheme(url: str) -> str:
+    """A store URL's scheme, lowercased; "" for a bare path."""
+    return url.split("://", 1)[0].lower() if "://" in url else ""
 
 
 def _path_of(url: str, scheme: str) -> str:
