@@ -401,6 +401,10 @@ class Neo4jStore:
                 raise self._translate(exc) from exc
             finally:
                 session.close()
+        return self._read(cypher, params)
+
+    def _read(self, cypher: str, params: dict[str, Any]) -> list[list[Any]]:
+        """An auto-commit read, retried: what is committed, whatever transaction is open."""
         return self._retrying(lambda: values(self._session(write=False).run(cypher, params)))
 
     def _list(self, cypher: str, **params: Any) -> list[Any]:
@@ -825,7 +829,7 @@ class Neo4jStore:
         its queued inserts left queued."""
         params["t"] = self.tenant
         self.round_trips += 1
-        return self._retrying(lambda: values(self._session(write=False).run(cypher, params)))
+        return self._read(cypher, params)
 
     def _merged_search(
         self, tx: Tx, query: str, k: int, flt: SearchFilter
